@@ -1,0 +1,59 @@
+package hiera
+
+// Function says which Puppet function a lookup behaves like; it decides the default merge strategy
+// and, for a version 3 hiera.yaml, which Hiera 3 resolution type is used.
+type Function int
+
+const (
+	// FuncLookup is Puppet's lookup(): lookup_options decide the merge, else first found.
+	FuncLookup Function = iota
+	// FuncHash is hiera_hash(): a hash merge (Hiera 3 :merge_behavior: for a version 3 config).
+	FuncHash
+	// FuncArray is hiera_array(): a unique merge whose result is always an array.
+	FuncArray
+)
+
+// Scope holds the variables interpolation sees. Facts are reachable as %{facts.x} and as top-scope
+// %{x} / %{::x}; Vars are other top-scope variables (trusted, server_facts, environment, ...) and win
+// over a fact of the same name.
+type Scope struct {
+	Facts *Hash
+	Vars  *Hash
+}
+
+// Request is one lookup.
+type Request struct {
+	Key        string
+	Function   Function
+	Merge      *Merge // nil: lookup_options for the key, else the function's default
+	Default    any    // returned when nothing is found and HasDefault is set
+	HasDefault bool
+	Scope      Scope
+	Explain    bool
+}
+
+// Result is the outcome of a lookup that did not fail.
+type Result struct {
+	Value any
+	// Found is false when nothing was found (Value is then the default, if one was given).
+	Found bool
+	// Sensitive is set when the value came from convert_to: Sensitive or from an eyaml decryption.
+	Sensitive bool
+	// Explanation is the readable trace of the lookup, when Request.Explain was set.
+	Explanation string
+	// Searched names the hierarchy levels consulted, for "not found" diagnostics.
+	Searched []string
+	// Warnings are soft problems met on the way (a data file that is not a hash, ...).
+	Warnings []string
+}
+
+// Merge is a merge strategy with its options, as given in a lookup's merge argument or in
+// lookup_options. Build one with ParseMerge to get Puppet's validation.
+type Merge struct {
+	// Strategy is first, unique, hash, deep, or Puppet's hidden reverse_deep / unconstrained_deep.
+	Strategy string
+	// KnockoutPrefix, SortMergedArrays and MergeHashArrays are the deep options ("" = no knockout).
+	KnockoutPrefix   string
+	SortMergedArrays bool
+	MergeHashArrays  bool
+}
