@@ -23,7 +23,9 @@ type Scope struct {
 
 // Request is one lookup.
 type Request struct {
-	Key        string
+	Key string
+	// Keys, when set, are candidate names tried in order instead of Key: the first found wins.
+	Keys       []string
 	Function   Function
 	Merge      *Merge // nil: lookup_options for the key, else the function's default
 	Default    any    // returned when nothing is found and HasDefault is set

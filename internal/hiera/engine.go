@@ -3,20 +3,192 @@ package hiera
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
 )
 
-// Engine answers lookups against one hiera.yaml. It is safe for concurrent use. (stub: being written)
+// maxDataFileSize bounds the memory one data file can take; larger files are a clear error.
+const maxDataFileSize = 64 << 20
+
+// Engine answers lookups against one hiera.yaml. It parses the configuration and each data file
+// once, re-reading a file only when its size or modification time changes, and is safe for
+// concurrent lookups.
 type Engine struct {
 	configPath string
+
+	mu       sync.Mutex
+	cfg      *config
+	cfgErr   error
+	cfgStamp fileStamp
+
+	files sync.Map // cache key (path + function) -> *dataFile
+}
+
+// fileStamp identifies a version of a file cheaply.
+type fileStamp struct {
+	size  int64
+	mtime time.Time
+}
+
+func stampOf(fi fs.FileInfo) fileStamp { return fileStamp{size: fi.Size(), mtime: fi.ModTime()} }
+
+// dataFile is one parsed data file, immutable once stored.
+type dataFile struct {
+	stamp   fileStamp
+	data    *Hash
+	invalid map[string]string // root keys whose values are not RichData, with their types
+	warning string
+	err     error
 }
 
 // NewEngine returns an engine for the hiera.yaml at configPath. The file is read at the first lookup,
 // so a missing file is reported there, naming the path.
 func NewEngine(configPath string) *Engine {
+	if abs, err := filepath.Abs(configPath); err == nil {
+		configPath = abs
+	}
 	return &Engine{configPath: configPath}
 }
 
-// Lookup runs one lookup.
-func (e *Engine) Lookup(ctx context.Context, req Request) (Result, error) {
-	return Result{}, errors.New("not implemented yet")
+// ConfigPath is the absolute path of the engine's hiera.yaml.
+func (e *Engine) ConfigPath() string { return e.configPath }
+
+// config returns the parsed hiera.yaml, re-reading it when it changed on disk.
+func (e *Engine) config() (*config, error) {
+	fi, err := os.Stat(e.configPath)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &Error{Message: fmt.Sprintf("hiera.yaml not found: no file at %s", e.configPath), File: e.configPath, Err: err}
+		}
+		return nil, &Error{Message: "cannot read hiera.yaml: " + err.Error(), File: e.configPath, Err: err}
+	}
+	if fi.IsDir() {
+		return nil, &Error{Message: fmt.Sprintf("hiera.yaml path %s is a directory, not a file", e.configPath), File: e.configPath}
+	}
+	stamp := stampOf(fi)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if (e.cfg != nil || e.cfgErr != nil) && e.cfgStamp == stamp {
+		return e.cfg, e.cfgErr
+	}
+	data, err := readLimited(e.configPath)
+	if err != nil {
+		return nil, &Error{Message: "cannot read hiera.yaml: " + err.Error(), File: e.configPath, Err: err}
+	}
+	e.cfg, e.cfgErr = nil, nil
+	cfg, err := parseConfig(e.configPath, data)
+	if err != nil {
+		e.cfgErr = err
+	} else {
+		e.cfg = cfg
+	}
+	e.cfgStamp = stamp
+	return e.cfg, e.cfgErr
+}
+
+// dataFor returns the parsed data hash of a data file; exists is false for a missing file.
+func (e *Engine) dataFor(path, function string) (df *dataFile, exists bool) {
+	fi, err := os.Stat(path)
+	if err != nil || fi.IsDir() {
+		return nil, false
+	}
+	stamp := stampOf(fi)
+	cacheKey := function + "\x00" + path
+	if v, ok := e.files.Load(cacheKey); ok {
+		if cached := v.(*dataFile); cached.stamp == stamp {
+			return cached, true
+		}
+	}
+	df = parseDataFile(path, function, stamp)
+	e.files.Store(cacheKey, df)
+	return df, true
+}
+
+func parseDataFile(path, function string, stamp fileStamp) *dataFile {
+	df := &dataFile{stamp: stamp}
+	if stamp.size > maxDataFileSize {
+		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): the file is %d bytes, more than the limit of %d", path, stamp.size, maxDataFileSize), File: path}
+		return df
+	}
+	text, err := readLimited(path)
+	if err != nil {
+		df.err = &Error{Message: fmt.Sprintf("Unable to read (%s): %v", path, err), File: path, Err: err}
+		return df
+	}
+	var v any
+	if function == "json_data" {
+		v, err = parseJSON(text)
+	} else {
+		v, _, err = parseYAML(text)
+	}
+	if err != nil {
+		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): %v", path, err), File: path, Line: errorLine(err), Err: err}
+		return df
+	}
+	switch t := v.(type) {
+	case *Hash:
+		df.data = t
+		df.invalid = invalidRootKeys(t)
+	case nil:
+		df.data = NewHash(0) // an empty file
+	default:
+		if function == "json_data" {
+			df.err = &Error{Message: fmt.Sprintf("Value returned from data_hash function 'json_data', when using location '%s', has wrong type, expects a Hash value, got %s", path, puppetTypeName(v)), File: path}
+			return df
+		}
+		df.data = NewHash(0)
+		df.warning = fmt.Sprintf("%s: file does not contain a valid yaml hash", path)
+	}
+	return df
+}
+
+// errorLine extracts the line from a parser error, when it has one.
+func errorLine(err error) int {
+	var ye *YAMLError
+	if errors.As(err, &ye) {
+		return ye.Line
+	}
+	var je *JSONError
+	if errors.As(err, &je) {
+		return je.Line
+	}
+	return 0
+}
+
+// readLimited reads a file, refusing one larger than maxDataFileSize.
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxDataFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxDataFileSize {
+		return nil, fmt.Errorf("file is larger than the limit of %d bytes", maxDataFileSize)
+	}
+	return data, nil
+}
+
+// Lookup runs one lookup. A key found nowhere is not an error: Result.Found is false and Value is
+// the request's default, if it has one. Errors are *Error values; no panic escapes.
+func (e *Engine) Lookup(ctx context.Context, req Request) (res Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &Error{Message: fmt.Sprintf("internal error in the hiera engine (please report): %v", r), Key: req.Key}
+		}
+	}()
+	cfg, err := e.config()
+	if err != nil {
+		return Result{}, err
+	}
+	inv := newInvocation(ctx, e, cfg, req)
+	return inv.run()
 }

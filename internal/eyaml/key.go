@@ -1,0 +1,121 @@
+package eyaml
+
+import (
+	"crypto/ecdh"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Decryptor decrypts ENC[PKCS7,...] values with one RSA private key and,
+// optionally, the matching certificate. It is safe for concurrent use.
+type Decryptor struct {
+	key  *rsa.PrivateKey
+	cert *x509.Certificate // nil: try every RSA recipient, as OpenSSL does without a cert
+}
+
+// NewDecryptor parses a PEM private key as written by `eyaml createkeys`
+// (PKCS#1 "RSA PRIVATE KEY") or PKCS#8 ("PRIVATE KEY").
+func NewDecryptor(privateKeyPEM []byte) (*Decryptor, error) {
+	key, err := parsePrivateKey(privateKeyPEM)
+	if err != nil {
+		return nil, err
+	}
+	return &Decryptor{key: key}, nil
+}
+
+// LoadDecryptor reads and parses a private key file; errors name the path.
+func LoadDecryptor(privateKeyPath string) (*Decryptor, error) {
+	data, err := os.ReadFile(privateKeyPath)
+	if err != nil {
+		return nil, newErr(KindKeyFile, err, "cannot read private key %q", privateKeyPath)
+	}
+	d, err := NewDecryptor(data)
+	if err != nil {
+		e := err.(*Error)
+		return nil, newErr(e.Kind, e.Err, "key file %q: %s", privateKeyPath, e.Msg)
+	}
+	return d, nil
+}
+
+// WithCertificate returns a copy of d that also knows its public certificate
+// (eyaml's pkcs7_public_key). The certificate must hold d's public key; the
+// copy then only tries PKCS7 recipients issued to that certificate.
+func (d *Decryptor) WithCertificate(certPEM []byte) (*Decryptor, error) {
+	block, _ := pem.Decode(certPEM)
+	if block == nil || block.Type != "CERTIFICATE" {
+		return nil, newErr(KindCertificate, nil, "public key is not a PEM CERTIFICATE")
+	}
+	cert, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		return nil, newErr(KindCertificate, err, "cannot parse public key certificate")
+	}
+	pub, ok := cert.PublicKey.(*rsa.PublicKey)
+	if !ok || !pub.Equal(&d.key.PublicKey) {
+		return nil, newErr(KindCertificate, nil, "public key certificate does not match the private key")
+	}
+	return &Decryptor{key: d.key, cert: cert}, nil
+}
+
+func parsePrivateKey(data []byte) (*rsa.PrivateKey, error) {
+	block := findKeyBlock(data)
+	if block == nil {
+		return nil, newErr(KindKeyNotPEM, nil, "no PEM private key found (want -----BEGIN RSA PRIVATE KEY-----)")
+	}
+	// Legacy OpenSSL encryption is flagged in the headers; PKCS#8 by the type.
+	if block.Type == "ENCRYPTED PRIVATE KEY" || strings.Contains(block.Headers["Proc-Type"], "ENCRYPTED") {
+		return nil, newErr(KindKeyEncrypted, nil, "private key is passphrase-protected; eyaml keys must be unencrypted")
+	}
+	switch block.Type {
+	case "RSA PRIVATE KEY":
+		k, err := x509.ParsePKCS1PrivateKey(block.Bytes)
+		if err != nil {
+			return nil, newErr(KindKeyNotPEM, err, "cannot parse RSA private key")
+		}
+		return k, nil
+	case "PRIVATE KEY":
+		k, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+		if err != nil {
+			return nil, newErr(KindKeyNotPEM, err, "cannot parse PKCS#8 private key")
+		}
+		rk, ok := k.(*rsa.PrivateKey)
+		if !ok {
+			return nil, newErr(KindKeyNotRSA, nil, "private key is %s, not RSA", keyTypeName(k))
+		}
+		return rk, nil
+	default: // e.g. "EC PRIVATE KEY", "OPENSSH PRIVATE KEY"
+		return nil, newErr(KindKeyNotRSA, nil, "private key is %q, not RSA", block.Type)
+	}
+}
+
+// findKeyBlock returns the first PEM block that holds a private key, so a
+// file bundling certificate and key also works.
+func findKeyBlock(data []byte) *pem.Block {
+	for {
+		var block *pem.Block
+		block, data = pem.Decode(data)
+		if block == nil {
+			return nil
+		}
+		if strings.HasSuffix(block.Type, "PRIVATE KEY") {
+			return block
+		}
+	}
+}
+
+func keyTypeName(k any) string {
+	switch k.(type) {
+	case *ecdsa.PrivateKey:
+		return "ECDSA"
+	case ed25519.PrivateKey:
+		return "Ed25519"
+	case *ecdh.PrivateKey:
+		return "X25519"
+	}
+	return fmt.Sprintf("%T", k)
+}

@@ -1,0 +1,336 @@
+package hiera
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// config is a parsed and validated hiera.yaml (version 5, or version 3 converted as Puppet does).
+type config struct {
+	path    string // absolute path of hiera.yaml
+	dir     string // its directory: the base of relative datadirs
+	version int
+	entries []*entry
+	v3      *v3Settings // set for a version 3 file
+}
+
+// entry is one hierarchy level.
+type entry struct {
+	name     string
+	line     int
+	kind     string // data_hash, lookup_key or data_dig
+	function string // yaml_data, json_data, eyaml_lookup_key, ...
+	datadir  string // as written (interpolated per lookup)
+	locKind  string // path, paths, glob, globs, uri, uris, mapped_paths, or "" for none
+	locs     []string
+	options  *Hash // entry options (replace defaults.options entirely), may be nil
+}
+
+var (
+	v5TopKeys     = []string{"version", "defaults", "hierarchy", "default_hierarchy", "plan_hierarchy"}
+	v5DefaultKeys = []string{"data_hash", "lookup_key", "data_dig", "datadir", "options"}
+	v5EntryKeys   = []string{"name", "data_hash", "lookup_key", "data_dig", "hiera3_backend", "path", "paths",
+		"glob", "globs", "uri", "uris", "mapped_paths", "datadir", "options"}
+	functionKeys = []string{"data_hash", "lookup_key", "data_dig", "hiera3_backend"}
+	locationKeys = []string{"path", "paths", "glob", "globs", "uri", "uris", "mapped_paths"}
+	// Puppet's option-name pattern, including its literal optional ':' (a typo Puppet ships with).
+	optionKeyPattern = regexp.MustCompile(`\A[A-Za-z](:?[0-9A-Za-z_-]*[0-9A-Za-z])?\z`)
+)
+
+// knownFunctions are the data functions this engine can serve, by kind.
+var knownFunctions = map[string]map[string]bool{
+	"data_hash":  {"yaml_data": true, "json_data": true},
+	"lookup_key": {"eyaml_lookup_key": true},
+	"data_dig":   {},
+}
+
+// unservableFunctions exist in Puppet but need Ruby code or gems we do not run.
+var unservableFunctions = map[string]bool{"hocon_data": true}
+
+// parseConfig validates the content of a hiera.yaml.
+func parseConfig(path string, data []byte) (*config, error) {
+	v, lines, err := parseYAML(data)
+	if err != nil {
+		return nil, &Error{Message: "Unable to parse hiera.yaml: " + err.Error(), File: path, Err: err}
+	}
+	cfg := &config{path: path, dir: filepath.Dir(path)}
+	top, ok := v.(*Hash)
+	if !ok {
+		// Puppet falls back to the Hiera 3 default config here, whose datadir lies outside the
+		// project; a Terraform user is better served by an error.
+		return nil, &Error{Message: "hiera.yaml does not contain a valid YAML hash", File: path}
+	}
+	version := int64(3)
+	if vv, ok := top.Get("version"); ok {
+		n, isInt := vv.(int64)
+		if !isInt {
+			return nil, &Error{Message: fmt.Sprintf("This runtime does not support hiera.yaml version %s", rubyToS(vv)), File: path}
+		}
+		version = n
+	}
+	switch version {
+	case 5:
+		cfg.version = 5
+		return cfg, cfg.parseV5(top, lines)
+	case 3:
+		cfg.version = 3
+		return cfg, cfg.parseV3(top, lines)
+	case 4:
+		return nil, &Error{Message: "hiera.yaml version 4 cannot be used in the global layer", File: path}
+	}
+	return nil, &Error{Message: fmt.Sprintf("This runtime does not support hiera.yaml version %d", version), File: path}
+}
+
+func (c *config) typeError(detail string) error {
+	return &Error{Message: fmt.Sprintf("The Lookup Configuration at '%s' has wrong type, %s", c.path, detail), File: c.path}
+}
+
+func (c *config) errAt(line int, format string, args ...any) error {
+	return &Error{Message: fmt.Sprintf(format, args...), File: c.path, Line: line}
+}
+
+func (c *config) parseV5(top *Hash, lines map[*Hash]int) error {
+	for _, k := range top.Keys() {
+		if !contains(v5TopKeys, k) {
+			return c.typeError(fmt.Sprintf("unrecognized key '%s'", rubyToS(k)))
+		}
+	}
+	if _, ok := top.Get("default_hierarchy"); ok {
+		return c.errAt(keyLine(top, lines, "default_hierarchy"), "'default_hierarchy' is only allowed in the module layer")
+	}
+	defaults := NewHash(2)
+	defaults.Set("datadir", "data")
+	defaults.Set("data_hash", "yaml_data")
+	if d, ok := top.Get("defaults"); ok {
+		dh, isHash := d.(*Hash)
+		if !isHash {
+			return c.typeError("entry 'defaults' expects a Hash value, got " + puppetTypeName(d))
+		}
+		for _, k := range dh.Keys() {
+			if !contains(v5DefaultKeys, k) {
+				return c.typeError(fmt.Sprintf("entry 'defaults' unrecognized key '%s'", rubyToS(k)))
+			}
+		}
+		if n := countKeys(dh, functionKeys); n > 1 {
+			return c.errAt(0, "Only one of data_hash, lookup_key, data_dig, or hiera3_backend can be defined in defaults")
+		}
+		if err := c.checkOptions(dh, "defaults", "entry 'defaults'"); err != nil {
+			return err
+		}
+		defaults = dh
+	}
+	hier := []any{map2hash("name", "Common", "path", "common.yaml")}
+	if h, ok := top.Get("hierarchy"); ok {
+		list, isList := h.([]any)
+		if !isList {
+			return c.typeError("entry 'hierarchy' expects an Array value, got " + puppetTypeName(h))
+		}
+		hier = list
+	}
+	seen := map[string]int{}
+	for i, raw := range hier {
+		e, err := c.parseEntry(i, raw, defaults, lines)
+		if err != nil {
+			return err
+		}
+		if first, dup := seen[e.name]; dup {
+			return c.errAt(e.line, "Hierarchy name '%s' defined more than once. First defined at (line: %d)", e.name, first)
+		}
+		seen[e.name] = e.line
+		c.entries = append(c.entries, e)
+	}
+	return nil
+}
+
+func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int) (*entry, error) {
+	at := fmt.Sprintf("entry 'hierarchy' index %d", i)
+	h, ok := raw.(*Hash)
+	if !ok {
+		return nil, c.typeError(at + " expects a Hash value, got " + puppetTypeName(raw))
+	}
+	for _, k := range h.Keys() {
+		if !contains(v5EntryKeys, k) {
+			return nil, c.typeError(fmt.Sprintf("%s unrecognized key '%s'", at, rubyToS(k)))
+		}
+	}
+	e := &entry{line: lines[h]}
+	name, _ := h.Get("name")
+	s, isStr := name.(string)
+	if !isStr || s == "" {
+		return nil, c.typeError(at + " expects a value for key 'name'")
+	}
+	e.name = s
+	for _, k := range []string{"data_hash", "lookup_key", "data_dig", "hiera3_backend", "path", "glob", "uri", "datadir"} {
+		if v, ok := h.Get(k); ok {
+			if s, isStr := v.(string); !isStr || s == "" {
+				return nil, c.typeError(fmt.Sprintf("%s entry '%s' expects a String[1] value, got %s", at, k, puppetTypeName(v)))
+			}
+		}
+	}
+	for _, k := range []string{"paths", "globs", "uris", "mapped_paths"} {
+		v, ok := h.Get(k)
+		if !ok {
+			continue
+		}
+		list, isList := v.([]any)
+		if !isList {
+			return nil, c.typeError(fmt.Sprintf("%s entry '%s' expects an Array value, got %s", at, k, puppetTypeName(v)))
+		}
+		if k == "mapped_paths" && len(list) != 3 {
+			return nil, c.typeError(fmt.Sprintf("%s entry 'mapped_paths' expects size to be 3, got %d", at, len(list)))
+		}
+		if len(list) == 0 {
+			return nil, c.typeError(fmt.Sprintf("%s entry '%s' expects size to be at least 1, got 0", at, k))
+		}
+		for j, el := range list {
+			if s, isStr := el.(string); !isStr || s == "" {
+				return nil, c.typeError(fmt.Sprintf("%s entry '%s' index %d expects a String[1] value, got %s", at, k, j, puppetTypeName(el)))
+			}
+		}
+	}
+	if err := c.checkOptions(h, fmt.Sprintf("hierarchy '%s'", e.name), at); err != nil {
+		return nil, err
+	}
+	switch countKeys(h, functionKeys) {
+	case 0:
+		for _, k := range functionKeys {
+			if v, ok := defaults.Get(k); ok {
+				e.kind, e.function = k, v.(string)
+			}
+		}
+		if e.kind == "" {
+			return nil, c.errAt(0, "One of data_hash, lookup_key, data_dig, or hiera3_backend must be defined in hierarchy '%s'", e.name)
+		}
+	case 1:
+		for _, k := range functionKeys {
+			if v, ok := h.Get(k); ok {
+				e.kind, e.function = k, v.(string)
+			}
+		}
+	default:
+		return nil, c.errAt(0, "Only one of data_hash, lookup_key, data_dig, or hiera3_backend can be defined in hierarchy '%s'", e.name)
+	}
+	if countKeys(h, locationKeys) > 1 {
+		return nil, c.errAt(0, "Only one of path, paths, glob, globs, uri, uris, or mapped_paths can be defined in hierarchy '%s'", e.name)
+	}
+	for _, k := range locationKeys {
+		if v, ok := h.Get(k); ok {
+			e.locKind = k
+			if s, isStr := v.(string); isStr {
+				e.locs = []string{s}
+			} else {
+				for _, el := range v.([]any) {
+					e.locs = append(e.locs, el.(string))
+				}
+			}
+		}
+	}
+	if err := c.checkFunction(e, h, lines); err != nil {
+		return nil, err
+	}
+	e.datadir = "data"
+	if v, ok := h.Get("datadir"); ok {
+		e.datadir = v.(string)
+	} else if v, ok := defaults.Get("datadir"); ok {
+		if s, isStr := v.(string); isStr {
+			e.datadir = s
+		}
+	}
+	if v, ok := h.Get("options"); ok {
+		e.options, _ = v.(*Hash)
+	} else if v, ok := defaults.Get("options"); ok {
+		e.options, _ = v.(*Hash)
+	}
+	return e, nil
+}
+
+// checkFunction rejects functions this engine cannot run, before any lookup uses them.
+func (c *config) checkFunction(e *entry, h *Hash, lines map[*Hash]int) error {
+	if e.kind == "hiera3_backend" {
+		switch e.function {
+		case "yaml", "json", "hocon":
+			return c.errAt(keyLine(h, lines, "hiera3_backend"), "Use \"data_hash: %s_data\" instead of \"hiera3_backend: %s\"", e.function, e.function)
+		}
+		return c.errAt(e.line, "Hierarchy entry '%s' uses hiera3_backend '%s': Hiera 3 backends are Ruby code, which this provider does not run", e.name, e.function)
+	}
+	if unservableFunctions[e.function] {
+		return c.errAt(e.line, "Hierarchy entry '%s' uses %s '%s', which this provider does not support (only yaml_data, json_data and eyaml_lookup_key)", e.name, e.kind, e.function)
+	}
+	if !knownFunctions[e.kind][e.function] {
+		return c.errAt(0, "Unable to find '%s' function named '%s'", e.kind, e.function)
+	}
+	return nil
+}
+
+// checkOptions validates an options hash: Puppet's key pattern and its reserved keys.
+func (c *config) checkOptions(h *Hash, where, at string) error {
+	v, ok := h.Get("options")
+	if !ok {
+		return nil
+	}
+	opts, isHash := v.(*Hash)
+	if !isHash {
+		return c.typeError(fmt.Sprintf("%s entry 'options' expects a Hash value, got %s", at, puppetTypeName(v)))
+	}
+	for _, k := range opts.Keys() {
+		ks, isStr := k.(string)
+		if !isStr || !optionKeyPattern.MatchString(ks) {
+			return c.typeError(fmt.Sprintf("%s entry 'options' key of entry '%s' expects a match for Pattern[/%s/], got '%s'", at, rubyToS(k), optionKeyPattern.String(), rubyToS(k)))
+		}
+		if ks == "path" || ks == "uri" {
+			return c.errAt(0, "Option key '%s' used in %s is reserved by Puppet", ks, where)
+		}
+	}
+	return nil
+}
+
+func contains(list []string, k any) bool {
+	s, ok := k.(string)
+	if !ok {
+		return false
+	}
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func countKeys(h *Hash, keys []string) int {
+	n := 0
+	for _, k := range keys {
+		if _, ok := h.Get(k); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// keyLine is the line of the value under key k in h (the line of h itself when unknown).
+func keyLine(h *Hash, lines map[*Hash]int, k string) int {
+	if v, ok := h.Get(k); ok {
+		if vh, isHash := v.(*Hash); isHash && lines[vh] > 0 {
+			return lines[vh]
+		}
+		if list, isList := v.([]any); isList && len(list) > 0 {
+			if vh, isHash := list[0].(*Hash); isHash && lines[vh] > 0 {
+				return lines[vh]
+			}
+		}
+	}
+	return lines[h]
+}
+
+func map2hash(kv ...string) *Hash {
+	h := NewHash(len(kv) / 2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		h.Set(kv[i], kv[i+1])
+	}
+	return h
+}
+
+// isAbs reports whether a path as written is absolute.
+func isAbs(p string) bool { return strings.HasPrefix(p, "/") || filepath.IsAbs(p) }

@@ -1,0 +1,130 @@
+package hiera
+
+import (
+	"fmt"
+	"strings"
+)
+
+// v3Settings are the parts of a version 3 hiera.yaml that change how lookups behave.
+type v3Settings struct {
+	mergeBehavior string // native, deep or deeper: used by hiera_hash
+	deepOptions   *Merge // :deep_merge_options:
+}
+
+var v3Backends = map[string]string{"yaml": "yaml_data", "json": "json_data", "eyaml": "eyaml_lookup_key"}
+
+// parseV3 converts a Hiera 3 configuration into one hierarchy entry per backend, each walking the
+// whole :hierarchy:, which is the order Hiera 3 consults them in.
+func (c *config) parseV3(top *Hash, lines map[*Hash]int) error {
+	c.v3 = &v3Settings{mergeBehavior: "native"}
+	backends, err := c.v3StringList(top, "backends", []string{"yaml"})
+	if err != nil {
+		return err
+	}
+	hierarchy, err := c.v3StringList(top, "hierarchy", []string{"nodes/%{::trusted.certname}", "common"})
+	if err != nil {
+		return err
+	}
+	if v, ok := top.Get("merge_behavior"); ok {
+		s := rubyToS(v)
+		switch s {
+		case "native", "deep", "deeper":
+			c.v3.mergeBehavior = s
+		default:
+			return c.errAt(0, "Hiera 3 :merge_behavior: must be native, deep or deeper, got '%s'", s)
+		}
+	}
+	if v, ok := top.Get("deep_merge_options"); ok && v != nil {
+		opts, isHash := v.(*Hash)
+		if !isHash {
+			return c.errAt(0, ":deep_merge_options: must be a hash, got %s", puppetTypeName(v))
+		}
+		c.v3.deepOptions = &Merge{Strategy: "deep"}
+		opts.Each(func(k, val any) bool {
+			switch rubyToS(k) {
+			case "knockout_prefix":
+				c.v3.deepOptions.KnockoutPrefix, _ = val.(string)
+			case "sort_merged_arrays":
+				c.v3.deepOptions.SortMergedArrays, _ = val.(bool)
+			case "merge_hash_arrays":
+				c.v3.deepOptions.MergeHashArrays, _ = val.(bool)
+			}
+			return true
+		})
+	}
+	seen := map[string]bool{}
+	for _, b := range backends {
+		if seen[b] {
+			return c.errAt(0, "Backend '%s' is defined more than once", b)
+		}
+		seen[b] = true
+		fn, ok := v3Backends[b]
+		if !ok {
+			return c.errAt(0, "Hiera 3 backend '%s' is not supported (only yaml, json and eyaml)", b)
+		}
+		e := &entry{name: b, kind: "data_hash", function: fn, locKind: "paths"}
+		if fn == "eyaml_lookup_key" {
+			e.kind = "lookup_key"
+		}
+		ext := "." + b
+		settings, _ := top.Get(b)
+		if sh, isHash := settings.(*Hash); isHash {
+			if d, ok := sh.Get("datadir"); ok {
+				e.datadir, _ = d.(string)
+			}
+			if x, ok := sh.Get("extension"); ok {
+				ext, _ = x.(string)
+			}
+			e.options = v3Options(sh)
+		}
+		if e.datadir == "" {
+			return c.errAt(0, "Hiera 3 backend '%s' has no :datadir: (Puppet's default lies outside the configuration directory): set :%s: {:datadir: ...}", b, b)
+		}
+		for _, item := range hierarchy {
+			if !strings.HasSuffix(item, ext) {
+				item += ext
+			}
+			e.locs = append(e.locs, item)
+		}
+		c.entries = append(c.entries, e)
+	}
+	return nil
+}
+
+// v3Options keeps a backend's settings other than datadir/extension (the eyaml key paths).
+func v3Options(settings *Hash) *Hash {
+	opts := NewHash(2)
+	settings.Each(func(k, v any) bool {
+		if ks := rubyToS(k); ks != "datadir" && ks != "extension" {
+			opts.Set(ks, v)
+		}
+		return true
+	})
+	if opts.Len() == 0 {
+		return nil
+	}
+	return opts
+}
+
+func (c *config) v3StringList(top *Hash, key string, dflt []string) ([]string, error) {
+	v, ok := top.Get(key)
+	if !ok || v == nil {
+		return dflt, nil
+	}
+	if s, isStr := v.(string); isStr {
+		return []string{s}, nil
+	}
+	list, isList := v.([]any)
+	if !isList {
+		return nil, c.errAt(0, ":%s: must be a string or an array of strings, got %s", key, puppetTypeName(v))
+	}
+	out := make([]string, 0, len(list))
+	for _, el := range list {
+		s, isStr := el.(string)
+		if !isStr {
+			return nil, c.errAt(0, ":%s: must be a string or an array of strings, got an element %s", key, fmt.Sprint(rubyInspect(el)))
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}

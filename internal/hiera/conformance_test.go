@@ -1,0 +1,248 @@
+package hiera
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The conformance corpus: small Hiera setups with what real Puppet 7.23 (or the Hiera 3.10 command
+// line, for engine "hiera3") answered, copied from the project's shared oracle runs. Every lookup must
+// agree, except the deviations listed in testdata/conformance/deviations.json, each with its reason.
+
+type confCase struct {
+	ID     string            `json:"id"`
+	Engine string            `json:"engine"`
+	Files  map[string]string `json:"files"`
+	Facts  map[string]any    `json:"facts"`
+	Raw    []json.RawMessage `json:"lookups"`
+}
+
+type confLookup struct {
+	Key     string   `json:"key"`
+	Keys    []string `json:"-"`
+	Merge   any      `json:"merge"`
+	Default any      `json:"default_value"`
+	HasDef  bool     `json:"-"`
+	Skip    string   `json:"-"`
+}
+
+type confResult struct {
+	Value    json.RawMessage `json:"value"`
+	NotFound bool            `json:"not_found"`
+	Error    string          `json:"error"`
+	Crash    bool            `json:"puppet_crash"`
+}
+
+func readConfCases(t *testing.T) ([]confCase, map[string][]confResult) {
+	t.Helper()
+	dir := filepath.Join("testdata", "conformance")
+	paths, err := filepath.Glob(filepath.Join(dir, "cases", "*.json"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no conformance cases: %v", err)
+	}
+	sort.Strings(paths)
+	var cases []confCase
+	expected := map[string][]confResult{}
+	for _, p := range paths {
+		var c confCase
+		mustReadJSON(t, p, &c)
+		var exp struct {
+			Results []confResult `json:"results"`
+		}
+		mustReadJSON(t, filepath.Join(dir, "expected", filepath.Base(p)), &exp)
+		cases = append(cases, c)
+		expected[c.ID] = exp.Results
+	}
+	return cases, expected
+}
+
+func mustReadJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+func parseConfLookup(raw json.RawMessage) confLookup {
+	var fields map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &fields)
+	var lk confLookup
+	_ = json.Unmarshal(raw, &lk)
+	if k, ok := fields["keys"]; ok {
+		_ = json.Unmarshal(k, &lk.Keys)
+	}
+	for _, k := range []string{"value_type", "default_values_hash", "override"} {
+		if _, ok := fields[k]; ok {
+			lk.Skip = "`" + k + "` is not part of the provider's interface"
+		}
+	}
+	if d, ok := fields["default_value"]; ok {
+		lk.HasDef = true
+		lk.Default, _ = parseJSON(d)
+	}
+	if m, ok := fields["merge"]; ok {
+		lk.Merge, _ = parseJSON(m)
+	}
+	return lk
+}
+
+// setUpCase writes a case's files into a fresh directory and returns its hiera.yaml and scope.
+func setUpCase(t *testing.T, c confCase) (string, Scope) {
+	dir := t.TempDir()
+	for rel, text := range c.Files {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.ReplaceAll(text, "@ROOT@", dir)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	facts := map[string]any{"hostname": "node1", "domain": "example.com", "fqdn": "node1.example.com", "clientcert": "node1.example.com"}
+	for k, v := range c.Facts {
+		facts[k] = v
+	}
+	fh, err := FromGo(jsonNumbers(facts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := NewHash(1)
+	vars.Set("trusted", map2hash("certname", facts["clientcert"].(string)))
+	return filepath.Join(dir, "hiera.yaml"), Scope{Facts: fh.(*Hash), Vars: vars}
+}
+
+// jsonNumbers turns encoding/json's float64 numbers that are integral into int64.
+func jsonNumbers(v any) any {
+	switch t := v.(type) {
+	case float64:
+		if t == float64(int64(t)) {
+			return int64(t)
+		}
+	case map[string]any:
+		for k, e := range t {
+			t[k] = jsonNumbers(e)
+		}
+	case []any:
+		for i, e := range t {
+			t[i] = jsonNumbers(e)
+		}
+	}
+	return v
+}
+
+func requestFor(c confCase, lk confLookup, scope Scope) (Request, error) {
+	req := Request{Key: lk.Key, Keys: lk.Keys, Scope: scope, Default: lk.Default, HasDefault: lk.HasDef}
+	merge := lk.Merge
+	if c.Engine == "hiera3" {
+		switch merge {
+		case "hash":
+			req.Function = FuncHash
+		case "unique", "array":
+			req.Function = FuncArray
+		}
+		merge = nil
+	}
+	if merge != nil {
+		m, err := ParseMerge(merge)
+		if err != nil {
+			return req, err
+		}
+		req.Merge = m
+	}
+	return req, nil
+}
+
+func TestConformance(t *testing.T) {
+	cases, expected := readConfCases(t)
+	var deviations map[string]string
+	mustReadJSON(t, filepath.Join("testdata", "conformance", "deviations.json"), &deviations)
+	total, agree, skipped := 0, 0, 0
+	var unexpected []string
+	for _, c := range cases {
+		cfgPath, scope := setUpCase(t, c)
+		engine := NewEngine(cfgPath)
+		for i, raw := range c.Raw {
+			lk := parseConfLookup(raw)
+			if lk.Skip != "" {
+				skipped++
+				continue
+			}
+			total++
+			id := fmt.Sprintf("%s#%d", c.ID, i)
+			exp := expected[c.ID][i]
+			problem := runConfLookup(engine, c, lk, scope, exp)
+			if problem == "" {
+				agree++
+				if _, listed := deviations[id]; listed {
+					unexpected = append(unexpected, id+": listed as a deviation but now agrees; remove it from deviations.json")
+				}
+				continue
+			}
+			if _, listed := deviations[id]; !listed {
+				unexpected = append(unexpected, id+": "+problem)
+			}
+		}
+	}
+	fmt.Printf("conformance: %d/%d lookups agree with Puppet (%d skipped: not expressible through the provider)\n", agree, total, skipped)
+	for _, u := range unexpected {
+		t.Error(u)
+	}
+}
+
+func runConfLookup(engine *Engine, c confCase, lk confLookup, scope Scope, exp confResult) string {
+	req, err := requestFor(c, lk, scope)
+	var res Result
+	if err == nil {
+		res, err = engine.Lookup(context.Background(), req)
+	}
+	wantFailure := exp.Error != "" || exp.NotFound
+	gotFailure := err != nil || (!res.Found && !lk.HasDef)
+	if err == nil {
+		// a value JSON cannot carry (Infinity) fails in the provider as it does in `puppet lookup`
+		if _, jerr := MarshalJSON(res.Value); jerr != nil {
+			gotFailure = true
+		}
+	}
+	if wantFailure {
+		if gotFailure {
+			return ""
+		}
+		return fmt.Sprintf("Puppet failed (%.120s), we returned %s", exp.Error+notFoundText(exp), rubyInspect(res.Value))
+	}
+	if err != nil {
+		return fmt.Sprintf("want %s, got error: %v", exp.Value, err)
+	}
+	if !res.Found && !lk.HasDef {
+		return fmt.Sprintf("want %s, got not found", exp.Value)
+	}
+	want, perr := parseJSON(exp.Value)
+	if perr != nil {
+		return "bad expectation: " + perr.Error()
+	}
+	got, jerr := MarshalJSON(res.Value)
+	if jerr != nil {
+		return "cannot render result: " + jerr.Error()
+	}
+	wantJSON, _ := MarshalJSON(want)
+	if string(got) != string(wantJSON) {
+		return fmt.Sprintf("want %s, got %s", wantJSON, got)
+	}
+	return ""
+}
+
+func notFoundText(exp confResult) string {
+	if exp.NotFound {
+		return "not found"
+	}
+	return ""
+}

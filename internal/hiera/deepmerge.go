@@ -1,0 +1,499 @@
+package hiera
+
+import (
+	"math"
+	"math/big"
+	"regexp"
+)
+
+// deepMerger is DeepMerge.deep_merge!(source, dest, options) of the deep_merge gem (1.1.1), which
+// Puppet's deep strategies and Hiera 3's deep/deeper behaviours call. It reproduces the gem's results,
+// quirks included, except that it never modifies the source: the gem edits it in place (knockouts),
+// which makes Puppet's explain output and cached data change; that is deliberately not copied.
+//
+// Contract: merge(src, dst) may modify dst (pass a copy) and never modifies src.
+type deepMerger struct {
+	ko         *regexp.Regexp // nil: no knockout
+	koStr      string
+	sort       bool // sort_merged_arrays
+	hashArrays bool // merge_hash_arrays
+	preserve   bool // preserve_unmergeables (Hiera 3 "deep")
+}
+
+func newDeepMerger(ko string, sortArrays, hashArrays, preserve bool) (*deepMerger, error) {
+	d := &deepMerger{koStr: ko, sort: sortArrays, hashArrays: hashArrays, preserve: preserve}
+	if ko == "" {
+		return d, nil
+	}
+	if preserve {
+		return nil, errorf("overwrite_unmergeable must be true if knockout_prefix is specified in deep_merge!")
+	}
+	// The gem builds %r{^#{knockout_prefix}}: the prefix is an unescaped regexp and Ruby's ^ matches
+	// at every line start.
+	re, err := regexp.Compile("(?m)^" + ko)
+	if err != nil {
+		return nil, errorf("knockout_prefix %s is not a valid regular expression: %v", rubyQuote(ko), err)
+	}
+	d.ko = re
+	return d, nil
+}
+
+func (d *deepMerger) merge(src, dst any) (any, error) {
+	if src == nil {
+		return dst, nil
+	}
+	if !truthy(dst) && !d.preserve {
+		return src, nil
+	}
+	switch s := src.(type) {
+	case *Hash:
+		return d.mergeHash(s, dst)
+	case []any:
+		return d.mergeArray(s, dst)
+	}
+	return d.overwrite(src, dst), nil
+}
+
+func (d *deepMerger) mergeHash(s *Hash, dst any) (any, error) {
+	dh, ok := dst.(*Hash)
+	if !ok {
+		if s.Len() == 0 || d.preserve {
+			return dst, nil
+		}
+		// The gem replaces dst by src itself at the first key, then merges the remaining keys of src
+		// into src: their values are merged with themselves.
+		out := NewHash(s.Len())
+		for i, k := range s.keys {
+			v := s.vals[i]
+			if i > 0 && truthy(v) {
+				var err error
+				if v, err = d.self(v); err != nil {
+					return nil, err
+				}
+			}
+			out.Set(k, v)
+		}
+		return out, nil
+	}
+	for i, k := range s.keys {
+		sv := s.vals[i]
+		var r any
+		var err error
+		if dv, ok := dh.Get(k); ok && truthy(dv) {
+			r, err = d.merge(sv, dv)
+		} else {
+			r, err = d.fresh(sv) // a missing, nil or false dst value: sv merged into a dup of itself
+		}
+		if err != nil {
+			return nil, err
+		}
+		dh.Set(k, r)
+	}
+	return dh, nil
+}
+
+func (d *deepMerger) mergeArray(s []any, dst any) (any, error) {
+	src := append([]any{}, s...)
+	if d.ko != nil && containsValue(src, d.koStr) {
+		// A bare prefix empties the destination.
+		dst = clearOrNil(dst)
+		src = deleteValue(src, d.koStr)
+	}
+	da, ok := dst.([]any)
+	if !ok {
+		return d.overwrite(src, dst), nil
+	}
+	if d.ko != nil {
+		src, da = d.knockOut(src, da)
+	}
+	return d.joinArrays(src, da, false)
+}
+
+// knockOut removes the prefixed strings from src and what they name (with or without the prefix)
+// from dst.
+func (d *deepMerger) knockOut(src, dst []any) ([]any, []any) {
+	keep := make([]any, 0, len(src))
+	for _, e := range src {
+		if s, ok := e.(string); ok {
+			if t := d.ko.ReplaceAllString(s, ""); t != s {
+				dst = deleteValue(deleteValue(dst, t), s)
+				continue
+			}
+		}
+		keep = append(keep, e)
+	}
+	return keep, dst
+}
+
+// joinArrays is the last step of an array merge: index-wise merge of hash arrays, else the union with
+// dst's elements first; then the optional sort. aliased says that dst's elements are src's own
+// objects (dst is a dup of src), which makes the gem merge those hashes with themselves.
+func (d *deepMerger) joinArrays(src, dst []any, aliased bool) (any, error) {
+	var out []any
+	if d.hashArrays && allHashes(src) && allHashes(dst) {
+		out = make([]any, len(dst), max(len(dst), len(src)))
+		for i, de := range dst {
+			var r any
+			var err error
+			switch {
+			case i >= len(src):
+				r = de // merging {} into it changes nothing
+			case aliased && src[i] == de:
+				r, err = d.self(de)
+			case aliased:
+				r, err = d.merge(src[i], Copy(de))
+			default:
+				r, err = d.merge(src[i], de)
+			}
+			if err != nil {
+				return nil, err
+			}
+			out[i] = r
+		}
+		if len(src) > len(dst) {
+			out = append(out, src[len(dst):]...)
+		}
+	} else {
+		out = rubyUnion(dst, src)
+	}
+	if d.sort {
+		return rubySort(out)
+	}
+	return out, nil
+}
+
+// overwrite is the gem's overwrite_unmergeables: src replaces dst, but with a knockout prefix a
+// prefixed string becomes "" and an array loses its prefixed strings.
+func (d *deepMerger) overwrite(src, dst any) any {
+	if d.preserve {
+		return dst
+	}
+	if d.ko == nil {
+		return src
+	}
+	switch s := src.(type) {
+	case string:
+		if d.ko.ReplaceAllString(s, "") != s {
+			return ""
+		}
+	case []any:
+		out := make([]any, 0, len(s))
+		for _, e := range s {
+			if str, ok := e.(string); ok && d.ko.MatchString(str) {
+				continue
+			}
+			out = append(out, e)
+		}
+		return out
+	}
+	return src
+}
+
+// fresh is deep_merge!(v, v.dup), what the gem does for a key dst lacks. The dup is shallow, so the
+// values of a hash are merged with themselves.
+func (d *deepMerger) fresh(v any) (any, error) {
+	switch t := v.(type) {
+	case nil:
+		return nil, nil
+	case *Hash:
+		return d.self(t)
+	case []any:
+		src := append([]any{}, t...)
+		dst := append([]any{}, t...)
+		if d.ko != nil && containsValue(src, d.koStr) {
+			dst = []any{}
+			src = deleteValue(src, d.koStr)
+		}
+		if d.ko != nil {
+			src, dst = d.knockOut(src, dst)
+		}
+		return d.joinArrays(src, dst, true)
+	}
+	return d.merge(v, v)
+}
+
+// self is deep_merge!(v, v) with source and destination the same object.
+func (d *deepMerger) self(v any) (any, error) {
+	switch t := v.(type) {
+	case *Hash:
+		out := NewHash(t.Len())
+		for i, k := range t.keys {
+			r := t.vals[i]
+			if truthy(r) {
+				var err error
+				if r, err = d.self(r); err != nil {
+					return nil, err
+				}
+			}
+			out.Set(k, r)
+		}
+		return out, nil
+	case []any:
+		return d.selfArray(t)
+	}
+	return d.merge(v, v)
+}
+
+func (d *deepMerger) selfArray(a []any) (any, error) {
+	if d.ko != nil && containsValue(a, d.koStr) {
+		return []any{}, nil // clearing the destination cleared the source as well
+	}
+	arr := append([]any{}, a...)
+	if d.ko != nil {
+		arr = d.aliasedKnockOut(arr)
+	}
+	var out []any
+	if d.hashArrays && allHashes(arr) {
+		out = make([]any, len(arr))
+		for i, e := range arr {
+			r, err := d.self(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = r
+		}
+	} else {
+		out = rubyUnion(arr, nil)
+	}
+	if d.sort {
+		return rubySort(out)
+	}
+	return out, nil
+}
+
+// aliasedKnockOut replays Ruby's source.delete_if { dest.delete(...) } when source and dest are the
+// same array: the deletions shift the array under the running delete_if (Ruby 3.1 array.c).
+func (d *deepMerger) aliasedKnockOut(ary []any) []any {
+	i1, i2 := 0, 0
+	for ; i1 < len(ary); i1++ {
+		v := ary[i1]
+		if s, ok := v.(string); ok {
+			if t := d.ko.ReplaceAllString(s, ""); t != s {
+				ary = deleteValueInPlace(ary, t)
+				ary = deleteValueInPlace(ary, s)
+				continue
+			}
+		}
+		if i1 != i2 {
+			for i2 >= len(ary) { // rb_ary_store past the end pads with nil
+				ary = append(ary, nil)
+			}
+			ary[i2] = v
+		}
+		i2++
+	}
+	// select_bang_ensure
+	if n := len(ary); i2 < n && i2 < i1 {
+		tail := 0
+		if i1 < n {
+			tail = n - i1
+			copy(ary[i2:], ary[i1:])
+		}
+		ary = ary[:i2+tail]
+	}
+	return ary
+}
+
+// clearOrNil is the gem's clear_or_nil: containers and strings are emptied, anything else is nil.
+func clearOrNil(v any) any {
+	switch v.(type) {
+	case []any:
+		return []any{}
+	case *Hash:
+		return NewHash(0)
+	case string:
+		return ""
+	}
+	return nil
+}
+
+func containsValue(a []any, v any) bool {
+	for _, e := range a {
+		if Equal(e, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// deleteValue is Array#delete on a copy.
+func deleteValue(a []any, v any) []any {
+	out := make([]any, 0, len(a))
+	for _, e := range a {
+		if !Equal(e, v) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// deleteValueInPlace is Array#delete on a itself.
+func deleteValueInPlace(a []any, v any) []any {
+	n := 0
+	for _, e := range a {
+		if !Equal(e, v) {
+			a[n] = e
+			n++
+		}
+	}
+	return a[:n]
+}
+
+func allHashes(a []any) bool {
+	for _, e := range a {
+		if _, ok := e.(*Hash); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// rubySort is Array#sort! as Ruby 3.1 runs it on glibc: a top-down merge sort calling <=>, so that
+// the first incomparable pair met (and the error naming it) is the one Ruby reports.
+func rubySort(a []any) ([]any, error) {
+	out := append([]any{}, a...)
+	tmp := make([]any, len(out))
+	var err error
+	mergeSort(out, tmp, &err)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func mergeSort(b, tmp []any, err *error) {
+	if len(b) <= 1 || *err != nil {
+		return
+	}
+	b1, b2 := b[:len(b)/2], b[len(b)/2:]
+	mergeSort(b1, tmp, err)
+	mergeSort(b2, tmp, err)
+	if *err != nil {
+		return
+	}
+	i, j, k := 0, 0, 0
+	for i < len(b1) && j < len(b2) {
+		c, e := rubyCmp(b1[i], b2[j])
+		if e != nil {
+			*err = e
+			return
+		}
+		if c <= 0 {
+			tmp[k] = b1[i]
+			i++
+		} else {
+			tmp[k] = b2[j]
+			j++
+		}
+		k++
+	}
+	k += copy(tmp[k:], b1[i:])
+	copy(b, tmp[:k]) // what is left of b2 is already in place
+}
+
+// rubyCmp is a <=> b, failing like Ruby's sort when they are not comparable.
+func rubyCmp(a, b any) (int, error) {
+	if c, ok := spaceship(a, b); ok {
+		return c, nil
+	}
+	return 0, errorf("comparison of %s with %s failed", rubyClassName(a), rubyCmpOperand(b))
+}
+
+// spaceship is Ruby's <=>; ok is false where Ruby returns nil.
+func spaceship(a, b any) (int, bool) {
+	if isNumber(a) && isNumber(b) {
+		return numCmp(a, b)
+	}
+	switch x := a.(type) {
+	case string:
+		if y, ok := b.(string); ok {
+			switch {
+			case x < y:
+				return -1, true
+			case x > y:
+				return 1, true
+			}
+			return 0, true
+		}
+		return 0, false
+	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			return 0, false
+		}
+		for i := 0; i < len(x) && i < len(y); i++ {
+			c, ok := spaceship(x[i], y[i])
+			if !ok || c != 0 {
+				return c, ok
+			}
+		}
+		return numCmp(int64(len(x)), int64(len(y)))
+	}
+	// Object#<=>: 0 when equal, else not comparable.
+	if rubyEqual(a, b) {
+		return 0, true
+	}
+	return 0, false
+}
+
+func isNumber(v any) bool {
+	switch v.(type) {
+	case int64, *big.Int, float64:
+		return true
+	}
+	return false
+}
+
+// numCmp compares two numbers exactly, across Integer and Float; NaN is not comparable.
+func numCmp(a, b any) (int, bool) {
+	fa, aFloat := a.(float64)
+	fb, bFloat := b.(float64)
+	if (aFloat && math.IsNaN(fa)) || (bFloat && math.IsNaN(fb)) {
+		return 0, false
+	}
+	return toBigFloat(a).Cmp(toBigFloat(b)), true
+}
+
+func toBigFloat(v any) *big.Float {
+	switch t := v.(type) {
+	case int64:
+		return new(big.Float).SetInt64(t)
+	case *big.Int:
+		return new(big.Float).SetInt(t)
+	}
+	return new(big.Float).SetFloat64(v.(float64))
+}
+
+// rubyEqual is Ruby's ==: like Equal, but numbers compare by value (1 == 1.0).
+func rubyEqual(a, b any) bool {
+	if isNumber(a) && isNumber(b) {
+		c, ok := numCmp(a, b)
+		return ok && c == 0
+	}
+	switch x := a.(type) {
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !rubyEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case *Hash:
+		y, ok := b.(*Hash)
+		if !ok || x.Len() != y.Len() {
+			return false
+		}
+		for i, k := range x.keys {
+			w, ok := y.Get(k)
+			if !ok || !rubyEqual(x.vals[i], w) {
+				return false
+			}
+		}
+		return true
+	}
+	return Equal(a, b)
+}

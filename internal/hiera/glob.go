@@ -1,0 +1,350 @@
+package hiera
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+// Hiera's glob/globs locations use Ruby's Pathname.glob (Dir.glob, Ruby 3 with sort: true) and then
+// drop directories (spec §2.3). Ruby's order is reproduced exactly:
+//   - {a,b} alternatives are expanded first, in written order, and each expanded pattern is
+//     globbed on its own (results are concatenated, duplicates kept);
+//   - inside one pattern the tree is walked depth first, each directory's entries sorted bytewise,
+//     so "a/x.yaml" comes before "a-b.yaml" (not a plain sort of full paths).
+// Wildcards (*, ?, [set]) never match a leading dot, nor "." and ".."; "**/" matches zero or more
+// directories but does not enter dot directories or follow symlinks, as in Ruby.
+
+// expandGlob returns the regular files matching the absolute pattern, in Puppet's order. root is
+// the directory the lookup is confined to: a match outside root (via "..") is an error, never read,
+// and no directory outside root is listed.
+func expandGlob(pattern, root string) ([]string, error) {
+	root = filepath.Clean(root)
+	var out []string
+	for _, p := range globBraces(pattern) {
+		if !strings.HasPrefix(p, "/") {
+			return nil, errorf("glob pattern %q is not an absolute path", pattern)
+		}
+		if strings.HasSuffix(p, "/") {
+			continue // matches directories only, and Hiera drops those
+		}
+		g := &globber{pattern: pattern, root: root, segs: globSegments(p)}
+		if err := g.walk("/", []int{0}); err != nil {
+			return nil, err
+		}
+		out = append(out, g.out...)
+	}
+	return out, nil
+}
+
+// confinedPath cleans p (absolute) and returns an error if it lies outside root.
+func confinedPath(p, root string) (string, error) {
+	clean := filepath.Clean(p)
+	if !globWithin(clean, filepath.Clean(root)) {
+		return "", errorf("path %q escapes the data directory %q", p, root)
+	}
+	return clean, nil
+}
+
+func globWithin(p, root string) bool {
+	return root == "/" || p == root || strings.HasPrefix(p, root+"/")
+}
+
+// globSeg is one '/'-separated part of a pattern.
+type globSeg struct {
+	text      string // unescaped text when plain, the raw pattern otherwise
+	magic     bool   // contains *, ? or [
+	recursive bool   // "**" followed by more segments
+}
+
+func globSegments(p string) []globSeg {
+	var segs []globSeg
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		switch {
+		case part == "":
+			// "//" and the leading "/"
+		case part == "**" && i < len(parts)-1:
+			segs = append(segs, globSeg{text: part, recursive: true})
+		case globHasMagic(part):
+			segs = append(segs, globSeg{text: part, magic: true})
+		default:
+			segs = append(segs, globSeg{text: globUnescape(part)})
+		}
+	}
+	return segs
+}
+
+type globber struct {
+	pattern string
+	root    string
+	segs    []globSeg
+	out     []string
+}
+
+// walk is Ruby's glob_helper: positions are the indexes of the pattern segments still to be
+// matched below path (len(segs) means the path itself matched).
+func (g *globber) walk(path string, positions []int) error {
+	matched := false
+	var cur, recs []int
+	for _, pos := range positions {
+		if pos < len(g.segs) && g.segs[pos].recursive {
+			recs = append(recs, pos)
+			pos++ // "**/" may also match zero directories
+		}
+		if pos == len(g.segs) {
+			matched = true
+		} else {
+			cur = append(cur, pos)
+		}
+	}
+	if matched {
+		if err := g.yield(path); err != nil {
+			return err
+		}
+	}
+	magic := len(recs) > 0
+	for _, pos := range cur {
+		magic = magic || g.segs[pos].magic
+	}
+	if !magic {
+		return g.walkPlain(path, cur)
+	}
+	if !globWithin(filepath.Clean(path), g.root) {
+		return errorf("glob pattern %q escapes the data directory %q", g.pattern, g.root)
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil // like Ruby, an unreadable or missing directory just has no matches
+	}
+	for _, e := range entries {
+		name := e.Name()
+		var next []int
+		if len(recs) > 0 && e.IsDir() && !strings.HasPrefix(name, ".") {
+			next = append(next, recs...)
+		}
+		for _, pos := range cur {
+			s := g.segs[pos]
+			if (s.magic && globMatch(s.text, name)) || (!s.magic && s.text == name) {
+				next = append(next, pos+1)
+			}
+		}
+		if len(next) > 0 {
+			if err := g.walk(globJoin(path, name), next); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// walkPlain descends into literal names without listing the directory.
+func (g *globber) walkPlain(path string, cur []int) error {
+	done := map[string]bool{}
+	for _, pos := range cur {
+		name := g.segs[pos].text
+		if done[name] {
+			continue
+		}
+		done[name] = true
+		var next []int
+		for _, p := range cur {
+			if g.segs[p].text == name {
+				next = append(next, p+1)
+			}
+		}
+		child := globJoin(path, name)
+		if _, err := os.Lstat(child); err != nil {
+			continue
+		}
+		if err := g.walk(child, next); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// yield records a matched path unless it is a directory (Puppet rejects path.directory?).
+func (g *globber) yield(path string) error {
+	if _, err := os.Lstat(path); err != nil {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil
+	}
+	clean, err := confinedPath(path, g.root)
+	if err != nil {
+		return err
+	}
+	g.out = append(g.out, clean)
+	return nil
+}
+
+func globJoin(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+func globHasMagic(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '*', '?', '[':
+			return true
+		}
+	}
+	return false
+}
+
+func globUnescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// globBraces is Ruby's ruby_brace_expand: the first top-level {...} is expanded, each
+// alternative in written order, recursively. Unbalanced braces are left as literal text.
+func globBraces(p string) []string {
+	lb, rb, nest := -1, -1, 0
+	for i := 0; i < len(p) && rb < 0; i++ {
+		switch p[i] {
+		case '{':
+			if nest == 0 {
+				lb = i
+			}
+			nest++
+		case '}':
+			if lb >= 0 {
+				if nest--; nest == 0 {
+					rb = i
+				}
+			}
+		case '\\':
+			i++
+		}
+	}
+	if lb < 0 || rb < 0 {
+		return []string{p}
+	}
+	var out []string
+	start := lb + 1
+	nest = 0
+	for i := lb + 1; i <= rb; i++ {
+		c := p[i]
+		if i == rb || (c == ',' && nest == 0) {
+			out = append(out, globBraces(p[:lb]+p[start:i]+p[rb+1:])...)
+			start = i + 1
+			continue
+		}
+		switch c {
+		case '{':
+			nest++
+		case '}':
+			nest--
+		case '\\':
+			if i+1 < rb {
+				i++
+			}
+		}
+	}
+	return out
+}
+
+// globMatch is Ruby's fnmatch for one path component with FNM_PERIOD: *, ?, [set], [!set],
+// [^set] and backslash escapes; a leading dot in name must be matched by a literal dot.
+func globMatch(pat, name string) bool {
+	if strings.HasPrefix(name, ".") && !strings.HasPrefix(strings.TrimPrefix(pat, `\`), ".") {
+		return false
+	}
+	pi, si := 0, 0
+	starP, starS := -1, -1
+	for si < len(name) {
+		if pi < len(pat) {
+			sr, sw := utf8.DecodeRuneInString(name[si:])
+			switch pat[pi] {
+			case '*':
+				starP, starS = pi, si
+				pi++
+				continue
+			case '?':
+				pi++
+				si += sw
+				continue
+			case '[':
+				if end, ok := globClass(pat, pi, sr); ok {
+					pi = end
+					si += sw
+					continue
+				}
+			default:
+				q := pi
+				if pat[q] == '\\' && q+1 < len(pat) {
+					q++
+				}
+				pr, pw := utf8.DecodeRuneInString(pat[q:])
+				if pr == sr {
+					pi = q + pw
+					si += sw
+					continue
+				}
+			}
+		}
+		if starP < 0 {
+			return false
+		}
+		_, w := utf8.DecodeRuneInString(name[starS:])
+		starS += w
+		si, pi = starS, starP+1
+	}
+	for pi < len(pat) && pat[pi] == '*' {
+		pi++
+	}
+	return pi == len(pat)
+}
+
+// globClass matches r against the bracket expression starting at pat[start] ('['). It returns the
+// index after the closing ']' and whether r matched; a set without ']' never matches.
+func globClass(pat string, start int, r rune) (int, bool) {
+	p := start + 1
+	negate := p < len(pat) && (pat[p] == '!' || pat[p] == '^')
+	if negate {
+		p++
+	}
+	found := false
+	for p < len(pat) && pat[p] != ']' {
+		lo, n := globClassChar(pat, p)
+		p += n
+		hi := lo
+		if p+1 < len(pat) && pat[p] == '-' && pat[p+1] != ']' {
+			hi, n = globClassChar(pat, p+1)
+			p += 1 + n
+		}
+		if lo <= r && r <= hi {
+			found = true
+		}
+	}
+	if p >= len(pat) {
+		return 0, false
+	}
+	return p + 1, found != negate
+}
+
+func globClassChar(pat string, p int) (rune, int) {
+	if pat[p] == '\\' && p+1 < len(pat) {
+		r, w := utf8.DecodeRuneInString(pat[p+1:])
+		return r, 1 + w
+	}
+	return utf8.DecodeRuneInString(pat[p:])
+}

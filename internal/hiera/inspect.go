@@ -1,0 +1,334 @@
+package hiera
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Puppet embeds non-string values in interpolated text with Ruby's to_s and prints values in explain
+// output with Ruby's inspect, so both are reproduced here byte for byte (Ruby 3.1).
+
+// rubyToS is Ruby's to_s: nil is empty, strings are raw, arrays and hashes are inspected.
+func rubyToS(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return t
+	}
+	return rubyInspect(v)
+}
+
+// rubyInspect is Ruby's inspect: ["x", 1], {"k"=>"v"}, nil, 1.5.
+func rubyInspect(v any) string {
+	var b strings.Builder
+	writeInspect(&b, v)
+	return b.String()
+}
+
+func writeInspect(b *strings.Builder, v any) {
+	switch t := v.(type) {
+	case []any:
+		b.WriteByte('[')
+		for i, e := range t {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeInspect(b, e)
+		}
+		b.WriteByte(']')
+	case *Hash:
+		b.WriteByte('{')
+		for i, k := range t.keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeInspect(b, k)
+			b.WriteString("=>")
+			writeInspect(b, t.vals[i])
+		}
+		b.WriteByte('}')
+	default:
+		b.WriteString(scalarInspect(v))
+	}
+}
+
+// scalarInspect handles the non-container values.
+func scalarInspect(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "nil"
+	case bool:
+		return strconv.FormatBool(t)
+	case int64:
+		return strconv.FormatInt(t, 10)
+	case *big.Int:
+		return t.String()
+	case float64:
+		return rubyFloat(t)
+	case string:
+		return rubyQuote(t)
+	}
+	return fmt.Sprint(v)
+}
+
+// rubyFloat is Ruby's Float#to_s: shortest round-trip digits, fixed notation when the decimal exponent
+// is in (-4, 16), else d.ddde+XX; integral values keep ".0".
+func rubyFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // "-d.ddde±XX"
+	sign := ""
+	if e[0] == '-' {
+		sign, e = "-", e[1:]
+	}
+	mant, exp, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	x, _ := strconv.Atoi(exp)
+	decpt := x + 1 // value = 0.digits * 10^decpt
+	switch {
+	case decpt > 0 && decpt < 16:
+		if len(digits) <= decpt {
+			return sign + digits + strings.Repeat("0", decpt-len(digits)) + ".0"
+		}
+		return sign + digits[:decpt] + "." + digits[decpt:]
+	case decpt <= 0 && decpt > -4:
+		return sign + "0." + strings.Repeat("0", -decpt) + digits
+	}
+	frac := digits[1:]
+	if frac == "" {
+		frac = "0"
+	}
+	es := "+"
+	if x < 0 {
+		es, x = "-", -x
+	}
+	return fmt.Sprintf("%s%s.%se%s%02d", sign, digits[:1], frac, es, x)
+}
+
+// rubyQuote is String#inspect for a UTF-8 string.
+func rubyQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n <= 1 {
+			fmt.Fprintf(&b, "\\x%02X", s[i])
+			i++
+			continue
+		}
+		switch r {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '#':
+			// "#{", "#$" and "#@" would interpolate in Ruby source, so inspect escapes the '#'.
+			if i+1 < len(s) && (s[i+1] == '{' || s[i+1] == '$' || s[i+1] == '@') {
+				b.WriteString("\\#")
+			} else {
+				b.WriteByte('#')
+			}
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\v':
+			b.WriteString(`\v`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\a':
+			b.WriteString(`\a`)
+		case 0x1b:
+			b.WriteString(`\e`)
+		default:
+			switch {
+			case rubyPrintable(r):
+				b.WriteRune(r)
+			case r < 0x10000:
+				fmt.Fprintf(&b, "\\u%04X", r)
+			default:
+				fmt.Fprintf(&b, "\\u{%X}", r)
+			}
+		}
+		i += n
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// rubyPrintable follows Onigmo's Print class: assigned characters other than controls (U+0085 counts
+// as a space) and the line/paragraph separators.
+func rubyPrintable(r rune) bool {
+	switch {
+	case r == 0x85:
+		return true
+	case r < 0x20, r >= 0x7f && r < 0xa0, r == 0x2028, r == 0x2029:
+		return false
+	}
+	return unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.C)
+}
+
+// prettyInspect is the value format of Puppet's explain output: hashes and arrays one entry per line,
+// indented two spaces more than indent (the indentation of the line the value starts on).
+func prettyInspect(v any, indent int) string {
+	var b strings.Builder
+	writePretty(&b, v, strings.Repeat(" ", indent))
+	return b.String()
+}
+
+func writePretty(b *strings.Builder, v any, indent string) {
+	inner := indent + "  "
+	switch t := v.(type) {
+	case *Hash:
+		b.WriteByte('{')
+		if t.Len() > 0 {
+			for i, k := range t.keys {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString("\n" + inner)
+				writePretty(b, k, inner)
+				b.WriteString(" => ")
+				writePretty(b, t.vals[i], inner)
+			}
+			b.WriteString("\n" + indent)
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		if len(t) > 0 {
+			for i, e := range t {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString("\n" + inner)
+				writePretty(b, e, inner)
+			}
+			b.WriteString("\n" + indent)
+		}
+		b.WriteByte(']')
+	default:
+		b.WriteString(scalarInspect(v))
+	}
+}
+
+// MarshalJSON renders a value as JSON keeping hash key order. Non-string keys become their Ruby to_s
+// text (as Ruby's JSON does), big integers stay exact, floats use Ruby's notation so that integral
+// floats stay floats (1.0); NaN and infinities have no JSON form and are an error.
+func MarshalJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := writeJSON(&b, v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func writeJSON(b *bytes.Buffer, v any) error {
+	switch t := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		b.WriteString(strconv.FormatBool(t))
+	case int64:
+		b.WriteString(strconv.FormatInt(t, 10))
+	case *big.Int:
+		b.WriteString(t.String())
+	case float64:
+		if math.IsNaN(t) || math.IsInf(t, 0) {
+			return fmt.Errorf("%s is not allowed in JSON", rubyFloat(t))
+		}
+		b.WriteString(rubyFloat(t))
+	case string:
+		writeJSONString(b, t)
+	case []any:
+		b.WriteByte('[')
+		for i, e := range t {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeJSON(b, e); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	case *Hash:
+		b.WriteByte('{')
+		for i, k := range t.keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONString(b, rubyToS(k))
+			b.WriteByte(':')
+			if err := writeJSON(b, t.vals[i]); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	default:
+		return fmt.Errorf("cannot render a value of Go type %T as JSON", v)
+	}
+	return nil
+}
+
+// writeJSONString quotes s without Go's HTML escaping of <, > and &.
+func writeJSONString(b *bytes.Buffer, s string) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // encoding a string cannot fail
+	b.Truncate(b.Len() - 1) // Encode appends a newline
+}
+
+// rubyClassName is the Ruby class of a value, as Hiera 3 and Ruby's comparison errors name it.
+func rubyClassName(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "NilClass"
+	case bool:
+		if t {
+			return "TrueClass"
+		}
+		return "FalseClass"
+	case int64, *big.Int:
+		return "Integer"
+	case float64:
+		return "Float"
+	case string:
+		return "String"
+	case []any:
+		return "Array"
+	case *Hash:
+		return "Hash"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// rubyCmpOperand names the right operand in "comparison of X with Y failed": Ruby inspects
+// immediate values (nil, booleans, fixnums, floats) and names the class of the others.
+func rubyCmpOperand(v any) string {
+	switch t := v.(type) {
+	case nil, bool, float64:
+		return scalarInspect(t)
+	case int64:
+		if t >= -(1<<62) && t < 1<<62 {
+			return scalarInspect(t)
+		}
+	}
+	return rubyClassName(v)
+}

@@ -1,0 +1,295 @@
+package hiera
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+var (
+	// A token is %{...} with no } inside; text it produces is never rescanned.
+	tokenPattern = regexp.MustCompile(`%\{([^}]*)\}`)
+	// Hiera 5 method call: a word, then one non-empty quoted argument, nothing else.
+	methodPattern = regexp.MustCompile(`^(\w+)\((?:"([^"]+)"|'([^']+)')\)$`)
+	// Hiera 3 method call: the argument is checked for quotes afterwards.
+	method3Pattern = regexp.MustCompile(`^(\w+)\(([^)]*)\)$`)
+)
+
+// emptyTokens produce the empty string: the escape mechanism (%%{}{x} gives %{x}).
+var emptyTokens = map[string]bool{"": true, "::": true, `""`: true, "''": true, `"::"`: true, "'::'": true}
+
+// interpolateValue interpolates every string inside v (hash keys too). It returns v itself when
+// nothing changes, so cached data is shared rather than copied.
+func (inv *invocation) interpolateValue(v any) (any, error) {
+	switch t := v.(type) {
+	case string:
+		if !strings.Contains(t, "%{") {
+			return t, nil
+		}
+		return inv.interpolateString(t, true)
+	case []any:
+		var out []any
+		for i, el := range t {
+			nv, err := inv.interpolateValue(el)
+			if err != nil {
+				return nil, err
+			}
+			if out == nil && !sameRef(nv, el) {
+				out = make([]any, len(t))
+				copy(out, t[:i])
+			}
+			if out != nil {
+				out[i] = nv
+			}
+		}
+		if out == nil {
+			return t, nil
+		}
+		return out, nil
+	case *Hash:
+		if !needsInterpolation(t) {
+			return t, nil
+		}
+		out := NewHash(t.Len())
+		var err error
+		t.Each(func(k, val any) bool {
+			var nk, nv any
+			if nk, err = inv.interpolateValue(k); err != nil {
+				return false
+			}
+			if nv, err = inv.interpolateValue(val); err != nil {
+				return false
+			}
+			out.Set(nk, nv)
+			return true
+		})
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+// sameRef reports whether interpolation left a value untouched (strings by value, containers by identity).
+func sameRef(a, b any) bool {
+	switch x := a.(type) {
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case *Hash:
+		y, ok := b.(*Hash)
+		return ok && x == y
+	case []any:
+		y, ok := b.([]any)
+		return ok && len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
+	}
+	return a == b
+}
+
+// needsInterpolation reports whether any string inside v contains a token opener.
+func needsInterpolation(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return strings.Contains(t, "%{")
+	case []any:
+		for _, el := range t {
+			if needsInterpolation(el) {
+				return true
+			}
+		}
+	case *Hash:
+		found := false
+		t.Each(func(k, val any) bool {
+			found = needsInterpolation(k) || needsInterpolation(val)
+			return !found
+		})
+		return found
+	}
+	return false
+}
+
+// interpolate interpolates a string; allowMethods is false inside hiera.yaml.
+func (inv *invocation) interpolate(s string, allowMethods bool) (any, error) {
+	return inv.interpolateString(s, allowMethods)
+}
+
+// interpolateString replaces each %{...} token. An alias token that is the whole string returns
+// the aliased value with its type; everything else is stringified the Ruby way.
+func (inv *invocation) interpolateString(s string, allowMethods bool) (any, error) {
+	if !strings.Contains(s, "%{") {
+		return s, nil
+	}
+	matches := tokenPattern.FindAllStringSubmatchIndex(s, -1)
+	if len(matches) == 0 {
+		return s, nil
+	}
+	inv.ex.line("Interpolation on %q", s)
+	inv.ex.push()
+	defer inv.ex.pop()
+	var b strings.Builder
+	last := 0
+	for _, m := range matches {
+		b.WriteString(s[last:m[0]])
+		last = m[1]
+		token := s[m[0]:m[1]]
+		expr := strings.TrimSpace(s[m[2]:m[3]])
+		if emptyTokens[expr] {
+			continue
+		}
+		var text string
+		var whole any
+		var isWhole bool
+		var err error
+		if inv.cfg.v3 != nil {
+			text, whole, isWhole, err = inv.token3(s, token, expr, allowMethods)
+		} else {
+			text, whole, isWhole, err = inv.token5(s, token, expr, allowMethods)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if isWhole {
+			return whole, nil
+		}
+		b.WriteString(text)
+	}
+	b.WriteString(s[last:])
+	return b.String(), nil
+}
+
+// token5 evaluates one token with Hiera 5 rules.
+func (inv *invocation) token5(subject, token, expr string, allowMethods bool) (string, any, bool, error) {
+	method, arg := "scope", expr
+	if m := methodPattern.FindStringSubmatch(expr); m != nil {
+		if !allowMethods {
+			return "", nil, false, errorf("Interpolation using method syntax is not allowed in this context")
+		}
+		method, arg = m[1], m[2]+m[3]
+	}
+	var value any
+	var err error
+	switch method {
+	case "scope":
+		value, err = inv.scopeValue(arg, subject)
+	case "lookup", "hiera":
+		value, err = inv.nestedLookup(arg)
+	case "alias":
+		if subject != token {
+			return "", nil, false, errorf("'alias' interpolation is only permitted if the expression is equal to the entire string")
+		}
+		value, err = inv.nestedLookup(arg)
+		return "", value, true, err
+	case "literal":
+		value = arg
+	default:
+		return "", nil, false, errorf("Unknown interpolation method '%s'", method)
+	}
+	if err != nil {
+		return "", nil, false, err
+	}
+	guard := arg
+	if method == "scope" {
+		guard = "scope:" + arg
+	}
+	err = inv.check(guard, func() error {
+		value, err = inv.interpolateValue(value)
+		return err
+	})
+	if err != nil {
+		return "", nil, false, err
+	}
+	return rubyToS(value), nil, false, nil
+}
+
+// token3 evaluates one token with Hiera 3 rules (a version 3 hiera.yaml): no lookup(), arguments
+// must be quoted, alias may be embedded when it yields a string.
+func (inv *invocation) token3(subject, token, expr string, allowMethods bool) (string, any, bool, error) {
+	method, arg := "scope", expr
+	if m := method3Pattern.FindStringSubmatch(expr); m != nil {
+		if !allowMethods {
+			return "", nil, false, errorf("Interpolation using method syntax is not allowed in this context")
+		}
+		method, arg = m[1], m[2]
+		switch method {
+		case "hiera", "scope", "literal", "alias":
+		default:
+			return "", nil, false, errorf("Invalid interpolation method '%s'", method)
+		}
+		q := arg
+		if len(q) < 2 || !((q[0] == '\'' && q[len(q)-1] == '\'') || (q[0] == '"' && q[len(q)-1] == '"')) {
+			return "", nil, false, errorf("Argument to interpolation method '%s' must be quoted, got '%s'", method, arg)
+		}
+		arg = q[1 : len(q)-1]
+	}
+	var value any
+	err := inv.check(token, func() error {
+		var err error
+		switch method {
+		case "scope":
+			value, err = inv.scopeValue(arg, subject)
+		case "literal":
+			value = arg
+		default:
+			value, err = inv.nestedLookup(arg)
+		}
+		return err
+	})
+	if err != nil {
+		return "", nil, false, err
+	}
+	if method == "alias" {
+		if subject == token {
+			return "", value, true, nil
+		}
+		s, isStr := value.(string)
+		if !isStr {
+			return "", nil, false, errorf("Cannot call alias in the string context")
+		}
+		return s, nil, false, nil
+	}
+	return rubyToS(value), nil, false, nil
+}
+
+// nestedLookup is the lookup()/hiera()/alias() interpolation function: a whole lookup in the same
+// invocation with a default of "".
+func (inv *invocation) nestedLookup(key string) (any, error) {
+	v, found, err := inv.lookupTop(key, nil, FuncLookup)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return "", nil
+	}
+	return v, nil
+}
+
+// scopeValue resolves a variable reference such as facts.os.family or ::hostname.
+func (inv *invocation) scopeValue(expr, subject string) (any, error) {
+	segs, err := parseKey(expr)
+	if err != nil {
+		return nil, errorf("Syntax error in string: %s", subject)
+	}
+	root := rubyToS(segs[0])
+	v, ok := inv.scope.get(root)
+	if inv.ex != nil {
+		inv.ex.push()
+		if ok {
+			inv.ex.line("Global Scope")
+			inv.ex.line("  Found key: %q value: %s", root, prettyInspect(v, 2))
+		}
+		inv.ex.pop()
+	}
+	if !ok || v == nil || len(segs) == 1 {
+		return v, nil
+	}
+	if inv.cfg.v3 != nil {
+		v, _, err = dig3(v, expr)
+	} else {
+		v, _, err = dig(v, segs, expr)
+	}
+	return v, err
+}
+
+// describe is a short text of a value for error messages, never its content (it may be secret).
+func describe(v any) string { return fmt.Sprintf("a %s", puppetTypeName(v)) }

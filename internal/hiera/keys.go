@@ -1,0 +1,176 @@
+package hiera
+
+import (
+	"errors"
+	"math/big"
+	"regexp"
+	"strings"
+)
+
+// Key syntax (spec §3.2). Puppet splits a key with Ruby's
+// key.split(/(\s*"[^"]+"\s*|\s*'[^']+'\s*|[^'".]+)/) and then checks that the pieces alternate
+// segment, ".", segment. keyScan reproduces that: at each position the three alternatives are
+// tried in order, and the only text allowed between two segments is a single ".".
+
+// errKeySyntax is wrapped by key syntax errors so that callers (interpolation, §6.3) can detect
+// them with errors.Is and report Puppet's "Syntax error in string: ..." instead.
+var errKeySyntax = errors.New("key syntax error")
+
+// keyIntSeg is Puppet's test for an index segment. The optional ':' is a typo in Puppet's regexp
+// that is kept on purpose (":1" is an Integer segment, and Ruby's to_i turns it into 0).
+var keyIntSeg = regexp.MustCompile(`^:?[+-]?[0-9]+$`)
+
+// keyH3IntSeg is Hiera 3's test: an all-digit segment is an Array index.
+var keyH3IntSeg = regexp.MustCompile(`^[0-9]+$`)
+
+// parseKey splits a lookup key into segments: strings, and int64 (or *big.Int) for unquoted
+// segments that look like integers. A key without '.', '\” or '"' is one string segment, even
+// "1" or "". Whitespace around segments is trimmed, whitespace inside quotes kept.
+//
+// The root segment always stays a string: Puppet converts a numeric root too and then crashes
+// (`undefined method 'index' for 1:Integer`, case dot-numeric-root); keeping the text lets such a
+// key simply look up the root key "1".
+func parseKey(key string) ([]any, error) {
+	if !strings.ContainsAny(key, `.'"`) {
+		return []any{key}, nil
+	}
+	raw, ok := keyScan(key, true)
+	if !ok {
+		return nil, &Error{Message: "Syntax error in key: '" + key + "'", Key: key, Err: errKeySyntax}
+	}
+	segs := make([]any, len(raw))
+	for i, s := range raw {
+		s = strings.Trim(s, " \t\n\v\f\r\x00")
+		switch {
+		case strings.HasPrefix(s, `"`) || strings.HasPrefix(s, `'`):
+			segs[i] = s[1 : len(s)-1]
+		case i > 0 && keyRubyLineMatch(keyIntSeg, s):
+			segs[i] = keyRubyToI(s)
+		default:
+			// Whitespace-only segments become "" as in Puppet (` h. .a` is not an error).
+			segs[i] = s
+		}
+	}
+	return segs, nil
+}
+
+// keyRoot returns the root key of parsed segments.
+func keyRoot(segs []any) string {
+	if len(segs) == 0 {
+		return ""
+	}
+	s, _ := segs[0].(string)
+	return s
+}
+
+// splitKey3 splits a key the Hiera 3 way (lib/hiera/util.rb split_key): the same grammar without
+// whitespace trimming, quotes removed, no integer conversion.
+func splitKey3(key string) ([]string, error) {
+	if key == "" {
+		return []string{""}, nil
+	}
+	segs, ok := keyScan(key, false)
+	if !ok {
+		return nil, &Error{Message: "Syntax error in key: " + key, Key: key, Err: errKeySyntax}
+	}
+	return segs, nil
+}
+
+// keyScan returns the raw segments of key, or ok=false for a syntax error. With h5 the quoted
+// alternatives include surrounding whitespace and keep their quotes (Puppet strips both later);
+// without it (Hiera 3) only the text between the quotes is returned.
+func keyScan(key string, h5 bool) (segs []string, ok bool) {
+	i := 0
+	for {
+		seg, n := keyMatchAt(key, i, h5)
+		if n == 0 {
+			return nil, false
+		}
+		segs = append(segs, seg)
+		i += n
+		if i == len(key) {
+			return segs, true
+		}
+		if key[i] != '.' || i+1 == len(key) {
+			return nil, false
+		}
+		i++
+	}
+}
+
+// keyMatchAt tries the three alternatives of the split regexp at position i and returns the
+// segment and the number of bytes consumed (0: no alternative matches here).
+func keyMatchAt(key string, i int, h5 bool) (string, int) {
+	for _, q := range []byte{'"', '\''} {
+		j := i
+		if h5 {
+			j = keySkipSpace(key, j)
+		}
+		if j >= len(key) || key[j] != q {
+			continue
+		}
+		k := strings.IndexByte(key[j+1:], q)
+		if k <= 0 { // no closing quote, or nothing between the quotes
+			continue
+		}
+		end := j + 1 + k + 1
+		if !h5 {
+			return key[j+1 : end-1], end - i
+		}
+		end = keySkipSpace(key, end)
+		return key[i:end], end - i
+	}
+	j := i
+	for j < len(key) && !strings.ContainsRune(`'".`, rune(key[j])) {
+		j++
+	}
+	return key[i:j], j - i
+}
+
+// keySkipSpace skips Ruby's \s characters.
+func keySkipSpace(s string, i int) int {
+	for i < len(s) && strings.IndexByte(" \t\n\v\f\r", s[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+// keyRubyLineMatch emulates Ruby's =~ with ^ and $, which match at every line boundary.
+func keyRubyLineMatch(re *regexp.Regexp, s string) bool {
+	for _, line := range strings.Split(s, "\n") {
+		if re.MatchString(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// keyRubyToI is Ruby's String#to_i: leading whitespace, an optional sign, then digits (single
+// underscores allowed between digits); anything else stops the scan, no digits gives 0.
+func keyRubyToI(s string) any {
+	i := keySkipSpace(s, 0)
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	var digits []byte
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= '0' && c <= '9' {
+			digits = append(digits, c)
+		} else if c == '_' && len(digits) > 0 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' {
+			continue
+		} else {
+			break
+		}
+	}
+	if len(digits) == 0 {
+		return int64(0)
+	}
+	n, _ := new(big.Int).SetString(string(digits), 10)
+	if neg {
+		n.Neg(n)
+	}
+	return normInt(n)
+}

@@ -1,0 +1,198 @@
+package hiera
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// location is one concrete file (or URI) a hierarchy entry resolves to for the current scope.
+type location struct {
+	path     string // absolute path (or the URI)
+	original string // as written in hiera.yaml
+	uri      bool
+}
+
+// locations resolves an entry's paths for the invocation's scope: interpolation (variables only),
+// the datadir, globs and mapped_paths. A path built from a variable may not leave the directory
+// its literal part names, so facts cannot point a lookup at arbitrary files.
+func (inv *invocation) locations(e *entry) ([]location, error) {
+	if err := inv.checkFunctionOptions(e); err != nil {
+		return nil, err
+	}
+	datadir, err := inv.resolveDir(e, e.datadir, inv.cfg.dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []location
+	switch e.locKind {
+	case "path", "paths":
+		for _, p := range e.locs {
+			if inv.cfg.v3 != nil {
+				// Hiera 3 skips a source that interpolation left empty or malformed
+				text, err := inv.interpolatePath(e, p)
+				if err != nil {
+					return nil, err
+				}
+				item := strings.TrimSuffix(text, filepath.Ext(text))
+				if item == "" || strings.HasPrefix(item, "/") || strings.HasSuffix(item, "/") || strings.Contains(item, "//") {
+					continue
+				}
+			}
+			full, err := inv.resolveFile(e, p, datadir)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, location{path: full, original: p})
+		}
+	case "glob", "globs":
+		for _, g := range e.locs {
+			text, err := inv.interpolatePath(e, g)
+			if err != nil {
+				return nil, err
+			}
+			pattern := joinPath(datadir, text)
+			matches, err := expandGlob(pattern, confineRoot(g, datadir))
+			if err != nil {
+				return nil, &Error{Message: err.Error(), Level: e.name, File: inv.cfg.path}
+			}
+			for _, m := range matches {
+				out = append(out, location{path: m, original: g})
+			}
+		}
+	case "mapped_paths":
+		return inv.mappedLocations(e, datadir)
+	case "uri", "uris":
+		for _, u := range e.locs {
+			text, err := inv.interpolatePath(e, u)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := url.Parse(text); err != nil || strings.ContainsAny(text, " \t\n") {
+				return nil, &Error{Message: fmt.Sprintf("bad URI(is not URI?): %q", text), Level: e.name, File: inv.cfg.path}
+			}
+			out = append(out, location{path: text, original: u, uri: true})
+		}
+	}
+	return out, nil
+}
+
+// checkFunctionOptions applies yaml_data/json_data's rule: their only option is the path.
+func (inv *invocation) checkFunctionOptions(e *entry) error {
+	if e.function != "yaml_data" && e.function != "json_data" {
+		return nil
+	}
+	noPath := e.locKind == "" || e.locKind == "uri" || e.locKind == "uris"
+	if noPath || (e.options.Len() > 0 && inv.cfg.v3 == nil) {
+		return &Error{Message: fmt.Sprintf("'%s' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function", e.function),
+			Level: e.name, File: inv.cfg.path}
+	}
+	return nil
+}
+
+func (inv *invocation) mappedLocations(e *entry, datadir string) ([]location, error) {
+	source, name, template := e.locs[0], e.locs[1], e.locs[2]
+	v, err := inv.scopeValue(source, "mapped_paths")
+	if err != nil {
+		return nil, withLevel(err, e.name)
+	}
+	var elems []any
+	switch t := v.(type) {
+	case nil:
+	case string:
+		elems = []any{t}
+	case []any:
+		elems = t
+	case *Hash:
+		t.Each(func(k, val any) bool { elems = append(elems, []any{k, val}); return true })
+	default:
+		elems = []any{t}
+	}
+	var out []location
+	saved := inv.scope
+	defer func() { inv.scope = saved }()
+	for _, el := range elems {
+		inv.scope = saved.withLocal(name, el)
+		full, err := inv.resolveFile(e, template, datadir)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, location{path: full, original: template})
+	}
+	return out, nil
+}
+
+// resolveDir interpolates a datadir and joins it to base.
+func (inv *invocation) resolveDir(e *entry, dir, base string) (string, error) {
+	text, err := inv.interpolatePath(e, dir)
+	if err != nil {
+		return "", err
+	}
+	return inv.confine(e, dir, joinPath(base, text), base)
+}
+
+// resolveFile interpolates a path template and joins it to the datadir.
+func (inv *invocation) resolveFile(e *entry, template, datadir string) (string, error) {
+	text, err := inv.interpolatePath(e, template)
+	if err != nil {
+		return "", err
+	}
+	return inv.confine(e, template, joinPath(datadir, text), datadir)
+}
+
+// confine checks that a path whose template interpolates variables stays below the directory
+// named by the template's literal part.
+func (inv *invocation) confine(e *entry, template, full, base string) (string, error) {
+	root := confineRoot(template, base)
+	if root == "/" {
+		return full, nil
+	}
+	p, err := confinedPath(full, root)
+	if err != nil {
+		return "", &Error{Message: fmt.Sprintf("hierarchy path %q resolves to %s, outside %s: %v", template, full, root, err), Level: e.name, File: inv.cfg.path}
+	}
+	return p, nil
+}
+
+// confineRoot is the directory a template may not leave: "/" (no limit) for a literal template,
+// else the literal directory part before the first interpolation, joined to base.
+func confineRoot(template, base string) string {
+	i := strings.Index(template, "%{")
+	if i < 0 {
+		return "/"
+	}
+	prefix := template[:i]
+	prefix = prefix[:strings.LastIndex(prefix, "/")+1]
+	return joinPath(base, prefix)
+}
+
+// joinPath is Ruby's Pathname join: an absolute p replaces base.
+func joinPath(base, p string) string {
+	if isAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(base, p)
+}
+
+// interpolatePath interpolates variables (not functions) in a hiera.yaml string.
+func (inv *invocation) interpolatePath(e *entry, s string) (string, error) {
+	v, err := inv.interpolateString(s, false)
+	if err != nil {
+		if ie, ok := err.(*Error); ok && ie.File == "" {
+			c := *ie
+			c.File = inv.cfg.path
+			c.Level = e.name
+			return "", &c
+		}
+		return "", err
+	}
+	return rubyToS(v), nil
+}
+
+// fileExists is used by tests and the explain trace.
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}

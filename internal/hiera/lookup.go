@@ -1,0 +1,345 @@
+package hiera
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// invocation is the state of one Engine.Lookup: the recursion guard, the lookup_options assembled
+// for its scope, the explain trace. It is used by one goroutine only.
+type invocation struct {
+	ctx       context.Context
+	engine    *Engine
+	cfg       *config
+	req       Request
+	scope     *scope
+	nameStack []string
+	ex        *explainer // nil unless explaining
+
+	options     *Hash // assembled lookup_options (nil: none)
+	optionsDone bool
+	sensitive   bool
+	searched    []string
+	warnings    []string
+	warned      map[string]bool
+}
+
+func newInvocation(ctx context.Context, e *Engine, cfg *config, req Request) *invocation {
+	inv := &invocation{ctx: ctx, engine: e, cfg: cfg, req: req, scope: newScope(req.Scope)}
+	if req.Explain {
+		inv.ex = &explainer{}
+	}
+	return inv
+}
+
+func (inv *invocation) run() (Result, error) {
+	names := []string{inv.req.Key}
+	if len(inv.req.Keys) > 0 {
+		names = inv.req.Keys
+	}
+	var found bool
+	var value any
+	var err error
+	for _, name := range names {
+		value, found, err = inv.lookupTop(name, inv.req.Merge, inv.req.Function)
+		if err != nil {
+			return Result{}, inv.wrap(err, name)
+		}
+		if found {
+			break
+		}
+	}
+	res := Result{Value: value, Found: found, Sensitive: inv.sensitive, Searched: inv.searched, Warnings: inv.warnings}
+	if !found && inv.req.HasDefault {
+		res.Value = inv.req.Default
+		if s, isStr := res.Value.(string); isStr && inv.cfg.v3 != nil {
+			// Hiera 3 interpolates a string default
+			if res.Value, err = inv.interpolate(s, true); err != nil {
+				return Result{}, inv.wrap(err, inv.req.Key)
+			}
+		}
+		inv.ex.line("Using the default value: %s", rubyInspect(res.Value))
+	}
+	if !found && !inv.req.HasDefault {
+		inv.ex.line("Function lookup() did not find a value for the name '%s'", inv.req.Key)
+	}
+	res.Explanation = inv.ex.String()
+	return res, nil
+}
+
+// wrap adds the key (and the hiera.yaml, when nothing better is known) to an error.
+func (inv *invocation) wrap(err error, key string) error {
+	e, ok := err.(*Error)
+	if !ok {
+		e = &Error{Message: err.Error(), Err: err}
+	}
+	if e.Key == "" {
+		e.Key = key
+	}
+	return e
+}
+
+// lookupTop is a whole lookup of one key: lookup_options, merge, dig, convert_to. fn is the
+// Puppet function it acts as (interpolated lookups act as lookup()).
+func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any, bool, error) {
+	if err := inv.ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	if key == "lookup_options" || strings.HasPrefix(key, "lookup_options.") {
+		inv.ex.line("Invalid key \"lookup_options\"")
+		return nil, false, nil
+	}
+	segs, err := parseKey(key)
+	if err != nil {
+		return nil, false, err
+	}
+	root := keyRoot(segs)
+	opts, err := inv.optionsFor(root)
+	if err != nil {
+		return nil, false, err
+	}
+	merge := explicit
+	if merge == nil {
+		switch fn {
+		case FuncHash:
+			merge = &Merge{Strategy: "hash"}
+		case FuncArray:
+			merge = &Merge{Strategy: "unique"}
+		default:
+			if opts.merge != nil {
+				merge = opts.merge
+				inv.ex.line("Using merge options from \"lookup_options\" hash")
+			} else {
+				merge = &Merge{Strategy: "first"}
+			}
+		}
+	}
+	inv.ex.line("Searching for %q", key)
+	inv.ex.push()
+	defer inv.ex.pop()
+
+	var value any
+	var found bool
+	err = inv.check(key, func() error {
+		if inv.cfg.v3 != nil && explicit == nil && fn != FuncLookup {
+			value, found, err = inv.searchHiera3(key, segs)
+			return err
+		}
+		if value, found, err = inv.search(root, merge); err != nil || !found {
+			return err
+		}
+		if len(segs) > 1 {
+			value, found, err = inv.digValue(value, segs, key)
+		}
+		return err
+	})
+	if err != nil || !found {
+		return nil, false, err
+	}
+	if opts.convertTo != nil {
+		inv.ex.line("Applying convert_to lookup_option with arguments %s", rubyInspect(opts.convertTo))
+		out, sensitive, err := convertTo(key, value, opts.convertTo)
+		if err != nil {
+			return nil, false, err
+		}
+		value = out
+		inv.sensitive = inv.sensitive || sensitive
+	}
+	return value, true, nil
+}
+
+func (inv *invocation) digValue(value any, segs []any, key string) (any, bool, error) {
+	inv.ex.line("Sub key: %q", key[len(rubyToS(segs[0])):])
+	if inv.cfg.v3 != nil {
+		return dig3(value, key)
+	}
+	return dig(value, segs, key)
+}
+
+// check runs fn with name on the recursion guard, failing as Puppet does if name is already there.
+func (inv *invocation) check(name string, fn func() error) error {
+	for _, n := range inv.nameStack {
+		if n == name {
+			if inv.cfg.v3 != nil {
+				return errorf("Lookup recursion detected in [%s]", strings.Join(inv.nameStack, ", "))
+			}
+			return errorf("Recursive lookup detected in [%s]", strings.Join(inv.nameStack, ", "))
+		}
+	}
+	if len(inv.nameStack) > 100 {
+		return errorf("Interpolation nested more than 100 levels deep in [%s]", strings.Join(inv.nameStack, ", "))
+	}
+	inv.nameStack = append(inv.nameStack, name)
+	defer func() { inv.nameStack = inv.nameStack[:len(inv.nameStack)-1] }()
+	return fn()
+}
+
+// search merges the root key's values over the hierarchy (Puppet's entry and location stages),
+// then applies the layer stage: with the environment and module layers empty, that is the
+// strategy's convert step on the one value found.
+func (inv *invocation) search(root string, m *Merge) (any, bool, error) {
+	if m.Strategy != "first" {
+		inv.ex.line("Merge strategy %s", m.String())
+		if oh := m.OptionsHash(); oh != nil {
+			inv.ex.line("  Options: %s", prettyInspect(oh, 2))
+		}
+	}
+	entries := inv.cfg.entries
+	v, found, err := mergeVariants(m, len(entries), func(i int) (any, bool, error) {
+		return inv.searchEntry(entries[i], root, m)
+	})
+	if err != nil || !found {
+		return nil, found, err
+	}
+	if !m.IsFirst() {
+		v = m.Convert(v)
+		inv.ex.line("Merged result: %s", prettyInspect(v, 0))
+	}
+	return v, true, nil
+}
+
+func (inv *invocation) searchEntry(e *entry, root string, m *Merge) (any, bool, error) {
+	inv.ex.line("Hierarchy entry %q", e.name)
+	inv.ex.push()
+	defer inv.ex.pop()
+	if root != "lookup_options" {
+		inv.noteSearched(e.name)
+	}
+	locs, err := inv.locations(e)
+	if err != nil {
+		return nil, false, err
+	}
+	return mergeVariants(m, len(locs), func(j int) (any, bool, error) {
+		return inv.lookupInLocation(e, locs[j], root)
+	})
+}
+
+func (inv *invocation) noteSearched(name string) {
+	for _, s := range inv.searched {
+		if s == name {
+			return
+		}
+	}
+	inv.searched = append(inv.searched, name)
+}
+
+// mergeVariants is Puppet's "merge over variants" (semantics §4.1) for one stage.
+func mergeVariants(m *Merge, n int, lookup func(i int) (any, bool, error)) (any, bool, error) {
+	if m.IsFirst() {
+		for i := 0; i < n; i++ {
+			if v, found, err := lookup(i); err != nil || found {
+				return v, found, err
+			}
+		}
+		return nil, false, nil
+	}
+	if n == 1 {
+		v, found, err := lookup(0)
+		if err != nil || !found {
+			return nil, false, err
+		}
+		return m.Single(v), true, nil
+	}
+	var memo any
+	have := false
+	for i := 0; i < n; i++ {
+		v, found, err := lookup(i)
+		if err != nil {
+			return nil, false, err
+		}
+		if !found {
+			continue
+		}
+		if !have {
+			memo, have = m.Convert(v), true
+			continue
+		}
+		if memo, err = m.Combine(memo, v); err != nil {
+			return nil, false, err
+		}
+	}
+	return memo, have, nil
+}
+
+// lookupInLocation reads the root key from one location and interpolates what it finds.
+func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (any, bool, error) {
+	if loc.uri {
+		inv.ex.line("URI %q", loc.path)
+	} else {
+		inv.ex.line("Path %q", loc.path)
+	}
+	inv.ex.push()
+	defer inv.ex.pop()
+	inv.ex.line("Original path: %q", loc.original)
+	df, exists := inv.engine.dataFor(loc.path, e.function)
+	if !exists {
+		inv.ex.line("Path not found")
+		return nil, false, nil
+	}
+	if df.err != nil {
+		return nil, false, withLevel(df.err, e.name)
+	}
+	if df.warning != "" {
+		inv.warn(df.warning)
+	}
+	v, ok := df.data.Get(root)
+	if !ok {
+		inv.ex.line("No such key: %q", root)
+		return nil, false, nil
+	}
+	if typ, bad := df.invalid[root]; bad {
+		return nil, false, withLevel(richDataError(root, e.function, loc.path, typ), e.name)
+	}
+	if e.function == "eyaml_lookup_key" {
+		dec, err := inv.decryptValue(e, v)
+		if err != nil {
+			return nil, false, withLevel(err, e.name)
+		}
+		v = dec
+	}
+	v, err := inv.interpolateValue(v)
+	if err != nil {
+		return nil, false, withFile(err, e.name, loc.path)
+	}
+	if inv.ex != nil {
+		inv.ex.line("Found key: %q value: %s", root, inv.redacted(e, v))
+	}
+	return v, true, nil
+}
+
+func (inv *invocation) warn(msg string) {
+	if inv.warned == nil {
+		inv.warned = map[string]bool{}
+	}
+	if !inv.warned[msg] {
+		inv.warned[msg] = true
+		inv.warnings = append(inv.warnings, msg)
+	}
+}
+
+// withLevel names the hierarchy level on an error that does not say it yet.
+func withLevel(err error, level string) error {
+	if e, ok := err.(*Error); ok {
+		if e.Level == "" {
+			c := *e
+			c.Level = level
+			return &c
+		}
+		return e
+	}
+	return &Error{Message: err.Error(), Level: level, Err: err}
+}
+
+func withFile(err error, level, file string) error {
+	err = withLevel(err, level)
+	if e, ok := err.(*Error); ok && e.File == "" {
+		c := *e
+		c.File = file
+		return &c
+	}
+	return err
+}
+
+// String is for explain output only.
+func (l location) String() string { return fmt.Sprintf("%s (%s)", l.path, l.original) }

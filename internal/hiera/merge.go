@@ -1,0 +1,384 @@
+package hiera
+
+import (
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// Merge strategies as Puppet's lookup() implements them (Puppet::Pops::MergeStrategy). The lookup code
+// drives the "merge over variants" loop of spec §4.1 with IsFirst, Convert, Single and Combine.
+
+// deepOptionKeys are the options the deep strategy accepts, in the order Puppet checks them.
+var deepOptionKeys = []string{"knockout_prefix", "merge_debug", "merge_hash_arrays", "sort_merged_arrays"}
+
+// ParseMerge validates a merge given as a strategy name or as a hash with "strategy" and options, with
+// the messages of Puppet's MergeStrategy.strategy. nil and false mean the default strategy (first
+// found); a *Merge is returned as is.
+//
+// An empty knockout_prefix is rejected here, although Puppet only fails once two values are merged:
+// Merge has no way to carry an empty prefix to that point.
+func ParseMerge(v any) (*Merge, error) {
+	var name any
+	var opts *Hash
+	switch t := v.(type) {
+	case nil:
+		return &Merge{Strategy: "default"}, nil
+	case bool:
+		if !t {
+			return &Merge{Strategy: "default"}, nil
+		}
+		name = t
+	case *Merge:
+		return t, nil
+	case *Hash:
+		s, _ := t.Get("strategy")
+		if s == nil {
+			return nil, errorf("The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'")
+		}
+		name = s
+		if t.Len() > 1 {
+			opts = t
+		}
+	default:
+		name = v
+	}
+	s, ok := name.(string)
+	if !ok || !knownStrategy(s) {
+		return nil, errorf("Unknown merge strategy: '%s'", rubyToS(name))
+	}
+	m := &Merge{Strategy: s}
+	if opts == nil {
+		return m, nil
+	}
+	if err := m.setOptions(opts); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func knownStrategy(s string) bool {
+	switch s {
+	case "first", "default", "unique", "hash", "deep", "reverse_deep", "unconstrained_deep":
+		return true
+	}
+	return false
+}
+
+// setOptions checks opts against the strategy's options type and stores the deep options.
+func (m *Merge) setOptions(opts *Hash) error {
+	var problems []string
+	switch m.Strategy {
+	case "deep":
+		for _, k := range deepOptionKeys {
+			v, ok := opts.Get(k)
+			if !ok || v == nil {
+				continue
+			}
+			want, okType := "String", false
+			if k == "knockout_prefix" {
+				_, okType = v.(string)
+			} else {
+				want = "Boolean"
+				_, okType = v.(bool)
+			}
+			if !okType {
+				problems = append(problems, "entry '"+k+"' expects a value of type Undef or "+want+", got "+puppetTypeName(v))
+			}
+		}
+		nonString := false
+		opts.Each(func(k, _ any) bool {
+			ks, ok := k.(string)
+			switch {
+			case !ok:
+				nonString = true
+			case ks != "strategy" && !isDeepOption(ks):
+				problems = append(problems, "unrecognized key '"+ks+"'")
+			}
+			return true
+		})
+		if nonString {
+			problems = []string{"expects a Struct[{'strategy' => Optional[Pattern[/deep/]], 'knockout_prefix' => Optional[String], " +
+				"'merge_debug' => Optional[Boolean], 'merge_hash_arrays' => Optional[Boolean], " +
+				"'sort_merged_arrays' => Optional[Boolean]}] value, got " + puppetTypeDetail(opts)}
+		}
+	case "reverse_deep", "unconstrained_deep":
+		// Hash[String[1], Any]: free-form options, passed on to deep_merge as they are.
+		for _, k := range opts.keys {
+			if s, ok := k.(string); !ok || s == "" {
+				problems = []string{"expects a Hash[String[1], Any] value, got " + puppetTypeDetail(opts)}
+				break
+			}
+		}
+	default:
+		opts.Each(func(k, _ any) bool {
+			if k != "strategy" {
+				problems = append(problems, "unrecognized key '"+rubyToS(k)+"'")
+			}
+			return true
+		})
+	}
+	if len(problems) > 0 {
+		return errorf("%s", joinTypeProblems("The merge options has wrong type, ", problems))
+	}
+	if v, ok := opts.Get("knockout_prefix"); ok && v != nil && v != false {
+		m.KnockoutPrefix = rubyToS(v)
+		if m.KnockoutPrefix == "" {
+			return errorf("knockout_prefix cannot be an empty string in deep_merge!")
+		}
+	}
+	m.SortMergedArrays = truthyOption(opts, "sort_merged_arrays")
+	m.MergeHashArrays = truthyOption(opts, "merge_hash_arrays")
+	return nil
+}
+
+func isDeepOption(k string) bool {
+	for _, o := range deepOptionKeys {
+		if o == k {
+			return true
+		}
+	}
+	return false
+}
+
+// truthyOption reads a deep_merge flag the way the gem does (`options[:x] || false`).
+func truthyOption(opts *Hash, k string) bool {
+	v, _ := opts.Get(k)
+	return truthy(v)
+}
+
+// truthy is Ruby truthiness: only nil and false are false.
+func truthy(v any) bool {
+	return v != nil && v != false
+}
+
+// joinTypeProblems formats one or several type assertion problems as Puppet's TypeAsserter does.
+func joinTypeProblems(prefix string, problems []string) string {
+	if len(problems) == 1 {
+		return prefix + problems[0]
+	}
+	lines := make([]string, len(problems))
+	for i, p := range problems {
+		lines[i] = prefix + p
+	}
+	return " " + strings.Join(lines, "\n  ")
+}
+
+// IsFirst reports whether the strategy is first found (no merging at all).
+func (m *Merge) IsFirst() bool {
+	return m == nil || m.Strategy == "" || m.Strategy == "first" || m.Strategy == "default"
+}
+
+func (m *Merge) isDeep() bool {
+	return m.Strategy == "deep" || m.Strategy == "reverse_deep" || m.Strategy == "unconstrained_deep"
+}
+
+// String is the strategy name as explain prints it.
+func (m *Merge) String() string {
+	if m == nil || m.Strategy == "" {
+		return "default"
+	}
+	return m.Strategy
+}
+
+// OptionsHash is the "Options:" hash explain prints for a deep merge, nil when there is none. Only
+// options that are set can be shown: Merge does not record options given with their default value.
+func (m *Merge) OptionsHash() *Hash {
+	if m == nil || !m.isDeep() || (m.KnockoutPrefix == "" && !m.SortMergedArrays && !m.MergeHashArrays) {
+		return nil
+	}
+	h := NewHash(3)
+	if m.SortMergedArrays {
+		h.Set("sort_merged_arrays", true)
+	}
+	if m.MergeHashArrays {
+		h.Set("merge_hash_arrays", true)
+	}
+	if m.KnockoutPrefix != "" {
+		h.Set("knockout_prefix", m.KnockoutPrefix)
+	}
+	return h
+}
+
+// Convert is Puppet's convert_value, applied to the first value found when several variants are
+// merged: unique flattens an array or wraps any other value in one.
+func (m *Merge) Convert(v any) any {
+	if m != nil && m.Strategy == "unique" {
+		return uniqueConvert(v)
+	}
+	return v
+}
+
+// Single is Puppet's merge_single, the value of a stage with exactly one variant: unique removes
+// duplicates from an array (without flattening it).
+func (m *Merge) Single(v any) any {
+	if m != nil && m.Strategy == "unique" {
+		if a, ok := v.([]any); ok {
+			return rubyUnion(nil, a)
+		}
+	}
+	return v
+}
+
+// Combine merges memo (the higher-priority result so far, already converted) with lower, the next
+// value found. It checks both operands' types first, like Puppet. Its inputs are never modified.
+func (m *Merge) Combine(memo, lower any) (any, error) {
+	if m.IsFirst() {
+		return memo, nil
+	}
+	switch m.Strategy {
+	case "unique":
+		if err := checkUnique("first", memo); err != nil {
+			return nil, err
+		}
+		if err := checkUnique("second", lower); err != nil {
+			return nil, err
+		}
+		return rubyUnion(uniqueConvert(memo).([]any), uniqueConvert(lower).([]any)), nil
+	case "hash":
+		if err := checkHash("first", memo); err != nil {
+			return nil, err
+		}
+		if err := checkHash("second", lower); err != nil {
+			return nil, err
+		}
+		return hashMerge(memo.(*Hash), lower.(*Hash)), nil
+	case "deep", "unconstrained_deep":
+		return m.deepMerge(memo, lower, false)
+	case "reverse_deep":
+		return m.deepMerge(lower, memo, false)
+	}
+	return nil, errorf("Unknown merge strategy: '%s'", m.Strategy)
+}
+
+// deepMerge is deep_merge!(source, deep copy of dest) with the merge's options.
+func (m *Merge) deepMerge(source, dest any, preserve bool) (any, error) {
+	dm, err := newDeepMerger(m.KnockoutPrefix, m.SortMergedArrays, m.MergeHashArrays, preserve)
+	if err != nil {
+		return nil, err
+	}
+	return dm.merge(source, Copy(dest))
+}
+
+// uniqueConvert flattens an array completely, or wraps a non-array.
+func uniqueConvert(v any) any {
+	a, ok := v.([]any)
+	if !ok {
+		return []any{v}
+	}
+	return flatten(nil, a)
+}
+
+func flatten(out, a []any) []any {
+	for _, e := range a {
+		if sub, ok := e.([]any); ok {
+			out = flatten(out, sub)
+		} else {
+			out = append(out, e)
+		}
+	}
+	if out == nil {
+		out = []any{}
+	}
+	return out
+}
+
+// rubyUnion is Ruby's a | b: the elements of a then b, first occurrences only, compared by value and
+// type (1, 1.0 and "1" differ). It returns a new slice.
+func rubyUnion(a, b []any) []any {
+	out := make([]any, 0, len(a)+len(b))
+	seen := map[any]bool{}
+	add := func(e any) {
+		if k, ok := scalarSetKey(e); ok {
+			if seen[k] {
+				return
+			}
+			seen[k] = true
+		} else {
+			for _, o := range out {
+				if Equal(o, e) {
+					return
+				}
+			}
+		}
+		out = append(out, e)
+	}
+	for _, e := range a {
+		add(e)
+	}
+	for _, e := range b {
+		add(e)
+	}
+	return out
+}
+
+// scalarSetKey gives scalars a map key that is equal exactly when Equal is (NaN excluded: it never
+// equals itself, so it is compared the slow way and always kept).
+func scalarSetKey(v any) (any, bool) {
+	switch t := v.(type) {
+	case nil, bool, string, int64:
+		return t, true
+	case float64:
+		return t, t == t
+	case *big.Int:
+		if t.IsInt64() {
+			return t.Int64(), true
+		}
+		return bigKey(t.String()), true
+	}
+	return nil, false
+}
+
+// hashMerge is Ruby's low.merge(high): the lower keys in their order, values from high where both
+// have the key, then the keys only high has.
+func hashMerge(high, low *Hash) *Hash {
+	out := NewHash(low.Len() + high.Len())
+	low.Each(func(k, v any) bool { out.Set(k, v); return true })
+	high.Each(func(k, v any) bool { out.Set(k, v); return true })
+	return out
+}
+
+// checkUnique asserts Variant[Scalar, Array[Data]].
+func checkUnique(which string, v any) error {
+	var problems []string
+	switch t := v.(type) {
+	case nil, *Hash:
+		problems = []string{"expects a value of type Scalar or Array, got " + puppetTypeName(v)}
+	case []any:
+		if !isData(t) {
+			problems = []string{"variant 0 expects a Scalar value, got Tuple"}
+			for i, e := range t {
+				if !isData(e) {
+					problems = append(problems, dataMismatches(e, "variant 1 index "+strconv.Itoa(i)+" ")...)
+				}
+			}
+		}
+	}
+	return mergeTypeError(which, problems)
+}
+
+// checkHash asserts Hash[String, Data].
+func checkHash(which string, v any) error {
+	var problems []string
+	h, ok := v.(*Hash)
+	switch {
+	case !ok:
+		problems = []string{"expects a Hash value, got " + puppetTypeName(v)}
+	case !stringKeys(h):
+		problems = []string{"expects a Hash[String, Data] value, got " + puppetTypeDetail(h)}
+	default:
+		for i, k := range h.keys {
+			if !isData(h.vals[i]) {
+				problems = append(problems, dataMismatches(h.vals[i], "entry '"+k.(string)+"' ")...)
+			}
+		}
+	}
+	return mergeTypeError(which, problems)
+}
+
+func mergeTypeError(which string, problems []string) error {
+	if len(problems) == 0 {
+		return nil
+	}
+	return errorf("%s", joinTypeProblems("The "+which+" element of the merge has wrong type, ", problems))
+}

@@ -1,0 +1,61 @@
+package hiera
+
+// The resolution types of Hiera 3.10 itself (hiera/backend.rb and backend/yaml_backend.rb), used for a
+// version 3 hiera.yaml. Hiera 3 folds the values of each backend and then folds the backends' results
+// the same way, so the lookup code calls these once per backend and once over the backends.
+
+// hiera3Array is the array resolution: every found value (in priority order) must be an Array or a
+// String; the answer is [values].flatten.uniq.compact. found must not be empty.
+func hiera3Array(key string, found []any) (any, error) {
+	for _, v := range found {
+		switch v.(type) {
+		case []any, string:
+		default:
+			return nil, errorf("Hiera type mismatch for key '%s': expected Array and got %s", key, rubyClassName(v))
+		}
+	}
+	all := rubyUnion(flatten(nil, found), nil)
+	out := make([]any, 0, len(all))
+	for _, v := range all {
+		if v != nil {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// hiera3Hash is the hash resolution: every found value (in priority order) must be a Hash; they are
+// folded with answer = merge_answer(lower, answer) under :merge_behavior: (native, deep or deeper;
+// anything else is native) and the :deep_merge_options: in opts (nil for none). found must not be
+// empty.
+func hiera3Hash(key, behavior string, opts *Merge, found []any) (any, error) {
+	var answer any = NewHash(0)
+	for _, v := range found {
+		lower, ok := v.(*Hash)
+		if !ok {
+			return nil, errorf("Hiera type mismatch for key '%s': expected Hash and got %s", key, rubyClassName(v))
+		}
+		var err error
+		if answer, err = hiera3MergeAnswer(behavior, opts, lower, answer); err != nil {
+			return nil, err
+		}
+	}
+	return answer, nil
+}
+
+// hiera3MergeAnswer is Backend.merge_answer(lower, higher).
+func hiera3MergeAnswer(behavior string, opts *Merge, lower *Hash, higher any) (any, error) {
+	if behavior != "deep" && behavior != "deeper" {
+		return hashMerge(higher.(*Hash), lower), nil // lower.merge(higher)
+	}
+	if opts == nil {
+		opts = &Merge{}
+	}
+	// deeper is Hash#deeper_merge!, deep is Hash#deeper_merge: the same merge but keeping the lower
+	// value whenever the two cannot be merged.
+	dm, err := newDeepMerger(opts.KnockoutPrefix, opts.SortMergedArrays, opts.MergeHashArrays, behavior == "deep")
+	if err != nil {
+		return nil, err
+	}
+	return dm.merge(higher, Copy(lower))
+}

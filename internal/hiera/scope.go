@@ -1,0 +1,88 @@
+package hiera
+
+import "strings"
+
+// scope resolves the variables interpolation sees, as Puppet's top scope does: every fact is a
+// top-scope variable, plus facts, trusted, server_facts and environment; other variables given by
+// the caller win over facts. locals are the temporary mapped_paths variables.
+type scope struct {
+	facts  *Hash
+	vars   *Hash
+	locals map[string]any
+
+	trusted any // built lazily: the caller's trusted hash completed as `puppet lookup` does
+}
+
+func newScope(s Scope) *scope {
+	facts := s.Facts
+	if facts == nil {
+		facts = NewHash(0)
+	}
+	vars := s.Vars
+	if vars == nil {
+		vars = NewHash(0)
+	}
+	return &scope{facts: facts, vars: vars}
+}
+
+// get returns the variable name (a leading "::" means top scope, which is the only scope here).
+// found is false for a variable that does not exist at all.
+func (s *scope) get(name string) (any, bool) {
+	name = strings.TrimPrefix(name, "::")
+	if v, ok := s.locals[name]; ok {
+		return v, true
+	}
+	if name == "trusted" {
+		return s.trustedHash(), true
+	}
+	if v, ok := s.vars.Get(name); ok {
+		return v, true
+	}
+	switch name {
+	case "facts":
+		return s.facts, true
+	case "environment":
+		return "production", true
+	case "server_facts":
+		return NewHash(0), true
+	}
+	return s.facts.Get(name)
+}
+
+// trustedHash is the caller's trusted hash with the fields `puppet lookup` fills in for a node
+// (authenticated, certname, domain, hostname, extensions) added where missing.
+func (s *scope) trustedHash() any {
+	if s.trusted != nil {
+		return s.trusted
+	}
+	given, ok := s.vars.Get("trusted")
+	if ok {
+		if _, isHash := given.(*Hash); !isHash {
+			s.trusted = given // not a hash: the caller's choice, kept as is
+			return given
+		}
+	}
+	t := NewHash(5)
+	fact := func(k string) any { v, _ := s.facts.Get(k); return v }
+	certname := fact("clientcert")
+	if certname == nil {
+		certname = fact("fqdn")
+	}
+	t.Set("authenticated", "local")
+	t.Set("certname", certname)
+	t.Set("domain", fact("domain"))
+	t.Set("hostname", fact("hostname"))
+	t.Set("extensions", NewHash(0))
+	if gh, isHash := given.(*Hash); isHash {
+		gh.Each(func(k, v any) bool { t.Set(k, v); return true })
+	}
+	s.trusted = t
+	return t
+}
+
+// withLocal returns a copy of s with one extra local variable (for mapped_paths templates).
+func (s *scope) withLocal(name string, v any) *scope {
+	c := *s
+	c.locals = map[string]any{name: v}
+	return &c
+}

@@ -1,0 +1,43 @@
+package hiera
+
+import "strings"
+
+// searchHiera3 is hiera_hash / hiera_array over a version 3 hiera.yaml, with Hiera 3's own
+// resolution: every found value, in priority order, folded by :merge_behavior: or array rules.
+func (inv *invocation) searchHiera3(key string, segs []any) (any, bool, error) {
+	if len(segs) > 1 || strings.Contains(key, ".") {
+		kind := ":hash"
+		if inv.req.Function == FuncArray {
+			kind = ":array"
+		}
+		return nil, false, errorf("Resolution type %s is illegal when accessing values using dotted keys. Offending key was '%s'", kind, key)
+	}
+	var found []any
+	for _, e := range inv.cfg.entries {
+		inv.noteSearched(e.name)
+		locs, err := inv.locations(e)
+		if err != nil {
+			return nil, false, err
+		}
+		for _, loc := range locs {
+			v, ok, err := inv.lookupInLocation(e, loc, key)
+			if err != nil {
+				return nil, false, err
+			}
+			if ok {
+				found = append(found, v)
+			}
+		}
+	}
+	if len(found) == 0 {
+		return nil, false, nil
+	}
+	var v any
+	var err error
+	if inv.req.Function == FuncArray {
+		v, err = hiera3Array(key, found)
+	} else {
+		v, err = hiera3Hash(key, inv.cfg.v3.mergeBehavior, inv.cfg.v3.deepOptions, found)
+	}
+	return v, err == nil, err
+}

@@ -1,0 +1,814 @@
+package hiera
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// This file reads YAML the way Puppet does: Psych.safe_load (YAML 1.1 scalar rules, aliases on, only the
+// Symbol class permitted), then symbol keys turned into strings. yaml.v3 only builds the node tree;
+// every scalar is resolved here with Psych's rules (Psych 4.0, Ruby 3.1), because yaml.v3 applies YAML 1.2.
+
+// YAMLError is a YAML file that cannot be read. Line and Column are 1-based, 0 when unknown.
+type YAMLError struct {
+	Line, Column int
+	Msg          string
+}
+
+func (e *YAMLError) Error() string { return dataErrorPosition(e.Line, e.Column) + e.Msg }
+
+// dataErrorPosition renders "line L, column C: " (or less when the position is not known).
+func dataErrorPosition(line, col int) string {
+	switch {
+	case line > 0 && col > 0:
+		return fmt.Sprintf("line %d, column %d: ", line, col)
+	case line > 0:
+		return fmt.Sprintf("line %d: ", line)
+	}
+	return ""
+}
+
+// yamlMaxAliasValues bounds how many values aliases and merge keys may add to a document. Values built from
+// an alias are shared, not copied, but whoever walks the result (merges, JSON output) sees them expanded,
+// so a "billion laughs" file must be refused here.
+const yamlMaxAliasValues = 10_000_000
+
+const yamlTagPrefix = "tag:yaml.org,2002:"
+
+// rubySymbol is a scalar that Psych reads as a Ruby Symbol (plain ":name", or tagged !ruby/sym). It only
+// lives while a file is read: hash keys become strings (Puppet's symkeys_to_string) and a symbol left
+// as a value is an error, since Puppet's data validation rejects it.
+type rubySymbol struct {
+	name      string
+	line, col int // where a symbol value was written; zero in keys so that equal symbols are equal keys
+}
+
+// parseYAML reads YAML text as Puppet does. It returns the first document's value (any engine value; an
+// empty document is nil) and, for every *Hash it built, the 1-based line where that mapping starts.
+func parseYAML(data []byte) (v any, lines map[*Hash]int, err error) {
+	defer func() {
+		// yaml.v3 has a few internal panics on odd input; a data file must never crash the provider.
+		if r := recover(); r != nil {
+			v, lines, err = nil, nil, &YAMLError{Msg: fmt.Sprintf("cannot read YAML: %v", r)}
+		}
+	}()
+	if e := checkYAMLText(data); e != nil {
+		return nil, nil, e
+	}
+	var doc yaml.Node
+	if e := yaml.Unmarshal(data, &doc); e != nil {
+		return nil, nil, yamlSyntaxError(e, data)
+	}
+	r := &yamlReader{lines: map[*Hash]int{}, anchors: map[*yaml.Node]*yamlAnchored{}}
+	if doc.Kind == 0 { // no document at all (empty file, only comments)
+		return nil, r.lines, nil
+	}
+	v, _, err = r.build(&doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.symbols {
+		_, isHash := v.(*Hash)
+		fix := &yamlSymbolFixer{strict: isHash, lines: r.lines, hashes: map[*Hash]*Hash{}, lists: map[*any][]any{}}
+		if v, _, err = fix.value(v); err != nil {
+			return nil, nil, err
+		}
+	}
+	return v, r.lines, nil
+}
+
+// checkYAMLText refuses what libyaml refuses before parsing: bytes that are not UTF-8 (Puppet reads
+// files as UTF-8, so UTF-16 is refused too) and control characters. yaml.v3 reports these without a
+// position, so they are located here.
+func checkYAMLText(data []byte) *YAMLError {
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return &YAMLError{Line: line, Column: col, Msg: "invalid UTF-8 byte sequence: YAML data files must be UTF-8 text"}
+		}
+		allowed := r == '\t' || r == '\n' || r == '\r' || (r >= 0x20 && r <= 0x7E) || r == 0x85 ||
+			(r >= 0xA0 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || r >= 0x10000
+		if !allowed && r != 0xFEFF {
+			return &YAMLError{Line: line, Column: col, Msg: fmt.Sprintf("control characters are not allowed (found %U)", r)}
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return nil
+}
+
+var yamlV3ErrorRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+
+// yamlParserContexts are libyaml's parser problems (as opposed to scanner ones), with the context
+// Psych prints after them when it is always the same.
+var yamlParserContexts = map[string]string{
+	"did not find expected ',' or ']'":       "while parsing a flow sequence",
+	"did not find expected ',' or '}'":       "while parsing a flow mapping",
+	"did not find expected '-' indicator":    "while parsing a block collection",
+	"did not find expected key":              "while parsing a block mapping",
+	"did not find expected node content":     "",
+	"did not find expected <document start>": "",
+	"found duplicate %TAG directive":         "",
+	"found duplicate %YAML directive":        "",
+	"found incompatible YAML document":       "",
+	"found undefined tag handle":             "",
+}
+
+// yamlSyntaxError turns a yaml.v3 error into a *YAMLError. yaml.v3 gives a line but no column; it leaves
+// the line out when it is the first one, and gives parser (not scanner) errors a 0-based line.
+func yamlSyntaxError(err error, data []byte) *YAMLError {
+	m := yamlV3ErrorRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return &YAMLError{Msg: err.Error()}
+	}
+	msg := m[2]
+	if name, ok := strings.CutPrefix(msg, "unknown anchor '"); ok {
+		// Psych's wording; yaml.v3 gives no position, so look for the alias in the text.
+		name = strings.TrimSuffix(name, "' referenced")
+		e := &YAMLError{Msg: "Unknown alias: " + name}
+		if i := bytes.Index(data, []byte("*"+name)); i >= 0 {
+			e.Line = 1 + bytes.Count(data[:i], []byte("\n"))
+			e.Column = 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:i], '\n')+1:i])
+		}
+		return e
+	}
+	line := 1
+	if m[1] != "" {
+		line, _ = strconv.Atoi(m[1])
+	}
+	if msg == "found character that cannot start any token" {
+		msg += " while scanning for the next token" // a scanner error: its line is right
+	} else if context, ok := yamlParserContexts[msg]; ok {
+		if m[1] != "" {
+			line++
+		}
+		if context != "" {
+			msg += " " + context
+		}
+	}
+	return &YAMLError{Line: line, Msg: msg}
+}
+
+// yamlAnchored is the value built for an anchored node, reused by every alias to it.
+type yamlAnchored struct {
+	v    any
+	size int // number of values in v once expanded, for the alias budget
+	done bool
+}
+
+type yamlReader struct {
+	lines   map[*Hash]int
+	anchors map[*yaml.Node]*yamlAnchored
+	aliased int  // values added by aliases and merge keys, against yamlMaxAliasValues
+	symbols bool // some scalar was a Ruby symbol: keys must be converted
+}
+
+func yamlNodeError(n *yaml.Node, format string, args ...any) *YAMLError {
+	return &YAMLError{Line: n.Line, Column: n.Column, Msg: fmt.Sprintf(format, args...)}
+}
+
+// psychDisallowed is Psych's error for a class that safe_load does not permit (Puppet permits only Symbol).
+func psychDisallowed(n *yaml.Node, class string) *YAMLError {
+	return yamlNodeError(n, "Tried to load unspecified class: %s", class)
+}
+
+// spend adds n values to the alias budget.
+func (r *yamlReader) spend(n int, at *yaml.Node) error {
+	r.aliased += n
+	if r.aliased > yamlMaxAliasValues {
+		return yamlNodeError(at, "document too large after alias expansion (more than %d values)", yamlMaxAliasValues)
+	}
+	return nil
+}
+
+// build returns the value of node n and its expanded size.
+func (r *yamlReader) build(n *yaml.Node) (any, int, error) {
+	if n.Kind == yaml.AliasNode {
+		a := r.anchors[n.Alias]
+		if a == nil || !a.done {
+			return nil, 0, yamlNodeError(n, "alias *%s refers to a collection that contains it (recursive data is not supported)", n.Value)
+		}
+		if err := r.spend(a.size, n); err != nil {
+			return nil, 0, err
+		}
+		return a.v, a.size, nil
+	}
+	var a *yamlAnchored
+	if n.Anchor != "" {
+		a = &yamlAnchored{}
+		r.anchors[n] = a
+	}
+	var v any
+	size := 1
+	var err error
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, 1, nil
+		}
+		return r.build(n.Content[0])
+	case yaml.ScalarNode:
+		v, err = r.scalar(n)
+	case yaml.SequenceNode:
+		v, size, err = r.sequence(n)
+	case yaml.MappingNode:
+		v, size, err = r.mapping(n)
+	default:
+		err = yamlNodeError(n, "unexpected YAML node kind %d", n.Kind)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	if a != nil {
+		a.v, a.size, a.done = v, size, true
+	}
+	return v, size, nil
+}
+
+// psychTag is the node's explicit tag as Psych sees it ("" when there is none).
+func psychTag(n *yaml.Node) string {
+	if n.Kind == yaml.AliasNode || n.Style&yaml.TaggedStyle == 0 {
+		return ""
+	}
+	if strings.HasPrefix(n.Tag, "!!") {
+		return yamlTagPrefix + n.Tag[2:]
+	}
+	return n.Tag
+}
+
+var (
+	psychStrTagRE       = regexp.MustCompile(`^!(?:str|ruby/string)(?::(.*))?$`)
+	psychSymTagRE       = regexp.MustCompile(`^!ruby/sym(bol)?`)
+	psychSeqClassRE     = regexp.MustCompile(`^!(?:seq|ruby/array):(.*)$`)
+	psychStructTagRE    = regexp.MustCompile(`^!ruby/struct:?(.*)$`)
+	psychObjectTagRE    = regexp.MustCompile(`^!ruby/object:?(.*)$`)
+	psychExceptionTagRE = regexp.MustCompile(`^!ruby/exception:?(.*)$`)
+	psychHashClassRE    = regexp.MustCompile(`^!(?:map|ruby/hash|ruby/array|ruby/marshalable):(.*)$`)
+	psychIvarsTagRE     = regexp.MustCompile(`^!ruby/hash-with-ivars(?::(.*))?$`)
+	psychScalarClasses  = map[string]string{
+		"!ruby/object:BigDecimal": "BigDecimal", "!ruby/object:DateTime": "DateTime",
+		"!ruby/object:Complex": "Complex", "!ruby/object:Rational": "Rational",
+		"!ruby/regexp": "Regexp", "!ruby/range": "Range",
+	}
+)
+
+// scalar resolves a scalar node as Psych's ToRuby#deserialize does.
+func (r *yamlReader) scalar(n *yaml.Node) (any, error) {
+	tag := psychTag(n)
+	if tag == "" {
+		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+			return n.Value, nil
+		}
+		return r.tokenize(n, n.Value)
+	}
+	// With an explicit tag Psych ignores quoting: !!int "12" is 12.
+	switch {
+	case tag == "!binary" || tag == yamlTagPrefix+"binary":
+		return psychBase64(n.Value), nil
+	case tag == yamlTagPrefix+"str":
+		return n.Value, nil
+	case psychStrTagRE.MatchString(tag):
+		if class := psychStrTagRE.FindStringSubmatch(tag)[1]; class != "" {
+			return nil, psychDisallowed(n, class)
+		}
+		return n.Value, nil
+	case psychScalarClasses[tag] != "":
+		return nil, psychDisallowed(n, psychScalarClasses[tag])
+	case tag == "!ruby/class" || tag == "!ruby/module":
+		return nil, psychDisallowed(n, n.Value)
+	case tag == "!ruby/encoding":
+		return nil, yamlNodeError(n, "unsupported tag %s: Hiera data cannot hold a Ruby Encoding", tag)
+	case tag == yamlTagPrefix+"float" || tag == "!float":
+		v, err := r.tokenize(n, n.Value)
+		if err != nil {
+			return nil, err
+		}
+		return psychFloatOf(n, v)
+	case psychSymTagRE.MatchString(tag):
+		r.symbols = true
+		return rubySymbol{name: n.Value, line: n.Line, col: n.Column}, nil
+	}
+	// Every other tag (!!int, !!bool, !!null, !!timestamp, unknown local tags) is read like a plain scalar.
+	return r.tokenize(n, n.Value)
+}
+
+// Psych::ScalarScanner's patterns. Ruby's ^ and $ match at line breaks, hence (?m) where a string may
+// hold one.
+var (
+	psychStringishRE  = regexp.MustCompile(`^[^\d.:\-]?[\p{L}\p{Nl}_\s\v!@#$%^&*(){}<>|/\\~;=]`)
+	psychNotBoolRE    = regexp.MustCompile(`(?mi)^[^ytonf~]`)
+	psychNullRE       = regexp.MustCompile(`(?mi)^null$`)
+	psychTrueRE       = regexp.MustCompile(`(?mi)^(?:yes|true|on)$`)
+	psychFalseRE      = regexp.MustCompile(`(?mi)^(?:no|false|off)$`)
+	psychTimeRE       = regexp.MustCompile(`^-?\d{4}-\d{1,2}-\d{1,2}(?:[Tt]|\s+)\d{1,2}:\d\d:\d\d(?:\.\d*)?(?:\s*(?:Z|[-+]\d{1,2}:?(?:\d\d)?))?$`)
+	psychDateRE       = regexp.MustCompile(`^\d{4}-(?:1[012]|0\d|\d)-(?:[12]\d|3[01]|0\d|\d)$`)
+	psychPosInfRE     = regexp.MustCompile(`(?i)^\+?\.inf$`)
+	psychNegInfRE     = regexp.MustCompile(`(?i)^-\.inf$`)
+	psychNaNRE        = regexp.MustCompile(`(?i)^\.nan$`)
+	psychSexaIntRE    = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9]){1,2}$`)
+	psychSexaFloatRE  = regexp.MustCompile(`^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9]){1,2}\.[0-9_]*$`)
+	psychFloatPlainRE = regexp.MustCompile(`^[-+]?(?:[0-9][0-9_,]*)?\.[0-9]*(?:[eE][-+][0-9]+)?$`)
+	psychIntegerRE    = regexp.MustCompile(`^(?:[-+]?0b[0-1_,]+|[-+]?0[0-7_,]+|[-+]?(?:0|[1-9](?:[0-9]|,[0-9]|_[0-9])*)|[-+]?0x[0-9a-fA-F_,]+)$`)
+	psychFloatDotRE   = regexp.MustCompile(`\.([Ee]|$)`)
+	// psychFloatRE is what Ruby's Float() accepts once underscores are checked (see psychFloatText).
+	psychFloatRE = regexp.MustCompile(`^[-+]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$`)
+)
+
+// tokenize is Psych::ScalarScanner#tokenize: the YAML 1.1 reading of a plain scalar.
+func (r *yamlReader) tokenize(n *yaml.Node, s string) (any, error) {
+	if s == "" {
+		return nil, nil
+	}
+	if psychStringishRE.MatchString(s) || strings.Contains(s, "\n") {
+		// Words: only short ones can be booleans or null.
+		switch {
+		case utf8.RuneCountInString(s) > 5, psychNotBoolRE.MatchString(s):
+			return s, nil
+		case s == "~", psychNullRE.MatchString(s):
+			return nil, nil
+		case psychTrueRE.MatchString(s):
+			return true, nil
+		case psychFalseRE.MatchString(s):
+			return false, nil
+		}
+		return s, nil
+	}
+	switch {
+	case psychTimeRE.MatchString(s):
+		return nil, psychDisallowed(n, "Time")
+	case psychDateRE.MatchString(s):
+		return nil, psychDisallowed(n, "Date")
+	case psychPosInfRE.MatchString(s):
+		return math.Inf(1), nil
+	case psychNegInfRE.MatchString(s):
+		return math.Inf(-1), nil
+	case psychNaNRE.MatchString(s):
+		return math.NaN(), nil
+	case len(s) >= 2 && s[0] == ':':
+		r.symbols = true
+		return rubySymbol{name: psychSymbolName(s), line: n.Line, col: n.Column}, nil
+	case psychSexaIntRE.MatchString(s):
+		return psychSexagesimalInt(s), nil
+	case psychSexaFloatRE.MatchString(s):
+		return psychSexagesimalFloat(s), nil
+	case psychFloatPlainRE.MatchString(s):
+		if s == "." || s == "-." || s == "+." {
+			return s, nil
+		}
+		t := psychFloatDotRE.ReplaceAllString(strings.NewReplacer(",", "", "_", "").Replace(s), "$1")
+		return psychFloat(n, t)
+	case psychIntegerRE.MatchString(s):
+		t := strings.NewReplacer(",", "", "_", "").Replace(s)
+		i, ok := new(big.Int).SetString(t, 0)
+		if !ok {
+			return nil, yamlNodeError(n, "invalid value for Integer(): %q", t)
+		}
+		return normInt(i), nil
+	}
+	return s, nil
+}
+
+// psychSymbolName is the name of the symbol written ":name" (or :"name", :'name').
+func psychSymbolName(s string) string {
+	if q := s[1]; q == '"' || q == '\'' {
+		if end := strings.LastIndexByte(s, q); end > 1 {
+			return strings.TrimPrefix(s[2:end], ":")
+		}
+	}
+	return s[1:]
+}
+
+// psychSexagesimalInt reads "1:30" the way Psych does, which weighs the parts as if there were always three:
+// 1:30 is 1*3600 + 30*60 = 5400.
+func psychSexagesimalInt(s string) any {
+	sum := new(big.Int)
+	for i, part := range strings.Split(s, ":") {
+		w := new(big.Int).Exp(big.NewInt(60), big.NewInt(int64(psychAbs(i-2))), nil)
+		sum.Add(sum, w.Mul(w, psychToI(part)))
+	}
+	return normInt(sum)
+}
+
+func psychSexagesimalFloat(s string) float64 {
+	sum := 0.0
+	for i, part := range strings.Split(s, ":") {
+		sum += psychToF(part) * math.Pow(60, float64(psychAbs(i-2)))
+	}
+	return sum
+}
+
+func psychAbs(i int) int {
+	if i < 0 {
+		return -i
+	}
+	return i
+}
+
+// psychToI is Ruby's String#to_i: an optional sign and digits, single underscores allowed between digits.
+func psychToI(s string) *big.Int {
+	t := psychDigitsPrefix(s, false)
+	i, ok := new(big.Int).SetString(t, 10)
+	if !ok {
+		return new(big.Int)
+	}
+	return i
+}
+
+// psychToF is Ruby's String#to_f for the digit strings a sexagesimal float can hold.
+func psychToF(s string) float64 {
+	f, _ := strconv.ParseFloat(psychDigitsPrefix(s, true), 64)
+	return f
+}
+
+// psychDigitsPrefix keeps the leading number of s as Ruby's to_i/to_f read it, without underscores.
+func psychDigitsPrefix(s string, fraction bool) string {
+	var b strings.Builder
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		b.WriteByte(s[i])
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(s) {
+			c := s[i]
+			if c >= '0' && c <= '9' {
+				b.WriteByte(c)
+				n++
+				i++
+			} else if c == '_' && n > 0 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' {
+				i++
+			} else {
+				break
+			}
+		}
+		return n
+	}
+	if digits() == 0 {
+		return "0"
+	}
+	if fraction && i+1 < len(s) && s[i] == '.' && s[i+1] >= '0' && s[i+1] <= '9' {
+		b.WriteByte('.')
+		i++
+		digits()
+	}
+	return b.String()
+}
+
+// psychFloat is Ruby's Float(string): strict, single underscores allowed between digits, huge values
+// become infinite.
+func psychFloat(n *yaml.Node, s string) (float64, error) {
+	t, ok := psychFloatText(s)
+	if ok {
+		if f, err := strconv.ParseFloat(t, 64); err == nil || isFloatRangeError(err) {
+			return f, nil
+		}
+	}
+	return 0, yamlNodeError(n, "invalid value for Float(): %q", s)
+}
+
+// psychFloatText removes underscores that sit between digits and checks the rest is a decimal float.
+func psychFloatText(s string) (string, bool) {
+	t := strings.TrimSpace(s)
+	var b strings.Builder
+	for i := 0; i < len(t); i++ {
+		if t[i] == '_' {
+			if i == 0 || i+1 >= len(t) || !yamlIsDigit(t[i-1]) || !yamlIsDigit(t[i+1]) {
+				return "", false
+			}
+			continue
+		}
+		b.WriteByte(t[i])
+	}
+	return b.String(), psychFloatRE.MatchString(b.String())
+}
+
+func yamlIsDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isFloatRangeError(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+// psychFloatOf is Float(x) applied to an already tokenized scalar (the !!float tag).
+func psychFloatOf(n *yaml.Node, v any) (any, error) {
+	switch t := v.(type) {
+	case float64:
+		return t, nil
+	case int64:
+		return float64(t), nil
+	case *big.Int:
+		f, _ := new(big.Float).SetInt(t).Float64()
+		return f, nil
+	case string:
+		return psychFloat(n, t)
+	case nil:
+		return nil, yamlNodeError(n, "can't convert nil into Float")
+	case bool:
+		return nil, yamlNodeError(n, "can't convert %v into Float", t)
+	}
+	return nil, yamlNodeError(n, "can't convert %s into Float", psychClassName(v))
+}
+
+func psychClassName(v any) string {
+	if _, ok := v.(rubySymbol); ok {
+		return "Symbol"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// psychBase64 is Ruby's unpack('m'): characters outside the alphabet are skipped, decoding stops
+// at padding, and an incomplete last group is dropped.
+func psychBase64(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '=' {
+			break
+		}
+		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' {
+			b.WriteByte(c)
+		}
+	}
+	t := b.String()
+	if len(t)%4 == 1 {
+		t = t[:len(t)-1]
+	}
+	out, err := base64.RawStdEncoding.DecodeString(t)
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}
+
+// sequence builds a list. Psych reads !!omap into a hash and refuses class tags.
+func (r *yamlReader) sequence(n *yaml.Node) (any, int, error) {
+	tag := psychTag(n)
+	if tag == "!omap" || tag == yamlTagPrefix+"omap" {
+		return r.omap(n)
+	}
+	if m := psychSeqClassRE.FindStringSubmatch(tag); m != nil {
+		return nil, 0, psychDisallowed(n, m[1])
+	}
+	list := make([]any, 0, len(n.Content))
+	size := 1
+	for _, c := range n.Content {
+		v, s, err := r.build(c)
+		if err != nil {
+			return nil, 0, err
+		}
+		list = append(list, v)
+		size = yamlAddSize(size, s)
+	}
+	return list, size, nil
+}
+
+// omap reads "!!omap [{a: 1}, {b: 2}]": each entry's first key and last value, as Psych does.
+func (r *yamlReader) omap(n *yaml.Node) (any, int, error) {
+	h := NewHash(len(n.Content))
+	r.lines[h] = n.Line
+	size := 1
+	for _, c := range n.Content {
+		if c.Kind != yaml.MappingNode || len(c.Content) < 2 {
+			return nil, 0, yamlNodeError(c, "each entry of an !!omap must be a mapping")
+		}
+		k, ks, err := r.build(c.Content[0])
+		if err != nil {
+			return nil, 0, err
+		}
+		v, vs, err := r.build(c.Content[len(c.Content)-1])
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := yamlCheckKey(c.Content[0], k); err != nil {
+			return nil, 0, err
+		}
+		h.Set(yamlHashKey(k), v)
+		size = yamlAddSize(size, ks+vs)
+	}
+	return h, size, nil
+}
+
+// mapping builds a hash the way Psych's revive_hash does: later duplicate keys overwrite (keeping the
+// first position) and "<<" merges where it stands.
+func (r *yamlReader) mapping(n *yaml.Node) (any, int, error) {
+	if err := psychCheckMappingTag(n); err != nil {
+		return nil, 0, err
+	}
+	h := NewHash(len(n.Content) / 2)
+	r.lines[h] = n.Line
+	size := 1
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		kn, vn := n.Content[i], n.Content[i+1]
+		k, ks, err := r.build(kn)
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := yamlCheckKey(kn, k); err != nil {
+			return nil, 0, err
+		}
+		v, vs, err := r.build(vn)
+		if err != nil {
+			return nil, 0, err
+		}
+		size = yamlAddSize(size, ks+vs)
+		if k == "<<" && psychTag(kn) != yamlTagPrefix+"str" {
+			merged, err := r.merge(h, vn, v)
+			if err != nil {
+				return nil, 0, err
+			}
+			if merged {
+				continue
+			}
+		}
+		h.Set(yamlHashKey(k), v)
+	}
+	return h, size, nil
+}
+
+// psychCheckMappingTag refuses the tags with which Psych would instantiate a Ruby class.
+func psychCheckMappingTag(n *yaml.Node) error {
+	tag := psychTag(n)
+	if tag == "" {
+		return nil
+	}
+	classOr := func(class, dflt string) error {
+		if class == "" {
+			class = dflt
+		}
+		return psychDisallowed(n, class)
+	}
+	switch {
+	case psychStructTagRE.MatchString(tag):
+		return classOr(psychStructTagRE.FindStringSubmatch(tag)[1], "Struct")
+	case psychObjectTagRE.MatchString(tag):
+		if class := psychObjectTagRE.FindStringSubmatch(tag)[1]; class != "Hash" {
+			return classOr(class, "Object")
+		}
+	case psychExceptionTagRE.MatchString(tag):
+		return classOr(psychExceptionTagRE.FindStringSubmatch(tag)[1], "Exception")
+	case psychHashClassRE.MatchString(tag):
+		return psychDisallowed(n, psychHashClassRE.FindStringSubmatch(tag)[1])
+	case tag == "!ruby/range":
+		return psychDisallowed(n, "Range")
+	case tag == "!set" || tag == yamlTagPrefix+"set":
+		return psychDisallowed(n, "Psych::Set")
+	case tag == "!omap" || tag == yamlTagPrefix+"omap":
+		return psychDisallowed(n, "Psych::Omap")
+	case psychIvarsTagRE.MatchString(tag), psychStrTagRE.MatchString(tag), tag == yamlTagPrefix+"str":
+		return yamlNodeError(n, "unsupported tag %s on a mapping", tag)
+	}
+	return nil
+}
+
+// yamlCheckKey refuses collection keys: Ruby allows them, but Hiera data cannot use them.
+func yamlCheckKey(n *yaml.Node, k any) error {
+	switch k.(type) {
+	case *Hash, []any:
+		return yamlNodeError(n, "a mapping or sequence cannot be used as a hash key")
+	}
+	return nil
+}
+
+// yamlHashKey drops a symbol's position so that equal symbols are equal keys.
+func yamlHashKey(k any) any {
+	if s, ok := k.(rubySymbol); ok {
+		return rubySymbol{name: s.name}
+	}
+	return k
+}
+
+// merge applies a merge key to h as Psych does: a hash (alias or inline) is merged in, overwriting what
+// is already there; a list of hashes is merged with earlier ones winning. Anything else is not a merge
+// (false): the caller stores it under the key "<<".
+func (r *yamlReader) merge(h *Hash, vn *yaml.Node, v any) (bool, error) {
+	switch vn.Kind {
+	case yaml.AliasNode, yaml.MappingNode:
+		src, ok := v.(*Hash)
+		if !ok {
+			return false, nil
+		}
+		return true, r.copyEntries(h, src, vn)
+	case yaml.SequenceNode:
+		list, ok := v.([]any)
+		if !ok {
+			return false, nil
+		}
+		for _, e := range list {
+			if _, ok := e.(*Hash); !ok {
+				return false, nil
+			}
+		}
+		tmp := NewHash(0)
+		for i := len(list) - 1; i >= 0; i-- {
+			if err := r.copyEntries(tmp, list[i].(*Hash), vn); err != nil {
+				return false, err
+			}
+		}
+		return true, r.copyEntries(h, tmp, vn)
+	}
+	return false, nil
+}
+
+func (r *yamlReader) copyEntries(dst, src *Hash, at *yaml.Node) error {
+	if err := r.spend(src.Len(), at); err != nil {
+		return err
+	}
+	src.Each(func(k, v any) bool {
+		dst.Set(k, v)
+		return true
+	})
+	return nil
+}
+
+// yamlAddSize adds without overflowing; sizes past the budget only need to stay past it.
+func yamlAddSize(a, b int) int {
+	if a+b > yamlMaxAliasValues || a+b < 0 {
+		return yamlMaxAliasValues + 1
+	}
+	return a + b
+}
+
+// yamlSymbolFixer does Puppet's symkeys_to_string on the finished document: symbol keys become strings.
+// With strict set (the document is a hash, which Puppet validates), a symbol left as a value is an
+// error; otherwise (Puppet ignores a document that is not a hash) it just becomes its name.
+// Shared (aliased) collections are converted once, and collections without symbols are kept as they are.
+type yamlSymbolFixer struct {
+	strict bool
+	lines  map[*Hash]int
+	hashes map[*Hash]*Hash
+	lists  map[*any][]any
+}
+
+// value returns v converted and whether that made a new value.
+func (f *yamlSymbolFixer) value(v any) (any, bool, error) {
+	switch t := v.(type) {
+	case rubySymbol:
+		if f.strict {
+			return nil, false, &YAMLError{Line: t.line, Column: t.col, Msg: fmt.Sprintf(
+				"the value :%s is a Ruby Symbol: has wrong type, expects Puppet::LookupValue, got Runtime[ruby, 'Symbol'] (quote it to make it a string)", t.name)}
+		}
+		return t.name, true, nil
+	case *Hash:
+		if done, ok := f.hashes[t]; ok {
+			return done, done != t, nil
+		}
+		out := NewHash(t.Len())
+		changed := false
+		for i, k := range t.keys {
+			if s, ok := k.(rubySymbol); ok {
+				k, changed = s.name, true
+			}
+			e, c, err := f.value(t.vals[i])
+			if err != nil {
+				return nil, false, err
+			}
+			changed = changed || c
+			out.Set(k, e)
+		}
+		if !changed {
+			out = t
+		} else if line, ok := f.lines[t]; ok {
+			f.lines[out] = line
+		}
+		f.hashes[t] = out
+		return out, changed, nil
+	case []any:
+		if len(t) == 0 {
+			return t, false, nil
+		}
+		if done, ok := f.lists[&t[0]]; ok {
+			return done, &done[0] != &t[0], nil
+		}
+		out := make([]any, len(t))
+		changed := false
+		for i, e := range t {
+			ne, c, err := f.value(e)
+			if err != nil {
+				return nil, false, err
+			}
+			changed = changed || c
+			out[i] = ne
+		}
+		if !changed {
+			out = t
+		}
+		f.lists[&t[0]] = out
+		return out, changed, nil
+	}
+	return v, false, nil
+}

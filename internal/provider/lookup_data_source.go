@@ -1,0 +1,19 @@
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+)
+
+// NewLookupDataSource returns hiera_lookup, which behaves like Puppet's lookup().
+func NewLookupDataSource() datasource.DataSource {
+	return &hieraDataSource{kind: dataSourceKind{
+		name:     "lookup",
+		function: hiera.FuncLookup,
+		description: "Looks up one key in Hiera as Puppet's `lookup()` does and returns the value with its real types. " +
+			"Values found at several hierarchy levels are merged as `lookup_options` in the data say, else the first one found wins.",
+		mergeText: "Without it, the strategy comes from `lookup_options` for the key in the data, else `first`.",
+		shape:     func(v any) (any, string) { return v, "" },
+	}}
+}

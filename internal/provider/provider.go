@@ -1,0 +1,91 @@
+// Package provider implements the hiera Terraform provider: Hiera lookups as data sources.
+package provider
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var _ provider.Provider = (*hieraProvider)(nil)
+
+// New returns a factory for the provider; version is set at release time.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider {
+		return &hieraProvider{version: version, engines: newEngineCache()}
+	}
+}
+
+type hieraProvider struct {
+	version string
+	engines *engineCache // lives as long as the provider, across Configure calls
+}
+
+type hieraProviderModel struct {
+	Config types.String  `tfsdk:"config"`
+	Facts  types.Dynamic `tfsdk:"facts"`
+	Scope  types.Dynamic `tfsdk:"scope"`
+}
+
+func (p *hieraProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "hiera"
+	resp.Version = p.version
+}
+
+func (p *hieraProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Looks values up in Puppet Hiera data (a `hiera.yaml` and its YAML, JSON or eyaml files) " +
+			"and returns them with their real types.",
+		Attributes: map[string]schema.Attribute{
+			"config": schema.StringAttribute{
+				MarkdownDescription: configAttribute("Defaults to `hiera.yaml`.").MarkdownDescription +
+					" A file that does not exist is reported at the first lookup, naming the path tried.",
+				Optional: true,
+			},
+			"facts": schema.DynamicAttribute{MarkdownDescription: factsDescription, Optional: true},
+			"scope": schema.DynamicAttribute{MarkdownDescription: scopeDescription, Optional: true},
+		},
+	}
+}
+
+func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var m hieraProviderModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	pd := &providerData{engines: p.engines, config: defaultConfig}
+	switch {
+	case m.Config.IsUnknown():
+		pd.unknown = true
+	case m.Config.ValueString() != "":
+		pd.config = m.Config.ValueString()
+	}
+	var err error
+	for _, a := range []struct {
+		name string
+		val  types.Dynamic
+		out  *map[string]any
+	}{{"facts", m.Facts, &pd.facts}, {"scope", m.Scope, &pd.scope}} {
+		*a.out, err = objectArg(ctx, a.val, path.Root(a.name))
+		switch {
+		case errors.Is(err, errUnknown):
+			pd.unknown = true
+		case err != nil:
+			resp.Diagnostics.AddAttributeError(path.Root(a.name), "Invalid Provider Argument", err.Error())
+		}
+	}
+	resp.DataSourceData = pd
+}
+
+func (p *hieraProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{NewLookupDataSource, NewHashDataSource, NewArrayDataSource}
+}
+
+func (p *hieraProvider) Resources(context.Context) []func() resource.Resource { return nil }

@@ -1,0 +1,129 @@
+package provider
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// testAccProtoV6ProviderFactories serves the provider in-process to the real terraform CLI.
+var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"hiera": providerserver.NewProtocol6WithError(New("test")()),
+}
+
+// siteProvider configures the provider for testdata/site: the node web01.example.com, role web, on Debian.
+const siteProvider = `
+provider "hiera" {
+  config = "testdata/site/hiera.yaml"
+  facts  = { hostname = "web01", role = "web", os = { family = "Debian" }, count = 3, enabled = true }
+  scope  = { trusted = { certname = "web01.example.com" }, environment = "production" }
+}
+`
+
+// unitTest runs steps against the in-process provider; nothing is downloaded.
+func unitTest(t *testing.T, steps ...resource.TestStep) {
+	t.Helper()
+	t.Parallel()
+	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+}
+
+func expect(addr, attr string, want knownvalue.Check) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(addr, tfjsonpath.New(attr), want)
+}
+
+func str(s string) knownvalue.Check { return knownvalue.StringExact(s) }
+
+func num(i int64) knownvalue.Check { return knownvalue.Int64Exact(i) }
+
+func TestProvider_missingConfigFile(t *testing.T) {
+	unitTest(t,
+		resource.TestStep{
+			Config: `
+provider "hiera" {
+  config = "testdata/nowhere/hiera.yaml"
+}
+data "hiera_lookup" "test" {
+  key = "string"
+}`,
+			ExpectError: regexp.MustCompile(`testdata/nowhere/hiera\.yaml`),
+		},
+		// The default is hiera.yaml in the working directory, named in full in the error.
+		resource.TestStep{
+			Config:      `data "hiera_lookup" "test" { key = "string" }`,
+			ExpectError: regexp.MustCompile(`internal/provider/hiera\.yaml`),
+		},
+	)
+}
+
+// Facts and scope keep their types, reach interpolation as %{facts.x}, %{x} and %{::x}, and a
+// data source's own facts win over the provider's key by key.
+func TestProvider_factsAndScope(t *testing.T) {
+	unitTest(t, resource.TestStep{
+		Config: `
+provider "hiera" {
+  config = "testdata/site/hiera.yaml"
+  facts  = tomap({ hostname = "web01", role = "db" })
+  scope  = { trusted = { certname = "nobody" }, environment = "staging" }
+}
+data "hiera_lookup" "greeting" {
+  key   = "greeting"
+  facts = { role = "web" }
+  scope = { environment = "production" }
+}
+data "hiera_lookup" "types" {
+  key   = "fact_types"
+  facts = { count = 3, enabled = true, os = { family = "Debian" } }
+}
+# role and OS from the data source: the role level now supplies carol
+data "hiera_hash" "users" {
+  key   = "profile::users"
+  facts = { role = "web" }
+}`,
+		ConfigStateChecks: []statecheck.StateCheck{
+			expect("data.hiera_lookup.greeting", "value", str("hello web01 from production, role web")),
+			expect("data.hiera_lookup.types", "value", str("3 true Debian")),
+			expect("data.hiera_hash.users", "value", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+				"carol": knownvalue.ObjectExact(map[string]knownvalue.Check{"uid": num(1003)}),
+			})),
+		},
+	})
+}
+
+func TestProvider_invalidFacts(t *testing.T) {
+	unitTest(t, resource.TestStep{
+		Config: `
+provider "hiera" {
+  config = "testdata/site/hiera.yaml"
+  facts  = "web01"
+}
+data "hiera_lookup" "test" {
+  key = "string"
+}`,
+		ExpectError: regexp.MustCompile(`Invalid Provider Argument`),
+	})
+}
+
+// Provider arguments unknown at plan cannot be deferred by Terraform without the deferral
+// experiment: the data source says so clearly instead of looking up with missing facts.
+func TestProvider_unknownFacts(t *testing.T) {
+	unitTest(t, resource.TestStep{
+		Config: `
+resource "terraform_data" "role" {
+  input = "web"
+}
+provider "hiera" {
+  config = "testdata/site/hiera.yaml"
+  facts  = { role = terraform_data.role.output }
+}
+data "hiera_lookup" "test" {
+  key = "string"
+}`,
+		ExpectError: regexp.MustCompile(`Provider Arguments Not Known Yet`),
+	})
+}
