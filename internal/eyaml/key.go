@@ -47,6 +47,9 @@ func LoadDecryptor(privateKeyPath string) (*Decryptor, error) {
 // (eyaml's pkcs7_public_key). The certificate must hold d's public key; the
 // copy then only tries PKCS7 recipients issued to that certificate.
 func (d *Decryptor) WithCertificate(certPEM []byte) (*Decryptor, error) {
+	if d == nil || d.key == nil {
+		return nil, newErr(KindKeyNotPEM, nil, "decryptor has no private key (use NewDecryptor)")
+	}
 	block, _ := pem.Decode(certPEM)
 	if block == nil || block.Type != "CERTIFICATE" {
 		return nil, newErr(KindCertificate, nil, "public key is not a PEM CERTIFICATE")

@@ -89,6 +89,8 @@ func TestWithCertificate(t *testing.T) {
 	wantKind(t, err, KindCertificate, "does not match")
 	_, err = d.WithCertificate([]byte(fixture(t, "keys/private_key.pkcs7.pem")))
 	wantKind(t, err, KindCertificate, "not a PEM CERTIFICATE")
+	_, err = (&Decryptor{}).WithCertificate([]byte(fixture(t, "keys/public_key.pkcs7.pem")))
+	wantKind(t, err, KindKeyNotPEM)
 	_, err = d.WithCertificate([]byte("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"))
 	wantKind(t, err, KindCertificate, "cannot parse")
 }

@@ -88,7 +88,7 @@ func (d *Decryptor) decryptPayload(scheme, payload string) (string, error) {
 	return string(pt), nil
 }
 
-// decodeBase64 drops whitespace (hiera does gsub(/\s/, '')) and decodes.
+// decodeBase64 drops whitespace, as hiera does, and decodes.
 func decodeBase64(payload string) ([]byte, error) {
 	compact := strings.Map(func(r rune) rune {
 		switch r {

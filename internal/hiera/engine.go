@@ -26,7 +26,8 @@ type Engine struct {
 	cfgErr   error
 	cfgStamp fileStamp
 
-	files sync.Map // cache key (path + function) -> *dataFile
+	files      sync.Map // cache key (path + function) -> *dataFile
+	decryptors sync.Map // decryptorKey -> *eyaml.Decryptor
 }
 
 // fileStamp identifies a version of a file cheaply.

@@ -46,10 +46,11 @@ func (x *explainer) String() string {
 	return x.b.String()
 }
 
-// redacted is how explain shows a found value: secrets from eyaml are never printed.
-func (inv *invocation) redacted(e *entry, v any) string {
-	if e.function == "eyaml_lookup_key" {
-		return "(sensitive value from eyaml)"
+// show is how explain prints a value: once a lookup has touched a secret (an eyaml decryption,
+// or a key whose convert_to is Sensitive) no value is printed at all.
+func (inv *invocation) show(v any) string {
+	if inv.sensitive || inv.redact {
+		return "(sensitive value)"
 	}
 	return prettyInspect(v, 0)
 }

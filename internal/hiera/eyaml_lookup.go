@@ -1,6 +1,126 @@
 package hiera
 
-// decryptValue decrypts the ENC[...] tokens inside a value read by eyaml_lookup_key.
+import (
+	"fmt"
+	"os"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
+)
+
+// decryptors caches one eyaml decryptor per key file version, shared by all lookups.
+type decryptorKey struct {
+	private, public string
+	stamp           fileStamp
+}
+
+// decryptValue decrypts the ENC[...] tokens inside a value read by eyaml_lookup_key and marks the
+// lookup sensitive when it decrypted anything. Errors never contain plaintext.
 func (inv *invocation) decryptValue(e *entry, v any) (any, error) {
-	return nil, errorf("eyaml_lookup_key is not supported yet")
+	if !hasEncToken(v) {
+		return v, nil
+	}
+	dec, err := inv.decryptor(e)
+	if err != nil {
+		return nil, err
+	}
+	inv.sensitive = true
+	return decryptAll(dec, v)
+}
+
+func hasEncToken(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return eyaml.HasToken(t)
+	case []any:
+		for _, el := range t {
+			if hasEncToken(el) {
+				return true
+			}
+		}
+	case *Hash:
+		found := false
+		t.Each(func(_, val any) bool { found = hasEncToken(val); return !found })
+		return found
+	}
+	return false
+}
+
+func decryptAll(dec *eyaml.Decryptor, v any) (any, error) {
+	switch t := v.(type) {
+	case string:
+		out, _, err := dec.ReplaceAll(t)
+		return out, err
+	case []any:
+		out := make([]any, len(t))
+		for i, el := range t {
+			d, err := decryptAll(dec, el)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = d
+		}
+		return out, nil
+	case *Hash:
+		out := NewHash(t.Len())
+		var err error
+		t.Each(func(k, val any) bool {
+			var d any
+			d, err = decryptAll(dec, val)
+			out.Set(k, d)
+			return err == nil
+		})
+		return out, err
+	}
+	return v, nil
+}
+
+// decryptor loads the entry's pkcs7 key (paths relative to hiera.yaml, interpolation allowed).
+func (inv *invocation) decryptor(e *entry) (*eyaml.Decryptor, error) {
+	privPath, err := inv.keyOption(e, "pkcs7_private_key")
+	if err != nil {
+		return nil, err
+	}
+	if privPath == "" {
+		return nil, &Error{Message: "eyaml_lookup_key needs options.pkcs7_private_key (the path of the private key)", Level: e.name, File: inv.cfg.path}
+	}
+	pubPath, err := inv.keyOption(e, "pkcs7_public_key")
+	if err != nil {
+		return nil, err
+	}
+	fi, err := os.Stat(privPath)
+	if err != nil {
+		return nil, &Error{Message: fmt.Sprintf("cannot read the eyaml private key %s: %v", privPath, err), Level: e.name, File: inv.cfg.path}
+	}
+	ck := decryptorKey{private: privPath, public: pubPath, stamp: stampOf(fi)}
+	if d, ok := inv.engine.decryptors.Load(ck); ok {
+		return d.(*eyaml.Decryptor), nil
+	}
+	dec, err := eyaml.LoadDecryptor(privPath)
+	if err == nil && pubPath != "" {
+		var cert []byte
+		if cert, err = os.ReadFile(pubPath); err == nil {
+			dec, err = dec.WithCertificate(cert)
+		}
+	}
+	if err != nil {
+		return nil, &Error{Message: err.Error(), Level: e.name, File: inv.cfg.path, Err: err}
+	}
+	inv.engine.decryptors.Store(ck, dec)
+	return dec, nil
+}
+
+func (inv *invocation) keyOption(e *entry, name string) (string, error) {
+	v, ok := e.options.Get(name)
+	if !ok || v == nil {
+		return "", nil
+	}
+	s, isStr := v.(string)
+	if !isStr {
+		return "", &Error{Message: fmt.Sprintf("options.%s must be a path string", name), Level: e.name, File: inv.cfg.path}
+	}
+	text, err := inv.interpolatePath(e, s)
+	if err != nil {
+		return "", err
+	}
+	return inv.confine(e, s, joinPath(inv.cfg.dir, text), inv.cfg.dir)
 }

@@ -291,7 +291,7 @@ func writeJSON(b *bytes.Buffer, v any) error {
 func writeJSONString(b *bytes.Buffer, s string) {
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // encoding a string cannot fail
+	_ = enc.Encode(s)       // encoding a string cannot fail
 	b.Truncate(b.Len() - 1) // Encode appends a newline
 }
 

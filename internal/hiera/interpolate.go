@@ -272,13 +272,9 @@ func (inv *invocation) scopeValue(expr, subject string) (any, error) {
 	}
 	root := rubyToS(segs[0])
 	v, ok := inv.scope.get(root)
-	if inv.ex != nil {
-		inv.ex.push()
-		if ok {
-			inv.ex.line("Global Scope")
-			inv.ex.line("  Found key: %q value: %s", root, prettyInspect(v, 2))
-		}
-		inv.ex.pop()
+	if inv.ex != nil && ok {
+		inv.ex.line("Global Scope")
+		inv.ex.line("  Found key: %q value: %s", root, inv.show(v))
 	}
 	if !ok || v == nil || len(segs) == 1 {
 		return v, nil

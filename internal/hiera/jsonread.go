@@ -3,17 +3,15 @@ package hiera
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
-// This file reads JSON the way Puppet's json_data does (Ruby's JSON.parse, json 2.6): hash key order
-// kept, duplicate keys last-wins, exact integers, /* */ and // comments allowed, at most 100 levels.
+// This file reads JSON the way Puppet's json_data does (Ruby's JSON.parse, json 2.6): object key order
+// kept, duplicate keys last-wins, exact integers, any value at the top, /* */ and // comments allowed,
+// at most 100 levels of nesting. A small parser of its own gives exact error positions.
 
 // JSONError is a JSON file that cannot be read. Line and Column are 1-based, 0 when unknown.
 type JSONError struct {
@@ -30,198 +28,297 @@ const jsonMaxNesting = 100
 // *big.Int), other numbers float64.
 func parseJSON(data []byte) (v any, err error) {
 	defer func() {
-		if r := recover(); r != nil {
+		if r := recover(); r != nil { // never expected; a data file must not crash the provider
 			v, err = nil, &JSONError{Msg: fmt.Sprintf("cannot read JSON: %v", r)}
 		}
 	}()
+	p := &jsonParser{data: data}
 	if !utf8.Valid(data) {
-		line, col := jsonPosition(data, int64(firstInvalidUTF8(data)))
-		return nil, &JSONError{Line: line, Column: col, Msg: "invalid UTF-8 byte sequence: JSON data files must be UTF-8 text"}
-	}
-	text, err := stripJSONComments(data)
-	if err != nil {
-		return nil, err
-	}
-	r := &jsonReader{dec: json.NewDecoder(bytes.NewReader(text)), data: data}
-	r.dec.UseNumber()
-	v, err = r.value(0)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := r.dec.Token(); err != io.EOF {
-		if err == nil {
-			err = errors.New("unexpected content after the JSON value")
+		for p.pos < len(data) {
+			r, size := utf8.DecodeRune(data[p.pos:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			p.pos += size
 		}
-		return nil, r.fail(err)
+		return nil, p.errorf("invalid UTF-8 byte sequence: JSON data files must be UTF-8 text")
+	}
+	if err := p.skip(); err != nil {
+		return nil, err
+	}
+	if v, err = p.value(0); err != nil {
+		return nil, err
+	}
+	if err := p.skip(); err != nil {
+		return nil, err
+	}
+	if p.pos < len(data) {
+		return nil, p.errorf("unexpected %s after the JSON value", p.describe())
 	}
 	return v, nil
 }
 
-type jsonReader struct {
-	dec  *json.Decoder
+type jsonParser struct {
 	data []byte
+	pos  int
 }
 
-// value reads one JSON value; depth counts the arrays and objects around it.
-func (r *jsonReader) value(depth int) (any, error) {
-	start := r.dec.InputOffset()
-	tok, err := r.dec.Token()
-	if err == io.EOF {
-		return nil, r.fail(io.ErrUnexpectedEOF)
+// errorf makes an error placed at the current position.
+func (p *jsonParser) errorf(format string, args ...any) *JSONError {
+	before := p.data[:min(p.pos, len(p.data))]
+	lineStart := bytes.LastIndexByte(before, '\n') + 1
+	return &JSONError{
+		Line:   1 + bytes.Count(before, []byte("\n")),
+		Column: 1 + utf8.RuneCount(before[lineStart:]),
+		Msg:    fmt.Sprintf(format, args...),
 	}
-	if err != nil {
-		return nil, r.fail(err)
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		if depth+1 > jsonMaxNesting {
-			line, col := jsonPosition(r.data, start)
-			return nil, &JSONError{Line: line, Column: col, Msg: fmt.Sprintf("nesting of %d is too deep", depth+1)}
-		}
-		if t == '[' {
-			list := []any{}
-			for r.dec.More() {
-				e, err := r.value(depth + 1)
-				if err != nil {
-					return nil, err
-				}
-				list = append(list, e)
-			}
-			return list, r.closing()
-		}
-		h := NewHash(0)
-		for r.dec.More() {
-			kt, err := r.dec.Token()
-			if err != nil {
-				return nil, r.fail(err)
-			}
-			k, _ := kt.(string) // the decoder only gives string tokens in key position
-			e, err := r.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			h.Set(k, e)
-		}
-		return h, r.closing()
-	case json.Number:
-		return jsonNumber(string(t))
-	}
-	return tok, nil // string, bool or nil
 }
 
-// closing consumes the ']' or '}' that ends a collection.
-func (r *jsonReader) closing() error {
-	if _, err := r.dec.Token(); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
+// describe names what is at the current position, for messages.
+func (p *jsonParser) describe() string {
+	if p.pos >= len(p.data) {
+		return "end of input"
+	}
+	r, _ := utf8.DecodeRune(p.data[p.pos:])
+	return "character " + strconv.QuoteRune(r)
+}
+
+// skip passes whitespace and comments.
+func (p *jsonParser) skip() error {
+	for p.pos < len(p.data) {
+		switch c := p.data[p.pos]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			p.pos++
+		case c == '/' && p.pos+1 < len(p.data) && p.data[p.pos+1] == '*':
+			end := bytes.Index(p.data[p.pos+2:], []byte("*/"))
+			if end < 0 {
+				return p.errorf("unterminated /* comment")
+			}
+			p.pos += 2 + end + 2
+		case c == '/' && p.pos+1 < len(p.data) && p.data[p.pos+1] == '/':
+			end := bytes.IndexByte(p.data[p.pos:], '\n')
+			if end < 0 {
+				end = len(p.data) - p.pos
+			}
+			p.pos += end
+		default:
+			return nil
 		}
-		return r.fail(err)
 	}
 	return nil
 }
 
-// fail turns a decoder error into a *JSONError placed where the decoder stopped.
-func (r *jsonReader) fail(err error) *JSONError {
-	off := r.dec.InputOffset()
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		off = se.Offset
+// value reads the value at the current position; depth counts the arrays and objects around it.
+func (p *jsonParser) value(depth int) (any, error) {
+	if p.pos >= len(p.data) {
+		return nil, p.errorf("unexpected end of input, expecting a value")
 	}
-	if err == io.ErrUnexpectedEOF {
-		off = int64(len(r.data))
-	}
-	msg := strings.TrimPrefix(err.Error(), "json: ")
-	if err == io.ErrUnexpectedEOF {
-		msg = "unexpected end of JSON input"
-	}
-	line, col := jsonPosition(r.data, off)
-	return &JSONError{Line: line, Column: col, Msg: msg}
-}
-
-// jsonNumber keeps integers exact; anything with a fraction or exponent is a Float, as in Ruby.
-func jsonNumber(s string) (any, error) {
-	if strings.ContainsAny(s, ".eE") {
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil && !isFloatRangeError(err) {
-			return nil, &JSONError{Msg: fmt.Sprintf("invalid number %s", s)}
+	switch c := p.data[p.pos]; {
+	case c == '{' || c == '[':
+		if depth+1 > jsonMaxNesting {
+			return nil, p.errorf("nesting of %d is too deep", depth+1)
 		}
-		return f, nil // out of range is ±Inf (or 0), as Ruby's Float gives
-	}
-	i, ok := new(big.Int).SetString(s, 10)
-	if !ok {
-		return nil, &JSONError{Msg: fmt.Sprintf("invalid number %s", s)}
-	}
-	return normInt(i), nil
-}
-
-// jsonPosition is the 1-based line and column (in characters) of byte offset off.
-func jsonPosition(data []byte, off int64) (int, int) {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	if off < 0 {
-		off = 0
-	}
-	before := data[:off]
-	lineStart := bytes.LastIndexByte(before, '\n') + 1
-	return 1 + bytes.Count(before, []byte("\n")), 1 + utf8.RuneCount(before[lineStart:])
-}
-
-func firstInvalidUTF8(data []byte) int {
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
+		if c == '{' {
+			return p.object(depth + 1)
 		}
-		i += size
+		return p.array(depth + 1)
+	case c == '"':
+		return p.str()
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
 	}
-	return len(data)
+	for _, lit := range []struct {
+		text string
+		v    any
+	}{{"true", true}, {"false", false}, {"null", nil}} {
+		if bytes.HasPrefix(p.data[p.pos:], []byte(lit.text)) {
+			p.pos += len(lit.text)
+			return lit.v, nil
+		}
+	}
+	return nil, p.errorf("unexpected %s, expecting a value", p.describe())
 }
 
-// stripJSONComments blanks out /* */ and // comments outside strings (Ruby's parser skips them),
-// keeping every offset and line break so that error positions stay right.
-func stripJSONComments(data []byte) ([]byte, error) {
-	if !bytes.Contains(data, []byte("/")) {
-		return data, nil
+func (p *jsonParser) object(depth int) (any, error) {
+	h := NewHash(0)
+	p.pos++ // '{'
+	if err := p.skip(); err != nil {
+		return nil, err
 	}
-	out := bytes.Clone(data)
-	inString := false
-	for i := 0; i < len(out); i++ {
-		c := out[i]
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return h, nil
+	}
+	for {
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return nil, p.errorf("unexpected %s, expecting a string key", p.describe())
+		}
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.skip(); err != nil {
+			return nil, err
+		}
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, p.errorf("unexpected %s, expecting ':' after an object key", p.describe())
+		}
+		p.pos++
+		if err := p.skip(); err != nil {
+			return nil, err
+		}
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		h.Set(k, v)
+		if done, err := p.next('}'); done || err != nil {
+			return h, err
+		}
+	}
+}
+
+func (p *jsonParser) array(depth int) (any, error) {
+	list := []any{}
+	p.pos++ // '['
+	if err := p.skip(); err != nil {
+		return nil, err
+	}
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return list, nil
+	}
+	for {
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, v)
+		if done, err := p.next(']'); done || err != nil {
+			return list, err
+		}
+	}
+}
+
+// next passes the ',' between members (false) or the closing bracket (true).
+func (p *jsonParser) next(closing byte) (bool, error) {
+	if err := p.skip(); err != nil {
+		return false, err
+	}
+	if p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case closing:
+			p.pos++
+			return true, nil
+		case ',':
+			p.pos++
+			return false, p.skip()
+		}
+	}
+	return false, p.errorf("unexpected %s, expecting ',' or '%c'", p.describe(), closing)
+}
+
+// str reads a string literal, checking it strictly before decoding it.
+func (p *jsonParser) str() (string, error) {
+	start := p.pos
+	p.pos++ // opening quote
+	escaped := false
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
 		switch {
-		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-			}
 		case c == '"':
-			inString = true
-		case c == '/' && i+1 < len(out) && out[i+1] == '*':
-			end := bytes.Index(out[i+2:], []byte("*/"))
-			if end < 0 {
-				line, col := jsonPosition(data, int64(i))
-				return nil, &JSONError{Line: line, Column: col, Msg: "unterminated /* comment"}
+			p.pos++
+			raw := p.data[start:p.pos]
+			if !escaped {
+				return string(raw[1 : len(raw)-1]), nil
 			}
-			jsonBlank(out[i : i+2+end+2])
-			i += 2 + end + 1
-		case c == '/' && i+1 < len(out) && out[i+1] == '/':
-			end := bytes.IndexByte(out[i:], '\n')
-			if end < 0 {
-				end = len(out) - i
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				p.pos = start
+				return "", p.errorf("invalid string: %v", err)
 			}
-			jsonBlank(out[i : i+end])
-			i += end - 1
+			return s, nil
+		case c < 0x20:
+			return "", p.errorf("invalid control character %q in a string", c)
+		case c == '\\':
+			escaped = true
+			if p.pos+1 >= len(p.data) {
+				p.pos++
+				return "", p.errorf("unexpected end of input in a string")
+			}
+			switch e := p.data[p.pos+1]; e {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				p.pos += 2
+			case 'u':
+				if p.pos+6 > len(p.data) || !isHex4(p.data[p.pos+2:p.pos+6]) {
+					return "", p.errorf(`invalid \u escape in a string`)
+				}
+				p.pos += 6
+			default:
+				return "", p.errorf("invalid escape \\%c in a string", e)
+			}
+		default:
+			p.pos++
 		}
 	}
-	return out, nil
+	return "", p.errorf("unexpected end of input in a string")
 }
 
-// jsonBlank replaces every byte but line breaks with a space.
-func jsonBlank(b []byte) {
-	for i, c := range b {
-		if c != '\n' && c != '\r' {
-			b[i] = ' '
+func isHex4(b []byte) bool {
+	for _, c := range b {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
 		}
 	}
+	return true
+}
+
+// number reads -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?: integers stay exact, anything with a
+// fraction or exponent is a Float (out of range gives ±Inf, as Ruby's Float does).
+func (p *jsonParser) number() (any, error) {
+	start := p.pos
+	digits := func() int {
+		n := 0
+		for p.pos < len(p.data) && p.data[p.pos] >= '0' && p.data[p.pos] <= '9' {
+			p.pos++
+			n++
+		}
+		return n
+	}
+	if p.data[p.pos] == '-' {
+		p.pos++
+	}
+	intStart := p.pos
+	if n := digits(); n == 0 || n > 1 && p.data[intStart] == '0' {
+		p.pos = intStart
+		return nil, p.errorf("invalid number")
+	}
+	isFloat := false
+	if p.pos < len(p.data) && p.data[p.pos] == '.' {
+		p.pos++
+		if digits() == 0 {
+			return nil, p.errorf("invalid number: expecting a digit after '.'")
+		}
+		isFloat = true
+	}
+	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
+			p.pos++
+		}
+		if digits() == 0 {
+			return nil, p.errorf("invalid number: expecting a digit in the exponent")
+		}
+		isFloat = true
+	}
+	text := string(p.data[start:p.pos])
+	if isFloat {
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil && !isFloatRangeError(err) {
+			return nil, p.errorf("invalid number %s", text)
+		}
+		return f, nil
+	}
+	i, _ := new(big.Int).SetString(text, 10)
+	return normInt(i), nil
 }

@@ -3,7 +3,6 @@ package hiera
 import (
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -178,7 +177,10 @@ func joinPath(base, p string) string {
 
 // interpolatePath interpolates variables (not functions) in a hiera.yaml string.
 func (inv *invocation) interpolatePath(e *entry, s string) (string, error) {
+	ex := inv.ex
+	inv.ex = nil // explain shows the resolved path, not how it was built
 	v, err := inv.interpolateString(s, false)
+	inv.ex = ex
 	if err != nil {
 		if ie, ok := err.(*Error); ok && ie.File == "" {
 			c := *ie
@@ -189,10 +191,4 @@ func (inv *invocation) interpolatePath(e *entry, s string) (string, error) {
 		return "", err
 	}
 	return rubyToS(v), nil
-}
-
-// fileExists is used by tests and the explain trace.
-func fileExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir()
 }

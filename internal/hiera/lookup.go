@@ -20,6 +20,7 @@ type invocation struct {
 	options     *Hash // assembled lookup_options (nil: none)
 	optionsDone bool
 	sensitive   bool
+	redact      bool // explain prints no values (the key converts to Sensitive)
 	searched    []string
 	warnings    []string
 	warned      map[string]bool
@@ -59,7 +60,7 @@ func (inv *invocation) run() (Result, error) {
 				return Result{}, inv.wrap(err, inv.req.Key)
 			}
 		}
-		inv.ex.line("Using the default value: %s", rubyInspect(res.Value))
+		inv.ex.line("Using the default value: %s", inv.show(res.Value))
 	}
 	if !found && !inv.req.HasDefault {
 		inv.ex.line("Function lookup() did not find a value for the name '%s'", inv.req.Key)
@@ -98,6 +99,9 @@ func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any,
 	opts, err := inv.optionsFor(root)
 	if err != nil {
 		return nil, false, err
+	}
+	if isSensitiveType(opts.convertTo) {
+		inv.redact = true
 	}
 	merge := explicit
 	if merge == nil {
@@ -194,7 +198,7 @@ func (inv *invocation) search(root string, m *Merge) (any, bool, error) {
 	}
 	if !m.IsFirst() {
 		v = m.Convert(v)
-		inv.ex.line("Merged result: %s", prettyInspect(v, 0))
+		inv.ex.line("Merged result: %s", inv.show(v))
 	}
 	return v, true, nil
 }
@@ -303,7 +307,7 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 		return nil, false, withFile(err, e.name, loc.path)
 	}
 	if inv.ex != nil {
-		inv.ex.line("Found key: %q value: %s", root, inv.redacted(e, v))
+		inv.ex.line("Found key: %q value: %s", root, inv.show(v))
 	}
 	return v, true, nil
 }

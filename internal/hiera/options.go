@@ -127,3 +127,12 @@ func parseKeyOptions(root string, entry any) (keyOptions, error) {
 	}
 	return opts, errorf("lookup_options for key '%s' must be a hash, got %s", root, puppetTypeName(entry))
 }
+
+// isSensitiveType reports whether a convert_to option makes values Sensitive.
+func isSensitiveType(spec any) bool {
+	if list, ok := spec.([]any); ok && len(list) > 0 {
+		spec = list[0]
+	}
+	s, ok := spec.(string)
+	return ok && (s == "Sensitive" || strings.HasPrefix(s, "Sensitive["))
+}

@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"math"
 	"math/big"
 	"sort"
 	"strconv"
@@ -74,7 +75,11 @@ func typeDetail(v any) string {
 		if stringKeys(t) {
 			parts := make([]string, t.Len())
 			for i, k := range t.keys {
-				parts[i] = "'" + k.(string) + "' => " + typeDetail(t.vals[i])
+				key := "'" + k.(string) + "'"
+				if t.vals[i] == nil {
+					key = "NotUndef[" + key + "]"
+				}
+				parts[i] = key + " => " + typeDetail(t.vals[i])
 			}
 			return "Struct[{" + strings.Join(parts, ", ") + "}]"
 		}
@@ -84,73 +89,159 @@ func typeDetail(v any) string {
 	return puppetTypeName(v)
 }
 
-// commonType names the type of a set of values (hash keys or values): integer ranges join, several
-// strings make an Enum, mixed kinds a Variant, nil makes it Optional.
+// inferred is one element type of a hash's key or value set, before Puppet's Variant normalization.
+type inferred struct {
+	kind   byte // 'i' Integer range, 'f' Float range, 's' String value, 'u' Undef, 'o' other
+	lo, hi *big.Int
+	flo    float64
+	fhi    float64
+	str    string // the string value, or the display of an 'o'
+	ident  string // what makes two types the same (string values included)
+}
+
+func inferElement(v any) inferred {
+	switch t := v.(type) {
+	case nil:
+		return inferred{kind: 'u', ident: "u"}
+	case int64:
+		b := big.NewInt(t)
+		return inferred{kind: 'i', lo: b, hi: b, ident: "i" + b.String()}
+	case *big.Int:
+		return inferred{kind: 'i', lo: t, hi: t, ident: "i" + t.String()}
+	case float64:
+		return inferred{kind: 'f', flo: t, fhi: t, ident: "f" + rubyFloat(t)}
+	case string:
+		return inferred{kind: 's', str: t, ident: "s" + t}
+	}
+	return inferred{kind: 'o', str: typeDetail(v), ident: "o" + rubyInspectType(v)}
+}
+
+func (t inferred) String() string {
+	switch t.kind {
+	case 'i':
+		return "Integer[" + t.lo.String() + ", " + t.hi.String() + "]"
+	case 'f':
+		return "Float[" + rubyFloat(t.flo) + ", " + rubyFloat(t.fhi) + "]"
+	case 's':
+		return "String"
+	case 'u':
+		return "Undef"
+	}
+	return t.str
+}
+
+// rubyInspectType identifies an inferred container type: string values are part of Puppet's
+// inferred types, so ["a"] and ["b"] are two types (both shown as Tuple[String]).
+func rubyInspectType(v any) string {
+	return typeDetail(v) + rubyInspect(v)
+}
+
+// commonType names the type of a set of values (hash keys or values) the way Puppet shows an
+// inferred, normalized Variant: duplicates dropped, nil making it Optional, several strings merged
+// into an Enum, touching integer ranges merged.
 func commonType(vals []any) string {
-	var (
-		ints          []*big.Int
-		strs          = map[string]bool{}
-		others        []string
-		seen          = map[string]bool{}
-		undef, anyStr bool
-	)
+	var types []inferred
+	seen := map[string]bool{}
 	for _, v := range vals {
-		switch t := v.(type) {
-		case nil:
-			undef = true
-		case int64:
-			ints = append(ints, big.NewInt(t))
-		case *big.Int:
-			ints = append(ints, t)
-		case string:
-			anyStr = true
-			strs[t] = true
-		default:
-			if d := typeDetail(v); !seen[d] {
-				seen[d] = true
-				others = append(others, d)
-			}
+		t := inferElement(v)
+		if !seen[t.ident] {
+			seen[t.ident] = true
+			types = append(types, t)
 		}
+	}
+	return normalizeVariant(types)
+}
+
+func normalizeVariant(types []inferred) string {
+	if len(types) == 1 {
+		return types[0].String()
+	}
+	var rest []inferred
+	for _, t := range types {
+		if t.kind != 'u' {
+			rest = append(rest, t)
+		}
+	}
+	if len(rest) < len(types) {
+		return "Optional[" + normalizeVariant(rest) + "]"
 	}
 	var parts []string
-	if len(ints) > 0 {
-		lo, hi := ints[0], ints[0]
-		for _, i := range ints[1:] {
-			if i.Cmp(lo) < 0 {
-				lo = i
-			}
-			if i.Cmp(hi) > 0 {
-				hi = i
+	if strs, others := partitionKind(types, 's'); len(strs) > 1 {
+		set := map[string]bool{}
+		var vals []string
+		for _, s := range strs {
+			if !set[s.str] {
+				set[s.str] = true
+				vals = append(vals, "'"+s.str+"'")
 			}
 		}
-		parts = append(parts, "Integer["+lo.String()+", "+hi.String()+"]")
+		sort.Strings(vals)
+		types = append(others, inferred{kind: 'o', str: "Enum[" + strings.Join(vals, ", ") + "]"})
 	}
-	parts = append(parts, others...)
-	if anyStr {
-		if len(strs) == 1 {
-			parts = append(parts, "String")
+	for _, k := range []byte{'i', 'f'} {
+		if ranges, others := partitionKind(types, k); len(ranges) > 1 {
+			types = append(mergeRanges(ranges), others...)
+		}
+	}
+	for _, t := range types {
+		parts = append(parts, t.String())
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "Variant[" + strings.Join(parts, ", ") + "]"
+}
+
+func partitionKind(types []inferred, kind byte) (match, others []inferred) {
+	for _, t := range types {
+		if t.kind == kind {
+			match = append(match, t)
 		} else {
-			list := make([]string, 0, len(strs))
-			for s := range strs {
-				list = append(list, "'"+s+"'")
-			}
-			sort.Strings(list)
-			parts = append(parts, "Enum["+strings.Join(list, ", ")+"]")
+			others = append(others, t)
 		}
 	}
-	t := "Undef"
-	switch len(parts) {
-	case 0:
-		return t
-	case 1:
-		t = parts[0]
-	default:
-		t = "Variant[" + strings.Join(parts, ", ") + "]"
+	return match, others
+}
+
+// mergeRanges is PVariantType#merge_ranges: take the last range, fold in the others it overlaps (or,
+// for integers, touches), repeat with what is left.
+func mergeRanges(ranges []inferred) []inferred {
+	var result []inferred
+	for len(ranges) > 0 {
+		memo := ranges[len(ranges)-1]
+		var unmerged []inferred
+		for _, y := range ranges[:len(ranges)-1] {
+			if m, ok := mergeRange(memo, y); ok {
+				memo = m
+			} else {
+				unmerged = append(unmerged, y)
+			}
+		}
+		result = append(result, memo)
+		ranges = unmerged
 	}
-	if undef {
-		t = "Optional[" + t + "]"
+	return result
+}
+
+func mergeRange(a, b inferred) (inferred, bool) {
+	if a.kind == 'f' {
+		if a.fhi < b.flo || b.fhi < a.flo {
+			return a, false
+		}
+		a.flo, a.fhi = math.Min(a.flo, b.flo), math.Max(a.fhi, b.fhi)
+		return a, true
 	}
-	return t
+	one := big.NewInt(1)
+	if new(big.Int).Add(a.hi, one).Cmp(b.lo) < 0 || new(big.Int).Add(b.hi, one).Cmp(a.lo) < 0 {
+		return a, false
+	}
+	if b.lo.Cmp(a.lo) < 0 {
+		a.lo = b.lo
+	}
+	if b.hi.Cmp(a.hi) > 0 {
+		a.hi = b.hi
+	}
+	return a, true
 }
 
 func stringKeys(h *Hash) bool {

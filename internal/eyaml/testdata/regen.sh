@@ -4,7 +4,7 @@
 #   openssl              other key formats and PKCS7 variants eyaml also accepts
 #   ruby (Psych)         the string values a YAML parser hands to hiera
 #   puppet (optional)    expected lookup results via eyaml_lookup_key
-# Every token is checked with `eyaml decrypt` before it is kept.
+# Tokens are decrypted again with eyaml (or openssl, see below) before use.
 # Keys are test-only. Run from anywhere: internal/eyaml/testdata/regen.sh
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -22,13 +22,13 @@ OPRIV=keys/other_private_key.pkcs7.pem
 OPUB=keys/other_public_key.pkcs7.pem
 eyaml createkeys -q --pkcs7-private-key="$PRIV" --pkcs7-public-key="$PUB"
 eyaml createkeys -q --pkcs7-private-key="$OPRIV" --pkcs7-public-key="$OPUB"
-chmod 0644 keys/*.pem # test keys: readable so the tests work for any user
 openssl pkey -in "$PRIV" -out keys/private_key.pkcs8.pem
 openssl pkey -in "$PRIV" -aes256 -passout pass:test -out keys/encrypted_pkcs8.pem
 openssl rsa -in "$PRIV" -aes256 -passout pass:test -traditional -out keys/encrypted_legacy.pem 2>/dev/null
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out keys/ec_pkcs8.pem
 openssl ec -in keys/ec_pkcs8.pem -out keys/ec_legacy.pem 2>/dev/null
 openssl genpkey -algorithm ED25519 -out keys/ed25519.pem
+chmod 0644 keys/*.pem # test keys: readable so the tests work for any user
 
 # decrypt_check TOKEN PLAINFILE: the real eyaml must give back the plaintext.
 decrypt_check() {

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Every check, as CI runs it: go vet, gofmt, golangci-lint, terraform fmt of the examples, docs/
+# freshness, goreleaser check, then the unit and Terraform tests (the real terraform CLI, offline).
+# A failing check does not stop the others; the exit status says whether all passed.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$root" || exit 1
+
+tf=$(find_terraform) || { echo "no terraform and it could not be built"; exit 1; }
+echo "terraform: $tf ($("$tf" version | head -n 1))"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# plugin-testing must use this terraform, never download one, and read an empty CLI config of
+# our own rather than whatever the environment points at.
+export TF_ACC_TERRAFORM_PATH=$tf
+: >"$tmp/terraform.rc"
+export TF_CLI_CONFIG_FILE=$tmp/terraform.rc
+
+failed=()
+check() { # check NAME COMMAND...: runs one check and records its failure
+	echo "== $1"
+	"${@:2}" || failed+=("$1")
+}
+
+gofmt_check() {
+	local bad
+	bad=$(gofmt -s -l .)
+	[ -z "$bad" ] || { echo "not gofmt -s formatted: $bad"; return 1; }
+}
+
+lint() {
+	local lint
+	lint=$(go_tool golangci-lint github.com/golangci/golangci-lint/v2/cmd/golangci-lint v2.15.0) ||
+		{ echo "golangci-lint could not be installed: skipped"; return 0; }
+	"$lint" run ./...
+}
+
+# docs_current regenerates docs/ in a copy of the tree and compares, never touching the work tree.
+docs_current() {
+	local docs
+	docs=$(go_tool tfplugindocs github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs v0.25.0) || return 1
+	mkdir "$tmp/src"
+	tar -C "$root" --exclude=./.git --exclude=./.tfbin --exclude=./bin --exclude=./dist -cf - . | tar -C "$tmp/src" -xf -
+	(cd "$tmp/src" && PATH="$(dirname "$tf"):$PATH" "$docs" generate --provider-name hiera >"$tmp/docs.log" 2>&1) ||
+		{ cat "$tmp/docs.log"; return 1; }
+	diff -ru docs "$tmp/src/docs" || { echo "docs/ is out of date: run 'make generate' and commit it"; return 1; }
+}
+
+release_config() {
+	local rel
+	rel=$(go_tool goreleaser github.com/goreleaser/goreleaser/v2 v2.16.0) ||
+		{ echo "goreleaser could not be installed: skipped"; return 0; }
+	"$rel" check
+}
+
+check "go vet" go vet ./...
+check gofmt gofmt_check
+check golangci-lint lint
+check "terraform fmt" "$tf" fmt -check -recursive -diff examples/
+check "docs current" docs_current
+check "goreleaser check" release_config
+check "go test" go test -race -p 2 -count=1 ./...
+
+if [ ${#failed[@]} -gt 0 ]; then
+	printf 'FAILED: %s\n' "${failed[@]}"
+	exit 1
+fi
