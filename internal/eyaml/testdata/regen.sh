@@ -3,16 +3,16 @@
 #   eyaml (hiera-eyaml)  keys, string and block tokens
 #   openssl              other key formats and PKCS7 variants eyaml also accepts
 #   ruby (Psych)         the string values a YAML parser hands to hiera
-#   puppet (optional)    expected lookup results via eyaml_lookup_key
+#   puppet               expected lookup results via eyaml_lookup_key
 # Tokens are decrypted again with eyaml (or openssl, see below) before use.
 # Keys are test-only. Run from anywhere: internal/eyaml/testdata/regen.sh
 set -euo pipefail
 cd "$(dirname "$0")"
-for t in eyaml openssl ruby base64; do
-  command -v "$t" >/dev/null || { echo "missing tool: $t (apt-get install -y hiera-eyaml openssl)" >&2; exit 1; }
+for t in eyaml openssl ruby puppet base64; do
+  command -v "$t" >/dev/null || { echo "missing tool: $t (apt-get install -y hiera-eyaml openssl puppet)" >&2; exit 1; }
 done
 
-rm -rf keys vectors openssl hiera/common.eyaml hiera/values.json
+rm -rf keys vectors openssl hiera
 mkdir -p keys vectors openssl hiera
 
 # --- keys -------------------------------------------------------------------
@@ -119,9 +119,8 @@ rm hiera/trailing_newline.txt
 
 ruby -ryaml -rjson -e 'puts JSON.pretty_generate(YAML.safe_load(File.read(ARGV[0])))' hiera/common.eyaml > hiera/values.json
 
-if command -v puppet >/dev/null; then
-  tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-  cat > "$tmp/hiera.yaml" <<YAML
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cat > "$tmp/hiera.yaml" <<YAML
 version: 5
 hierarchy:
   - name: eyaml
@@ -131,10 +130,7 @@ hierarchy:
       pkcs7_private_key: $PWD/$PRIV
       pkcs7_public_key: $PWD/$PUB
 YAML
-  for k in $(ruby -ryaml -e 'puts YAML.safe_load(File.read(ARGV[0])).keys' hiera/common.eyaml); do
-    printf '%s\t%s\n' "$k" "$(puppet lookup --confdir "$tmp" --vardir "$tmp/var" --hiera_config "$tmp/hiera.yaml" --render-as json "$k" 2>/dev/null)"
-  done | ruby -rjson -e 'h={}; STDIN.each_line{|l| k,v=l.chomp.split("\t",2); h[k]=JSON.parse(v)}; puts JSON.pretty_generate(h)' > hiera/expected.json
-else
-  echo "puppet not found: hiera/expected.json not regenerated (it depends on plaintexts only)" >&2
-fi
+for k in $(ruby -ryaml -e 'puts YAML.safe_load(File.read(ARGV[0])).keys' hiera/common.eyaml); do
+  printf '%s\t%s\n' "$k" "$(puppet lookup --confdir "$tmp" --vardir "$tmp/var" --hiera_config "$tmp/hiera.yaml" --render-as json "$k" 2>/dev/null)"
+done | ruby -rjson -e 'h={}; STDIN.each_line{|l| k,v=l.chomp.split("\t",2); h[k]=JSON.parse(v)}; puts JSON.pretty_generate(h)' > hiera/expected.json
 echo "fixtures regenerated"
