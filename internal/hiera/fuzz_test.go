@@ -1,0 +1,124 @@
+package hiera
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Fuzz targets (the YAML and JSON readers have theirs beside them): whatever the input, the engine returns a value or an error, never a panic or a
+// hang. Seeds are below and in testdata/fuzz/<FuzzName>/; run one with
+//
+//	go test -run '^$' -fuzz '^FuzzParseYAML$' -fuzztime 2m ./internal/hiera/
+
+func FuzzParseKey(f *testing.F) {
+	for _, s := range []string{"a", "a.b.c", "a.'b.c'", `a."b.c"`, "a.0", "h..a", "'a'b", "a.", ".a", " h . a ", ":1", "a.-1", "\"", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, key string) {
+		segs, err := parseKey(key)
+		if err == nil && len(segs) == 0 {
+			t.Fatalf("parseKey(%q) returned no segments and no error", key)
+		}
+	})
+}
+
+func FuzzParseConfig(f *testing.F) {
+	for _, s := range []string{
+		"version: 5\n", "version: 5\nhierarchy:\n  - name: a\n    path: a.yaml\n",
+		"version: 5\nhierarchy:\n  - name: a\n    mapped_paths: [facts.x, y, \"%{y}.yaml\"]\n",
+		":backends: [yaml, json]\n:yaml:\n  :datadir: data\n:hierarchy: [common]\n", "version: 6\n", "- 1\n",
+		"version: 5\ndefaults: {datadir: x}\nhierarchy: [{name: a, glob: '**/*.yaml'}]\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = parseConfig("/fuzz/hiera.yaml", data)
+	})
+}
+
+func FuzzMerge(f *testing.F) {
+	f.Add(`{"a": [1, "--x"], "h": {"k": 1}}`, `{"a": ["x", 2], "h": {"k": [1]}}`, "deep", "--", true, true)
+	f.Add(`[1, [2, [3]]]`, `[3, 1]`, "unique", "", false, false)
+	f.Add(`{"a": 1}`, `{"b": null}`, "hash", "", false, false)
+	f.Add(`[{"a": 1}]`, `[{"b": 2}, 3]`, "deep", "..", true, true)
+	f.Fuzz(func(t *testing.T, high, low, strategy, ko string, sortArrays, hashArrays bool) {
+		h, err1 := parseJSON([]byte(high))
+		l, err2 := parseJSON([]byte(low))
+		if err1 != nil || err2 != nil {
+			return
+		}
+		opts := NewHash(4)
+		opts.Set("strategy", strategy)
+		if strategy == "deep" {
+			if ko != "" {
+				opts.Set("knockout_prefix", ko)
+			}
+			opts.Set("sort_merged_arrays", sortArrays)
+			opts.Set("merge_hash_arrays", hashArrays)
+		}
+		m, err := ParseMerge(opts)
+		if err != nil {
+			return
+		}
+		before, _ := MarshalJSON(l)
+		if merged, err := m.Combine(m.Convert(h), l); err == nil {
+			_, _ = MarshalJSON(merged)
+		}
+		if after, _ := MarshalJSON(l); string(after) != string(before) {
+			t.Fatalf("merge mutated its lower-priority input: %s became %s", before, after)
+		}
+	})
+}
+
+// FuzzInterpolate looks up a key whose data value is the fuzzed string, through a real engine, so
+// interpolation, nested lookups and the recursion guard all run.
+func FuzzInterpolate(f *testing.F) {
+	for _, s := range []string{
+		"%{facts.os.family}", "%{::hostname}-%{trusted.certname}", "%{lookup('b')}", "%{alias('b')}",
+		"%{alias('a')}", "%{literal('%')}{x}", "%%{}{x}", "%{lookup('a')}", "%{scope('facts.h.k')}",
+		"%{foo('x')}", "%{", "%{facts.'a.b'}", "x %{alias('b')}", "%{hiera(\"c\")} %{lookup('nope')}",
+	} {
+		f.Add(s)
+	}
+	dir := f.TempDir()
+	fuzzWrite(f, filepath.Join(dir, "hiera.yaml"), "version: 5\n")
+	facts, _ := FromGo(map[string]any{"hostname": "web", "os": map[string]any{"family": "Debian"}, "h": map[string]any{"k": []any{"x", int64(1)}}})
+	f.Fuzz(func(t *testing.T, value string) {
+		if !fuzzUTF8(value) {
+			return
+		}
+		data := NewHash(3)
+		data.Set("a", value)
+		data.Set("b", []any{"x", int64(1)})
+		data.Set("c", "%{lookup('a')}")
+		text, err := MarshalJSON(data)
+		if err != nil {
+			return
+		}
+		common := filepath.Join(dir, "data", "common.yaml")
+		_ = os.MkdirAll(filepath.Dir(common), 0o755)
+		_ = os.WriteFile(common, text, 0o644) // JSON is YAML
+		engine := NewEngine(filepath.Join(dir, "hiera.yaml"))
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		for _, key := range []string{"a", "c"} {
+			_, _ = engine.Lookup(ctx, Request{Key: key, Scope: Scope{Facts: facts.(*Hash)}, Explain: true})
+		}
+	})
+}
+
+func fuzzUTF8(s string) bool { return strings.ToValidUTF8(s, "") == s }
+
+func fuzzWrite(tb testing.TB, path, text string) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}
