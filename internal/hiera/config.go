@@ -5,10 +5,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 )
 
 // config is a parsed and validated hiera.yaml (version 5, or version 3 converted as Puppet does).
 type config struct {
+	src     []byte // the file's text, while it is validated (for error lines)
 	path    string // absolute path of hiera.yaml
 	dir     string // its directory: the base of relative datadirs
 	version int
@@ -53,9 +56,10 @@ var unservableFunctions = map[string]bool{"hocon_data": true}
 func parseConfig(path string, data []byte) (*config, error) {
 	v, lines, err := parseYAML(data)
 	if err != nil {
-		return nil, &Error{Message: "Unable to parse hiera.yaml: " + err.Error(), File: path, Err: err}
+		return nil, &Error{Message: "Unable to parse hiera.yaml: " + err.Error(), File: path, Line: errorLine(err), Err: err}
 	}
-	cfg := &config{path: path, dir: filepath.Dir(path)}
+	cfg := &config{src: data, path: path, dir: filepath.Dir(path)}
+	defer func() { cfg.src = nil }()
 	top, ok := v.(*Hash)
 	if !ok {
 		// Puppet falls back to the Hiera 3 default config here, whose datadir lies outside the
@@ -91,6 +95,11 @@ func (c *config) errAt(line int, format string, args ...any) error {
 	return &Error{Message: fmt.Sprintf(format, args...), File: c.path, Line: line}
 }
 
+// entryErr is errAt for a problem of one hierarchy entry: the error names the level too.
+func (c *config) entryErr(e *entry, line int, format string, args ...any) error {
+	return &Error{Message: fmt.Sprintf(format, args...), File: c.path, Line: line, Level: e.name}
+}
+
 func (c *config) parseV5(top *Hash, lines map[*Hash]int) error {
 	for _, k := range top.Keys() {
 		if !contains(v5TopKeys, k) {
@@ -98,7 +107,7 @@ func (c *config) parseV5(top *Hash, lines map[*Hash]int) error {
 		}
 	}
 	if _, ok := top.Get("default_hierarchy"); ok {
-		return c.errAt(keyLine(top, lines, "default_hierarchy"), "'default_hierarchy' is only allowed in the module layer")
+		return c.errAt(sourceLine(c.src, "default_hierarchy"), "'default_hierarchy' is only allowed in the module layer")
 	}
 	defaults := NewHash(2)
 	defaults.Set("datadir", "data")
@@ -201,7 +210,7 @@ func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int)
 			}
 		}
 		if e.kind == "" {
-			return nil, c.errAt(0, "One of data_hash, lookup_key, data_dig, or hiera3_backend must be defined in hierarchy '%s'", e.name)
+			return nil, c.entryErr(e, 0, "One of data_hash, lookup_key, data_dig, or hiera3_backend must be defined in hierarchy '%s'", e.name)
 		}
 	case 1:
 		for _, k := range functionKeys {
@@ -210,10 +219,10 @@ func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int)
 			}
 		}
 	default:
-		return nil, c.errAt(0, "Only one of data_hash, lookup_key, data_dig, or hiera3_backend can be defined in hierarchy '%s'", e.name)
+		return nil, c.entryErr(e, 0, "Only one of data_hash, lookup_key, data_dig, or hiera3_backend can be defined in hierarchy '%s'", e.name)
 	}
 	if countKeys(h, locationKeys) > 1 {
-		return nil, c.errAt(0, "Only one of path, paths, glob, globs, uri, uris, or mapped_paths can be defined in hierarchy '%s'", e.name)
+		return nil, c.entryErr(e, 0, "Only one of path, paths, glob, globs, uri, uris, or mapped_paths can be defined in hierarchy '%s'", e.name)
 	}
 	for _, k := range locationKeys {
 		if v, ok := h.Get(k); ok {
@@ -227,7 +236,7 @@ func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int)
 			}
 		}
 	}
-	if err := c.checkFunction(e, h, lines); err != nil {
+	if err := c.checkFunction(i, e); err != nil {
 		return nil, err
 	}
 	e.datadir = "data"
@@ -246,20 +255,21 @@ func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int)
 	return e, nil
 }
 
-// checkFunction rejects functions this engine cannot run, before any lookup uses them.
-func (c *config) checkFunction(e *entry, h *Hash, lines map[*Hash]int) error {
+// checkFunction rejects functions this engine cannot run, before any lookup uses them. i is the
+// entry's index in the hierarchy.
+func (c *config) checkFunction(i int, e *entry) error {
 	if e.kind == "hiera3_backend" {
 		switch e.function {
 		case "yaml", "json", "hocon":
-			return c.errAt(keyLine(h, lines, "hiera3_backend"), "Use \"data_hash: %s_data\" instead of \"hiera3_backend: %s\"", e.function, e.function)
+			return c.entryErr(e, sourceLine(c.src, "hierarchy", i, "hiera3_backend"), "Use \"data_hash: %s_data\" instead of \"hiera3_backend: %s\"", e.function, e.function)
 		}
-		return c.errAt(e.line, "Hierarchy entry '%s' uses hiera3_backend '%s': Hiera 3 backends are Ruby code, which this provider does not run", e.name, e.function)
+		return c.entryErr(e, e.line, "Hierarchy entry '%s' uses hiera3_backend '%s': Hiera 3 backends are Ruby code, which this provider does not run", e.name, e.function)
 	}
 	if unservableFunctions[e.function] {
-		return c.errAt(e.line, "Hierarchy entry '%s' uses %s '%s', which this provider does not support (only yaml_data, json_data and eyaml_lookup_key)", e.name, e.kind, e.function)
+		return c.entryErr(e, e.line, "Hierarchy entry '%s' uses %s '%s', which this provider does not support (only yaml_data, json_data and eyaml_lookup_key)", e.name, e.kind, e.function)
 	}
 	if !knownFunctions[e.kind][e.function] {
-		return c.errAt(0, "Unable to find '%s' function named '%s'", e.kind, e.function)
+		return c.entryErr(e, 0, "Unable to find '%s' function named '%s'", e.kind, e.function)
 	}
 	return nil
 }
@@ -309,19 +319,48 @@ func countKeys(h *Hash, keys []string) int {
 	return n
 }
 
-// keyLine is the line of the value under key k in h (the line of h itself when unknown).
-func keyLine(h *Hash, lines map[*Hash]int, k string) int {
-	if v, ok := h.Get(k); ok {
-		if vh, isHash := v.(*Hash); isHash && lines[vh] > 0 {
-			return lines[vh]
+// sourceLine is the 1-based line of a node of the hiera.yaml text, reached from the top mapping by
+// path: a string step selects a mapping key (a symbol key matches without its ':') and gives the
+// key's own line, as Puppet reports it; an int step selects a sequence element. 0 when not found.
+// Only error paths use it, so re-reading the text is fine.
+func sourceLine(src []byte, path ...any) (line int) {
+	defer func() {
+		if recover() != nil {
+			line = 0
 		}
-		if list, isList := v.([]any); isList && len(list) > 0 {
-			if vh, isHash := list[0].(*Hash); isHash && lines[vh] > 0 {
-				return lines[vh]
+	}()
+	var doc yaml.Node
+	if yaml.Unmarshal(src, &doc) != nil || len(doc.Content) == 0 {
+		return 0
+	}
+	n := doc.Content[0]
+	for _, step := range path {
+		if n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		var next *yaml.Node
+		switch s := step.(type) {
+		case string:
+			if n.Kind != yaml.MappingNode {
+				return 0
+			}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if k := n.Content[i]; k.Kind == yaml.ScalarNode && strings.TrimPrefix(k.Value, ":") == s {
+					next, line = n.Content[i+1], k.Line // a duplicate key: the last one wins
+				}
+			}
+		case int:
+			if n.Kind == yaml.SequenceNode && s >= 0 && s < len(n.Content) {
+				next = n.Content[s]
+				line = next.Line
 			}
 		}
+		if next == nil {
+			return 0
+		}
+		n = next
 	}
-	return lines[h]
+	return line
 }
 
 func map2hash(kv ...string) *Hash {

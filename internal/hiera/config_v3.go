@@ -52,12 +52,12 @@ func (c *config) parseV3(top *Hash, lines map[*Hash]int) error {
 			return true
 		})
 	}
-	seen := map[string]bool{}
-	for _, b := range backends {
-		if seen[b] {
-			return c.errAt(0, "Backend '%s' is defined more than once", b)
+	seen := map[string]int{}
+	for j, b := range backends {
+		if first, dup := seen[b]; dup {
+			return c.errAt(sourceLine(c.src, "backends", j), "Backend '%s' is defined more than once. First defined at (line: %d)", b, sourceLine(c.src, "backends", first))
 		}
-		seen[b] = true
+		seen[b] = j
 		fn, ok := v3Backends[b]
 		if !ok {
 			return c.errAt(0, "Hiera 3 backend '%s' is not supported (only yaml, json and eyaml)", b)

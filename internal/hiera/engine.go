@@ -188,7 +188,11 @@ func (e *Engine) Lookup(ctx context.Context, req Request) (res Result, err error
 	}()
 	cfg, err := e.config()
 	if err != nil {
-		return Result{}, err
+		key := req.Key
+		if key == "" && len(req.Keys) > 0 {
+			key = req.Keys[0]
+		}
+		return Result{}, withKey(err, key)
 	}
 	inv := newInvocation(ctx, e, cfg, req)
 	return inv.run()

@@ -26,6 +26,11 @@ func expandGlob(pattern, root string) ([]string, error) {
 		if !strings.HasPrefix(p, "/") {
 			return nil, errorf("glob pattern %q is not an absolute path", pattern)
 		}
+		// Refuse a pattern that leads outside root before touching the file system, so that the
+		// answer does not depend on what exists there ("{x,../../secret}" is only seen here).
+		if !globWithin(filepath.Clean(p), root) {
+			return nil, errorf("glob pattern %q escapes the data directory %q", pattern, root)
+		}
 		if strings.HasSuffix(p, "/") {
 			continue // matches directories only, and Hiera drops those
 		}

@@ -79,8 +79,9 @@ func scalarInspect(v any) string {
 	return fmt.Sprint(v)
 }
 
-// rubyFloat is Ruby's Float#to_s: shortest round-trip digits, fixed notation when the decimal exponent
-// is in (-4, 16), else d.ddde+XX; integral values keep ".0".
+// rubyFloat is Ruby's Float#to_s: shortest round-trip digits in fixed notation for values from 1e-4
+// up to 16 digits before the point (15 when there is no fraction), else d.ddde+XX; integral values
+// keep ".0".
 func rubyFloat(f float64) string {
 	switch {
 	case math.IsNaN(f):
@@ -100,11 +101,10 @@ func rubyFloat(f float64) string {
 	x, _ := strconv.Atoi(exp)
 	decpt := x + 1 // value = 0.digits * 10^decpt
 	switch {
-	case decpt > 0 && decpt < 16:
-		if len(digits) <= decpt {
-			return sign + digits + strings.Repeat("0", decpt-len(digits)) + ".0"
-		}
+	case decpt > 0 && decpt <= 16 && len(digits) > decpt:
 		return sign + digits[:decpt] + "." + digits[decpt:]
+	case decpt > 0 && decpt < 16:
+		return sign + digits + strings.Repeat("0", decpt-len(digits)) + ".0"
 	case decpt <= 0 && decpt > -4:
 		return sign + "0." + strings.Repeat("0", -decpt) + digits
 	}
@@ -182,7 +182,7 @@ func rubyPrintable(r rune) bool {
 	case r < 0x20, r >= 0x7f && r < 0xa0, r == 0x2028, r == 0x2029:
 		return false
 	}
-	return unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.C)
+	return unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.Cf, unicode.Co)
 }
 
 // prettyInspect is the value format of Puppet's explain output: hashes and arrays one entry per line,

@@ -18,19 +18,25 @@ var (
 // emptyTokens produce the empty string: the escape mechanism (%%{}{x} gives %{x}).
 var emptyTokens = map[string]bool{"": true, "::": true, `""`: true, "''": true, `"::"`: true, "'::'": true}
 
-// interpolateValue interpolates every string inside v (hash keys too). It returns v itself when
-// nothing changes, so cached data is shared rather than copied.
+// interpolateValue interpolates every string inside a data value (hash keys too). It returns v
+// itself when nothing changes, so cached data is shared rather than copied.
 func (inv *invocation) interpolateValue(v any) (any, error) {
+	return inv.interpolateAny(v, true)
+}
+
+// interpolateAny is interpolateValue with Puppet's allow_methods flag, which a nested
+// interpolation inherits: a variable used in hiera.yaml may not call lookup() through its value.
+func (inv *invocation) interpolateAny(v any, allowMethods bool) (any, error) {
 	switch t := v.(type) {
 	case string:
 		if !strings.Contains(t, "%{") {
 			return t, nil
 		}
-		return inv.interpolateString(t, true)
+		return inv.interpolateString(t, allowMethods)
 	case []any:
 		var out []any
 		for i, el := range t {
-			nv, err := inv.interpolateValue(el)
+			nv, err := inv.interpolateAny(el, allowMethods)
 			if err != nil {
 				return nil, err
 			}
@@ -54,10 +60,10 @@ func (inv *invocation) interpolateValue(v any) (any, error) {
 		var err error
 		t.Each(func(k, val any) bool {
 			var nk, nv any
-			if nk, err = inv.interpolateValue(k); err != nil {
+			if nk, err = inv.interpolateAny(k, allowMethods); err != nil {
 				return false
 			}
-			if nv, err = inv.interpolateValue(val); err != nil {
+			if nv, err = inv.interpolateAny(val, allowMethods); err != nil {
 				return false
 			}
 			out.Set(nk, nv)
@@ -193,7 +199,7 @@ func (inv *invocation) token5(subject, token, expr string, allowMethods bool) (s
 		guard = "scope:" + arg
 	}
 	err = inv.check(guard, func() error {
-		value, err = inv.interpolateValue(value)
+		value, err = inv.interpolateAny(value, allowMethods)
 		return err
 	})
 	if err != nil {

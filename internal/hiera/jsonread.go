@@ -2,10 +2,10 @@ package hiera
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math/big"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -97,10 +97,10 @@ func (p *jsonParser) skip() error {
 			p.pos += 2 + end + 2
 		case c == '/' && p.pos+1 < len(p.data) && p.data[p.pos+1] == '/':
 			end := bytes.IndexByte(p.data[p.pos:], '\n')
-			if end < 0 {
-				end = len(p.data) - p.pos
+			if end < 0 { // Ruby's parser wants the line break
+				return p.errorf("unterminated // comment")
 			}
-			p.pos += end
+			p.pos += end + 1
 		default:
 			return nil
 		}
@@ -218,50 +218,87 @@ func (p *jsonParser) next(closing byte) (bool, error) {
 	return false, p.errorf("unexpected %s, expecting ',' or '%c'", p.describe(), closing)
 }
 
-// str reads a string literal, checking it strictly before decoding it.
+// str reads a string literal. Like Ruby's parser it takes an unknown escape such as \q as the
+// character itself.
 func (p *jsonParser) str() (string, error) {
-	start := p.pos
 	p.pos++ // opening quote
-	escaped := false
+	start := p.pos
+	var b []byte // the decoded text, once an escape has been seen
 	for p.pos < len(p.data) {
 		c := p.data[p.pos]
 		switch {
 		case c == '"':
 			p.pos++
-			raw := p.data[start:p.pos]
-			if !escaped {
-				return string(raw[1 : len(raw)-1]), nil
+			if b == nil {
+				return string(p.data[start : p.pos-1]), nil
 			}
-			var s string
-			if err := json.Unmarshal(raw, &s); err != nil {
-				p.pos = start
-				return "", p.errorf("invalid string: %v", err)
-			}
-			return s, nil
+			return string(b), nil
 		case c < 0x20:
 			return "", p.errorf("invalid control character %q in a string", c)
 		case c == '\\':
-			escaped = true
+			if b == nil {
+				b = append([]byte{}, p.data[start:p.pos]...)
+			}
 			if p.pos+1 >= len(p.data) {
 				p.pos++
 				return "", p.errorf("unexpected end of input in a string")
 			}
-			switch e := p.data[p.pos+1]; e {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				p.pos += 2
-			case 'u':
-				if p.pos+6 > len(p.data) || !isHex4(p.data[p.pos+2:p.pos+6]) {
-					return "", p.errorf(`invalid \u escape in a string`)
+			e := p.data[p.pos+1]
+			if e == 'u' {
+				r, err := p.unicodeEscape()
+				if err != nil {
+					return "", err
 				}
-				p.pos += 6
-			default:
-				return "", p.errorf("invalid escape \\%c in a string", e)
+				b = utf8.AppendRune(b, r)
+				continue
 			}
+			if e < 0x20 {
+				p.pos++
+				return "", p.errorf("invalid control character %q in a string", e)
+			}
+			if t, ok := jsonEscapes[e]; ok {
+				e = t
+			}
+			b = append(b, e)
+			p.pos += 2
 		default:
+			if b != nil {
+				b = append(b, c)
+			}
 			p.pos++
 		}
 	}
 	return "", p.errorf("unexpected end of input in a string")
+}
+
+var jsonEscapes = map[byte]byte{'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// unicodeEscape reads \uXXXX at the current position, and the low half of a surrogate pair after it.
+func (p *jsonParser) unicodeEscape() (rune, error) {
+	hex4 := func(at int) (rune, bool) {
+		if at+6 > len(p.data) || p.data[at] != '\\' || p.data[at+1] != 'u' || !isHex4(p.data[at+2:at+6]) {
+			return 0, false
+		}
+		v, _ := strconv.ParseUint(string(p.data[at+2:at+6]), 16, 32)
+		return rune(v), true
+	}
+	r, ok := hex4(p.pos)
+	if !ok {
+		return 0, p.errorf(`invalid \u escape in a string`)
+	}
+	p.pos += 6
+	if utf16.IsSurrogate(r) && r < 0xDC00 {
+		low, ok := hex4(p.pos)
+		if !ok {
+			return 0, p.errorf("incomplete surrogate pair in a string")
+		}
+		p.pos += 6
+		return utf16.DecodeRune(r, low), nil
+	}
+	if utf16.IsSurrogate(r) {
+		return utf8.RuneError, nil
+	}
+	return r, nil
 }
 
 func isHex4(b []byte) bool {

@@ -18,9 +18,19 @@ type location struct {
 // the datadir, globs and mapped_paths. A path built from a variable may not leave the directory
 // its literal part names, so facts cannot point a lookup at arbitrary files.
 func (inv *invocation) locations(e *entry) ([]location, error) {
+	out, err := inv.resolveLocations(e)
+	if err != nil {
+		return nil, err
+	}
+	// Puppet resolves the locations (bad URI, ...) before it calls the function, which then checks
+	// its options.
 	if err := inv.checkFunctionOptions(e); err != nil {
 		return nil, err
 	}
+	return out, nil
+}
+
+func (inv *invocation) resolveLocations(e *entry) ([]location, error) {
 	datadir, err := inv.resolveDir(e, e.datadir, inv.cfg.dir)
 	if err != nil {
 		return nil, err
@@ -78,12 +88,17 @@ func (inv *invocation) locations(e *entry) ([]location, error) {
 	return out, nil
 }
 
-// checkFunctionOptions applies yaml_data/json_data's rule: their only option is the path.
+// checkFunctionOptions applies the data functions' rules: each needs a path (a uri is never read
+// as a file), and yaml_data/json_data take no other option.
 func (inv *invocation) checkFunctionOptions(e *entry) error {
+	noPath := e.locKind == "" || e.locKind == "uri" || e.locKind == "uris"
+	if e.function == "eyaml_lookup_key" && noPath {
+		return &Error{Message: "'eyaml_lookup_key': one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this lookup_key function",
+			Level: e.name, File: inv.cfg.path}
+	}
 	if e.function != "yaml_data" && e.function != "json_data" {
 		return nil
 	}
-	noPath := e.locKind == "" || e.locKind == "uri" || e.locKind == "uris"
 	if noPath || (e.options.Len() > 0 && inv.cfg.v3 == nil) {
 		return &Error{Message: fmt.Sprintf("'%s' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function", e.function),
 			Level: e.name, File: inv.cfg.path}

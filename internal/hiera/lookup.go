@@ -69,14 +69,23 @@ func (inv *invocation) run() (Result, error) {
 	return res, nil
 }
 
-// wrap adds the key (and the hiera.yaml, when nothing better is known) to an error.
+// wrap names the requested key on an error (rather than a key met on the way, such as a nested
+// lookup's: the message names that one).
 func (inv *invocation) wrap(err error, key string) error {
+	return withKey(err, key)
+}
+
+// withKey sets an error's Key. Errors may be shared (cached with a data file or the
+// configuration), so a copy is changed, never the error itself.
+func withKey(err error, key string) error {
 	e, ok := err.(*Error)
 	if !ok {
-		e = &Error{Message: err.Error(), Err: err}
+		return &Error{Message: err.Error(), Key: key, Err: err}
 	}
-	if e.Key == "" {
-		e.Key = key
+	if e.Key != key {
+		c := *e
+		c.Key = key
+		return &c
 	}
 	return e
 }
@@ -183,7 +192,7 @@ func (inv *invocation) check(name string, fn func() error) error {
 // then applies the layer stage: with the environment and module layers empty, that is the
 // strategy's convert step on the one value found.
 func (inv *invocation) search(root string, m *Merge) (any, bool, error) {
-	if m.Strategy != "first" {
+	if !m.IsFirst() {
 		inv.ex.line("Merge strategy %s", m.String())
 		if oh := m.OptionsHash(); oh != nil {
 			inv.ex.line("  Options: %s", prettyInspect(oh, 2))

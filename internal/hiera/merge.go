@@ -103,7 +103,8 @@ func (m *Merge) setOptions(opts *Hash) error {
 				"'sort_merged_arrays' => Optional[Boolean]}] value, got " + puppetTypeDetail(opts)}
 		}
 	case "reverse_deep", "unconstrained_deep":
-		// Hash[String[1], Any]: free-form options, passed on to deep_merge as they are.
+		// Hash[String[1], Any]: free-form (Hiera 3's deep_merge_options); only the three deep
+		// options that Merge holds have an effect.
 		for _, k := range opts.keys {
 			if s, ok := k.(string); !ok || s == "" {
 				problems = []string{"expects a Hash[String[1], Any] value, got " + puppetTypeDetail(opts)}
@@ -244,16 +245,16 @@ func (m *Merge) Combine(memo, lower any) (any, error) {
 		}
 		return hashMerge(memo.(*Hash), lower.(*Hash)), nil
 	case "deep", "unconstrained_deep":
-		return m.deepMerge(memo, lower, false)
+		return m.deepMerge(memo, lower)
 	case "reverse_deep":
-		return m.deepMerge(lower, memo, false)
+		return m.deepMerge(lower, memo)
 	}
 	return nil, errorf("Unknown merge strategy: '%s'", m.Strategy)
 }
 
 // deepMerge is deep_merge!(source, deep copy of dest) with the merge's options.
-func (m *Merge) deepMerge(source, dest any, preserve bool) (any, error) {
-	dm, err := newDeepMerger(m.KnockoutPrefix, m.SortMergedArrays, m.MergeHashArrays, preserve)
+func (m *Merge) deepMerge(source, dest any) (any, error) {
+	dm, err := newDeepMerger(m.KnockoutPrefix, m.SortMergedArrays, m.MergeHashArrays, false)
 	if err != nil {
 		return nil, err
 	}

@@ -12,8 +12,10 @@ func (inv *invocation) searchHiera3(key string, segs []any) (any, bool, error) {
 		}
 		return nil, false, errorf("Resolution type %s is illegal when accessing values using dotted keys. Offending key was '%s'", kind, key)
 	}
-	var found []any
+	// Hiera 3 resolves each backend over the whole hierarchy, then merges the backends' answers.
+	var perBackend []any
 	for _, e := range inv.cfg.entries {
+		var found []any
 		inv.noteSearched(e.name)
 		locs, err := inv.locations(e)
 		if err != nil {
@@ -28,16 +30,27 @@ func (inv *invocation) searchHiera3(key string, segs []any) (any, bool, error) {
 				found = append(found, v)
 			}
 		}
+		if len(found) > 0 {
+			v, err := inv.resolveHiera3(key, found)
+			if err != nil {
+				return nil, false, err
+			}
+			perBackend = append(perBackend, v)
+		}
 	}
-	if len(found) == 0 {
+	switch len(perBackend) {
+	case 0:
 		return nil, false, nil
+	case 1:
+		return perBackend[0], true, nil
 	}
-	var v any
-	var err error
-	if inv.req.Function == FuncArray {
-		v, err = hiera3Array(key, found)
-	} else {
-		v, err = hiera3Hash(key, inv.cfg.v3.mergeBehavior, inv.cfg.v3.deepOptions, found)
-	}
+	v, err := inv.resolveHiera3(key, perBackend)
 	return v, err == nil, err
+}
+
+func (inv *invocation) resolveHiera3(key string, found []any) (any, error) {
+	if inv.req.Function == FuncArray {
+		return hiera3Array(key, found)
+	}
+	return hiera3Hash(key, inv.cfg.v3.mergeBehavior, inv.cfg.v3.deepOptions, found)
 }

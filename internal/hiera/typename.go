@@ -163,9 +163,12 @@ func normalizeVariant(types []inferred) string {
 		}
 	}
 	if len(rest) < len(types) {
+		if len(rest) == 1 && rest[0].kind == 's' {
+			return "Optional['" + rest[0].str + "']" // Optional shows a String type's value
+		}
 		return "Optional[" + normalizeVariant(rest) + "]"
 	}
-	var parts []string
+	original := types
 	if strs, others := partitionKind(types, 's'); len(strs) > 1 {
 		set := map[string]bool{}
 		var vals []string
@@ -183,6 +186,10 @@ func normalizeVariant(types []inferred) string {
 			types = append(mergeRanges(ranges), others...)
 		}
 	}
+	if len(types) == len(original) {
+		types = original // nothing merged: Puppet keeps the variant as it was
+	}
+	var parts []string
 	for _, t := range types {
 		parts = append(parts, t.String())
 	}

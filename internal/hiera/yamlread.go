@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -309,7 +310,6 @@ func (r *yamlReader) scalar(n *yaml.Node) (any, error) {
 // Psych::ScalarScanner's patterns. Ruby's ^ and $ match at line breaks, hence (?m) where a string may
 // hold one.
 var (
-	psychStringishRE  = regexp.MustCompile(`^[^\d.:\-]?[\p{L}\p{Nl}_\s\v!@#$%^&*(){}<>|/\\~;=]`)
 	psychNotBoolRE    = regexp.MustCompile(`(?mi)^[^ytonf~]`)
 	psychNullRE       = regexp.MustCompile(`(?mi)^null$`)
 	psychTrueRE       = regexp.MustCompile(`(?mi)^(?:yes|true|on)$`)
@@ -328,51 +328,58 @@ var (
 	psychFloatRE = regexp.MustCompile(`^[-+]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$`)
 )
 
-// tokenize is Psych::ScalarScanner#tokenize: the YAML 1.1 reading of a plain scalar.
+// tokenize is Psych::ScalarScanner#tokenize: the YAML 1.1 reading of a plain scalar. Cheap tests on
+// the text decide which of Psych's patterns can apply, as most scalars are plain words.
 func (r *yamlReader) tokenize(n *yaml.Node, s string) (any, error) {
 	if s == "" {
 		return nil, nil
 	}
-	if psychStringishRE.MatchString(s) || strings.Contains(s, "\n") {
-		// Words: only short ones can be booleans or null.
-		switch {
-		case utf8.RuneCountInString(s) > 5, psychNotBoolRE.MatchString(s):
-			return s, nil
-		case s == "~", psychNullRE.MatchString(s):
-			return nil, nil
-		case psychTrueRE.MatchString(s):
-			return true, nil
-		case psychFalseRE.MatchString(s):
-			return false, nil
-		}
-		return s, nil
+	if psychWordStart(s) || strings.Contains(s, "\n") {
+		return psychWord(s), nil
 	}
-	switch {
-	case psychTimeRE.MatchString(s):
-		return nil, psychDisallowed(n, "Time")
-	case psychDateRE.MatchString(s):
-		return nil, psychDisallowed(n, "Date")
-	case psychPosInfRE.MatchString(s):
-		return math.Inf(1), nil
-	case psychNegInfRE.MatchString(s):
-		return math.Inf(-1), nil
-	case psychNaNRE.MatchString(s):
-		return math.NaN(), nil
-	case len(s) >= 2 && s[0] == ':':
+	if c := s[0]; !(c == '-' || c == '+' || c == '.' || c == ':' || c >= '0' && c <= '9') {
+		return s, nil // none of the patterns below can match
+	}
+	if len(s) >= 8 && strings.IndexByte(s[1:], '-') >= 0 {
+		if psychTimeRE.MatchString(s) {
+			return nil, psychDisallowed(n, "Time")
+		}
+		if psychDateRE.MatchString(s) {
+			return nil, psychDisallowed(n, "Date")
+		}
+	}
+	hasDot := strings.IndexByte(s, '.') >= 0
+	if hasDot && len(s) <= 5 {
+		switch {
+		case psychPosInfRE.MatchString(s):
+			return math.Inf(1), nil
+		case psychNegInfRE.MatchString(s):
+			return math.Inf(-1), nil
+		case psychNaNRE.MatchString(s):
+			return math.NaN(), nil
+		}
+	}
+	if len(s) >= 2 && s[0] == ':' {
 		r.symbols = true
 		return rubySymbol{name: psychSymbolName(s), line: n.Line, col: n.Column}, nil
-	case psychSexaIntRE.MatchString(s):
-		return psychSexagesimalInt(s), nil
-	case psychSexaFloatRE.MatchString(s):
-		return psychSexagesimalFloat(s), nil
-	case psychFloatPlainRE.MatchString(s):
-		if s == "." || s == "-." || s == "+." {
+	}
+	if strings.IndexByte(s, ':') > 0 {
+		if psychSexaIntRE.MatchString(s) {
+			return psychSexagesimalInt(s), nil
+		}
+		if psychSexaFloatRE.MatchString(s) {
+			return psychSexagesimalFloat(s), nil
+		}
+	}
+	if hasDot {
+		if !psychFloatPlainRE.MatchString(s) || s == "." || s == "-." || s == "+." {
 			return s, nil
 		}
-		t := psychFloatDotRE.ReplaceAllString(strings.NewReplacer(",", "", "_", "").Replace(s), "$1")
+		t := psychFloatDotRE.ReplaceAllString(psychDropSeparators(s), "$1")
 		return psychFloat(n, t)
-	case psychIntegerRE.MatchString(s):
-		t := strings.NewReplacer(",", "", "_", "").Replace(s)
+	}
+	if psychIntegerRE.MatchString(s) {
+		t := psychDropSeparators(s)
 		i, ok := new(big.Int).SetString(t, 0)
 		if !ok {
 			return nil, yamlNodeError(n, "invalid value for Integer(): %q", t)
@@ -380,6 +387,61 @@ func (r *yamlReader) tokenize(n *yaml.Node, s string) (any, error) {
 		return normInt(i), nil
 	}
 	return s, nil
+}
+
+// psychWordStart is Psych's test for words, %r{^[^\d.:-]?[[:alpha:]_\s!@#$%\^&*(){}<>|/\\~;=]+}.
+func psychWordStart(s string) bool {
+	r0, size := utf8.DecodeRuneInString(s)
+	if psychWordRune(r0) {
+		return true
+	}
+	if r0 >= '0' && r0 <= '9' || r0 == '.' || r0 == ':' || r0 == '-' || size >= len(s) {
+		return false
+	}
+	r1, _ := utf8.DecodeRuneInString(s[size:])
+	return psychWordRune(r1)
+}
+
+func psychWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.Is(unicode.Nl, r) || strings.ContainsRune("_ \t\n\v\f\r!@#$%^&*(){}<>|/\\~;=", r)
+}
+
+// psychWord reads a word: only short ones can be booleans or null. In a multi-line scalar Psych's
+// patterns look at every line, as Ruby's ^ and $ match at line breaks.
+func psychWord(s string) any {
+	if utf8.RuneCountInString(s) > 5 {
+		return s
+	}
+	if strings.Contains(s, "\n") {
+		switch {
+		case psychNotBoolRE.MatchString(s):
+			return s
+		case psychNullRE.MatchString(s):
+			return nil
+		case psychTrueRE.MatchString(s):
+			return true
+		case psychFalseRE.MatchString(s):
+			return false
+		}
+		return s
+	}
+	switch strings.ToLower(s) {
+	case "~", "null":
+		return nil
+	case "yes", "true", "on":
+		return true
+	case "no", "false", "off":
+		return false
+	}
+	return s
+}
+
+// psychDropSeparators removes the "," and "_" Psych allows inside numbers.
+func psychDropSeparators(s string) string {
+	if strings.IndexAny(s, ",_") < 0 {
+		return s
+	}
+	return strings.NewReplacer(",", "", "_", "").Replace(s)
 }
 
 // psychSymbolName is the name of the symbol written ":name" (or :"name", :'name').
@@ -704,18 +766,19 @@ func (r *yamlReader) merge(h *Hash, vn *yaml.Node, v any) (bool, error) {
 		}
 		return true, r.copyEntries(h, src, vn)
 	case yaml.SequenceNode:
-		list, ok := v.([]any)
+		list, ok := v.([]any) // not so for an !!omap sequence, which is read as a hash
 		if !ok {
 			return false, nil
 		}
-		for _, e := range list {
-			if _, ok := e.(*Hash); !ok {
+		hashes := make([]*Hash, len(list))
+		for i, e := range list {
+			if hashes[i], ok = e.(*Hash); !ok {
 				return false, nil
 			}
 		}
 		tmp := NewHash(0)
-		for i := len(list) - 1; i >= 0; i-- {
-			if err := r.copyEntries(tmp, list[i].(*Hash), vn); err != nil {
+		for i := len(hashes) - 1; i >= 0; i-- {
+			if err := r.copyEntries(tmp, hashes[i], vn); err != nil {
 				return false, err
 			}
 		}

@@ -1,0 +1,476 @@
+package hiera
+
+import (
+	"math/big"
+	"testing"
+)
+
+// Helpers shared by the merge, deep merge and inspect tests (mt = merge test).
+
+// mtH builds a hash from alternating keys and values.
+func mtH(kv ...any) *Hash {
+	h := NewHash(len(kv) / 2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		h.Set(kv[i], kv[i+1])
+	}
+	return h
+}
+
+// mtA builds an array.
+func mtA(e ...any) []any {
+	if e == nil {
+		return []any{}
+	}
+	return e
+}
+
+// mtSame compares values including hash key order.
+func mtSame(a, b any) bool {
+	switch x := a.(type) {
+	case *Hash:
+		y, ok := b.(*Hash)
+		if !ok || x.Len() != y.Len() {
+			return false
+		}
+		for i, k := range x.Keys() {
+			if !Equal(k, y.Keys()[i]) || !mtSame(x.vals[i], y.vals[i]) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !mtSame(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return Equal(a, b)
+}
+
+// mtStage is one stage of the "merge over variants" procedure (spec §4.1): its variants are values,
+// mtNotFound, or nested stages. mtRun drives it the way the lookup code drives Merge.
+type mtStage []any
+
+type mtMissing struct{}
+
+var mtNotFound = mtMissing{}
+
+func mtRun(m *Merge, v any) (any, bool, error) {
+	st, ok := v.(mtStage)
+	if !ok {
+		return v, v != mtNotFound, nil
+	}
+	switch len(st) {
+	case 0:
+		return nil, false, nil
+	case 1:
+		val, found, err := mtRun(m, st[0])
+		if err != nil || !found {
+			return nil, found, err
+		}
+		return m.Single(val), true, nil
+	}
+	var memo any
+	found := false
+	for _, variant := range st {
+		val, ok, err := mtRun(m, variant)
+		if err != nil {
+			return nil, false, err
+		}
+		if !ok {
+			continue
+		}
+		if m.IsFirst() {
+			return val, true, nil
+		}
+		if !found {
+			memo, found = m.Convert(val), true
+			continue
+		}
+		if memo, err = m.Combine(memo, val); err != nil {
+			return nil, false, err
+		}
+	}
+	return memo, found, nil
+}
+
+// mtDump renders a stage tree, to check that merging left it unchanged.
+func mtDump(v any) string {
+	switch t := v.(type) {
+	case mtStage:
+		out := "stage("
+		for _, e := range t {
+			out += mtDump(e) + " "
+		}
+		return out + ")"
+	case mtMissing:
+		return "-"
+	}
+	return rubyInspect(v)
+}
+
+// mtLevels is the common two-or-more level hierarchy: one location per level.
+func mtLevels(vals ...any) mtStage {
+	st := mtStage{}
+	for _, v := range vals {
+		st = append(st, mtStage{v})
+	}
+	return st
+}
+
+func TestParseMerge(t *testing.T) {
+	t.Parallel()
+	multi := " The merge options has wrong type, entry 'knockout_prefix' expects a value of type Undef or String, got Integer\n" +
+		"  The merge options has wrong type, unrecognized key 'bogus'"
+	testCases := map[string]struct {
+		in      any
+		want    Merge
+		wantErr string
+	}{
+		"first":                 {in: "first", want: Merge{Strategy: "first"}},
+		"default-name":          {in: "default", want: Merge{Strategy: "default"}},
+		"nil-is-default":        {in: nil, want: Merge{Strategy: "default"}},
+		"false-is-default":      {in: false, want: Merge{Strategy: "default"}},
+		"unique":                {in: "unique", want: Merge{Strategy: "unique"}},
+		"hash":                  {in: "hash", want: Merge{Strategy: "hash"}},
+		"deep":                  {in: "deep", want: Merge{Strategy: "deep"}},
+		"hidden-reverse-deep":   {in: "reverse_deep", want: Merge{Strategy: "reverse_deep"}},
+		"hidden-unconstrained":  {in: "unconstrained_deep", want: Merge{Strategy: "unconstrained_deep"}},
+		"case-sensitive":        {in: "Hash", wantErr: "Unknown merge strategy: 'Hash'"},
+		"unknown":               {in: "deeper", wantErr: "Unknown merge strategy: 'deeper'"},
+		"lookup-options-string": {in: "merge", wantErr: "Unknown merge strategy: 'merge'"},
+		"integer":               {in: int64(5), wantErr: "Unknown merge strategy: '5'"},
+		"true":                  {in: true, wantErr: "Unknown merge strategy: 'true'"},
+		"array":                 {in: mtA("a"), wantErr: `Unknown merge strategy: '["a"]'`},
+		"hash-strategy-only":    {in: mtH("strategy", "hash"), want: Merge{Strategy: "hash"}},
+		"hash-without-strategy": {
+			in:      mtH("knockout_prefix", "--"),
+			wantErr: "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'",
+		},
+		"hash-nil-strategy": {
+			in:      mtH("strategy", nil),
+			wantErr: "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'",
+		},
+		"hash-integer-strategy": {in: mtH("strategy", int64(5)), wantErr: "Unknown merge strategy: '5'"},
+		"hash-float-strategy":   {in: mtH("strategy", 1.5), wantErr: "Unknown merge strategy: '1.5'"},
+		"deep-options": {
+			in:   mtH("strategy", "deep", "knockout_prefix", "--", "sort_merged_arrays", true, "merge_hash_arrays", true, "merge_debug", false),
+			want: Merge{Strategy: "deep", KnockoutPrefix: "--", SortMergedArrays: true, MergeHashArrays: true},
+		},
+		"deep-nil-options": {
+			in:   mtH("strategy", "deep", "knockout_prefix", nil, "sort_merged_arrays", nil),
+			want: Merge{Strategy: "deep"},
+		},
+		"options-only-for-deep": {
+			in:      mtH("strategy", "hash", "knockout_prefix", "--"),
+			wantErr: "The merge options has wrong type, unrecognized key 'knockout_prefix'",
+		},
+		"unique-unknown-option": {
+			in:      mtH("strategy", "unique", "strategy2", int64(1)),
+			wantErr: "The merge options has wrong type, unrecognized key 'strategy2'",
+		},
+		"deep-unknown-option": {
+			in:      mtH("strategy", "deep", "preserve_unmergeables", true),
+			wantErr: "The merge options has wrong type, unrecognized key 'preserve_unmergeables'",
+		},
+		"deep-wrong-option-type": {
+			in:      mtH("strategy", "deep", "sort_merged_arrays", "x"),
+			wantErr: "The merge options has wrong type, entry 'sort_merged_arrays' expects a value of type Undef or Boolean, got String",
+		},
+		"deep-several-problems": {
+			in:      mtH("strategy", "deep", "bogus", int64(1), "knockout_prefix", int64(5)),
+			wantErr: multi,
+		},
+		"deep-empty-knockout": {
+			in:      mtH("strategy", "deep", "knockout_prefix", ""),
+			wantErr: "knockout_prefix cannot be an empty string in deep_merge!",
+		},
+		"unconstrained-free-options": {
+			in:   mtH("strategy", "unconstrained_deep", "unpack_arrays", ",", "sort_merged_arrays", "yes"),
+			want: Merge{Strategy: "unconstrained_deep", SortMergedArrays: true},
+		},
+		"reverse-deep-free-options": {
+			in:   mtH("strategy", "reverse_deep", "bogus", int64(1), "knockout_prefix", "--"),
+			want: Merge{Strategy: "reverse_deep", KnockoutPrefix: "--"},
+		},
+		"unconstrained-non-string-key": {
+			in: mtH("strategy", "unconstrained_deep", "bogus", int64(1), int64(5), int64(2)),
+			wantErr: "The merge options has wrong type, expects a Hash[String[1], Any] value, got " +
+				"Hash[Variant[Integer[5, 5], Enum['bogus', 'strategy']], Variant[Integer[1, 2], String]]",
+		},
+	}
+	for name, tc := range testCases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			got, err := ParseMerge(tc.in)
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("error = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if *got != tc.want {
+				t.Fatalf("got %+v, want %+v", *got, tc.want)
+			}
+		})
+	}
+}
+
+func TestMergeDescribe(t *testing.T) {
+	t.Parallel()
+	testCases := map[string]struct {
+		m       *Merge
+		first   bool
+		name    string
+		options any
+	}{
+		"nil":     {m: nil, first: true, name: "default"},
+		"default": {m: &Merge{Strategy: "default"}, first: true, name: "default"},
+		"first":   {m: &Merge{Strategy: "first"}, first: true, name: "first"},
+		"hash":    {m: &Merge{Strategy: "hash"}, name: "hash"},
+		"deep":    {m: &Merge{Strategy: "deep"}, name: "deep"},
+		"deep-options": {
+			m:       &Merge{Strategy: "deep", KnockoutPrefix: "--", SortMergedArrays: true},
+			name:    "deep",
+			options: mtH("sort_merged_arrays", true, "knockout_prefix", "--"),
+		},
+	}
+	for name, tc := range testCases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if got := tc.m.IsFirst(); got != tc.first {
+				t.Errorf("IsFirst = %v", got)
+			}
+			if got := tc.m.String(); got != tc.name {
+				t.Errorf("String = %q", got)
+			}
+			got := tc.m.OptionsHash()
+			if tc.options == nil {
+				if got != nil {
+					t.Errorf("OptionsHash = %s, want nil", rubyInspect(got))
+				}
+			} else if !mtSame(got, tc.options) {
+				t.Errorf("OptionsHash = %s", rubyInspect(got))
+			}
+		})
+	}
+}
+
+// mergeCase is one lookup driven through mtRun: the root stage and what it must give.
+type mergeCase struct {
+	merge    any // for ParseMerge
+	stage    mtStage
+	want     any
+	notFound bool
+	wantErr  string
+}
+
+func runMergeCases(t *testing.T, testCases map[string]mergeCase) {
+	t.Helper()
+	for name, tc := range testCases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			m, err := ParseMerge(tc.merge)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := mtDump(tc.stage)
+			got, found, err := mtRun(m, tc.stage)
+			if mtDump(tc.stage) != before {
+				t.Errorf("the merge modified its inputs")
+			}
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("error = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if found == tc.notFound {
+				t.Fatalf("found = %v", found)
+			}
+			if !tc.notFound && !mtSame(got, tc.want) {
+				t.Fatalf("got %s, want %s", rubyInspect(got), rubyInspect(tc.want))
+			}
+		})
+	}
+}
+
+// TestMergeFirst covers spec §4.1-4.2.
+func TestMergeFirst(t *testing.T) {
+	t.Parallel()
+	runMergeCases(t, map[string]mergeCase{
+		"no-variants":        {merge: "first", stage: mtStage{}, notFound: true},
+		"nothing-found":      {merge: "first", stage: mtLevels(mtNotFound, mtNotFound), notFound: true},
+		"first-found-wins":   {merge: "first", stage: mtLevels(mtH("a", int64(1)), mtH("b", int64(1))), want: mtH("a", int64(1))},
+		"skips-not-found":    {merge: "default", stage: mtLevels(mtNotFound, "low"), want: "low"},
+		"found-nil-is-found": {merge: "first", stage: mtLevels(nil, "low"), want: nil},
+		"no-type-check":      {merge: "first", stage: mtLevels("x", mtH("a", int64(1))), want: "x"},
+	})
+}
+
+// TestMergeUnique covers spec §4.3 (every row of its table).
+func TestMergeUnique(t *testing.T) {
+	t.Parallel()
+	x, y, z := "x", "y", "z"
+	scalarOrArray := "The second element of the merge has wrong type, expects a value of type Scalar or Array, got "
+	runMergeCases(t, map[string]mergeCase{
+		"high-first-then-new-low": {merge: "unique", stage: mtLevels(mtA(x, y), mtA(y, z, x)), want: mtA(x, y, z)},
+		"scalar-high":             {merge: "unique", stage: mtLevels(x, mtA(y, x)), want: mtA(x, y)},
+		"flattened-completely": {
+			merge: "unique",
+			stage: mtLevels(mtA(mtA(x, mtA(y)), z), mtA(mtA(z, "w"))),
+			want:  mtA(x, y, z, "w"),
+		},
+		"nested-empty":       {merge: "unique", stage: mtLevels(mtA(), mtA(mtA(), x)), want: mtA(x)},
+		"scalar-one-of-two":  {merge: "unique", stage: mtLevels(x, mtNotFound), want: mtA(x)},
+		"scalar-one-level":   {merge: "unique", stage: mtStage{mtStage{x}, mtNotFound, mtNotFound}, want: mtA(x)},
+		"single-level-dedup": {merge: "unique", stage: mtLevels(mtA(x, x, y), mtNotFound), want: mtA(x, y)},
+		"single-no-flatten":  {merge: "unique", stage: mtStage{mtA(x, x, mtA(y))}, want: mtA(x, mtA(y))},
+		"duplicates-survive": {
+			merge: "unique",
+			stage: mtStage{mtStage{mtStage{mtA(x, x, mtA(y)), mtNotFound}, mtStage{mtNotFound}}, mtNotFound, mtNotFound},
+			want:  mtA(x, x, y),
+		},
+		"hash-found-once":   {merge: "unique", stage: mtLevels(mtH("k", "v"), mtNotFound), want: mtA(mtH("k", "v"))},
+		"hash-found-twice":  {merge: "unique", stage: mtLevels(mtA(x), mtH("k", "v")), wantErr: scalarOrArray + "Struct"},
+		"empty-hash-lower":  {merge: "unique", stage: mtLevels(mtA(x), mtH()), wantErr: scalarOrArray + "Hash"},
+		"hash-higher-wraps": {merge: "unique", stage: mtLevels(mtH("k", "v"), mtA(int64(1))), want: mtA(mtH("k", "v"), int64(1))},
+		"nil-higher":        {merge: "unique", stage: mtLevels(nil, mtA(x)), want: mtA(nil, x)},
+		"nil-lower":         {merge: "unique", stage: mtLevels(mtA(x), nil), wantErr: scalarOrArray + "Undef"},
+		"value-and-type": {
+			merge: "unique",
+			stage: mtLevels(mtA(true, int64(1)), mtA(false, int64(1), 2.0)),
+			want:  mtA(true, int64(1), false, 2.0),
+		},
+		"four-distinct": {
+			merge: "unique",
+			stage: mtLevels(mtA(int64(1), "1"), mtA(1.0, true, int64(1))),
+			want:  mtA(int64(1), "1", 1.0, true),
+		},
+		"big-integers": {
+			merge: "unique",
+			stage: mtLevels(mtA(new(big.Int).Lsh(big.NewInt(1), 70)), mtA(new(big.Int).Lsh(big.NewInt(1), 70), int64(2))),
+			want:  mtA(new(big.Int).Lsh(big.NewInt(1), 70), int64(2)),
+		},
+		"hashes-by-value": {
+			merge: "unique",
+			stage: mtLevels(mtA(mtH("a", int64(1), "b", int64(2))), mtA(mtH("b", int64(2), "a", int64(1)))),
+			want:  mtA(mtH("a", int64(1), "b", int64(2))),
+		},
+		"non-data-in-array": {
+			merge: "unique",
+			stage: mtLevels(mtA(x), mtA(mtH(int64(1), int64(2)), mtH(int64(2), int64(3)))),
+			wantErr: " The second element of the merge has wrong type, variant 0 expects a Scalar value, got Tuple\n" +
+				"  The second element of the merge has wrong type, variant 1 index 0 expects a Data value, got Hash\n" +
+				"  The second element of the merge has wrong type, variant 1 index 1 expects a Data value, got Hash",
+		},
+	})
+}
+
+// TestMergeHash covers spec §4.4.
+func TestMergeHash(t *testing.T) {
+	t.Parallel()
+	one, two, three := int64(1), int64(2), int64(3)
+	expects := "The second element of the merge has wrong type, expects a Hash value, got "
+	runMergeCases(t, map[string]mergeCase{
+		"lower-keys-first": {
+			merge: "hash",
+			stage: mtLevels(mtH("a", one, "b", one), mtH("c", two, "a", two)),
+			want:  mtH("c", two, "a", one, "b", one),
+		},
+		"three-layers": {
+			merge: "hash",
+			stage: mtStage{mtH("g", one, "e", one), mtH("e", two, "x", two), mtH("m", three, "x", three)},
+			want:  mtH("m", three, "x", two, "e", one, "g", one),
+		},
+		"nil-value-wins": {merge: "hash", stage: mtLevels(mtH("a", nil), mtH("a", one, "b", two)), want: mtH("a", nil, "b", two)},
+		"shallow": {
+			merge: "hash",
+			stage: mtLevels(mtH("n", mtH("x", one)), mtH("n", mtH("y", two), "m", three)),
+			want:  mtH("n", mtH("x", one), "m", three),
+		},
+		"empty-higher":    {merge: "hash", stage: mtLevels(mtH(), mtH("a", one)), want: mtH("a", one)},
+		"single-non-hash": {merge: "hash", stage: mtLevels("not a hash", mtNotFound), want: "not a hash"},
+		"single-nil":      {merge: "hash", stage: mtLevels(nil, mtNotFound), want: nil},
+		"non-string-keys": {
+			merge:   "hash",
+			stage:   mtLevels(mtH(one, "a"), mtH(two, "b")),
+			wantErr: "The first element of the merge has wrong type, expects a Hash[String, Data] value, got Hash[Integer[1, 1], String]",
+		},
+		"nil-first-level": {
+			merge:   "hash",
+			stage:   mtLevels(nil, mtH("c", three)),
+			wantErr: "The first element of the merge has wrong type, expects a Hash value, got Undef",
+		},
+		"nil-middle-level": {
+			merge:   "hash",
+			stage:   mtLevels(mtH("a", one), nil, mtH("c", three)),
+			wantErr: expects + "Undef",
+		},
+		"array-lower":       {merge: "hash", stage: mtLevels(mtH(), mtA(one)), wantErr: expects + "Tuple"},
+		"empty-array-lower": {merge: "hash", stage: mtLevels(mtH(), mtA()), wantErr: expects + "Array"},
+		"string-lower":      {merge: "hash", stage: mtLevels(mtH(), "s"), wantErr: expects + "String"},
+		"boolean-lower":     {merge: "hash", stage: mtLevels(mtH(), true), wantErr: expects + "Boolean"},
+		"float-lower":       {merge: "hash", stage: mtLevels(mtH(), 1.5), wantErr: expects + "Float"},
+		"nested-non-data": {
+			merge:   "hash",
+			stage:   mtLevels(mtH(), mtH("a", mtH(one, two))),
+			wantErr: "The second element of the merge has wrong type, entry 'a' expects a Data value, got Hash",
+		},
+	})
+}
+
+// TestMergeStagesDeep covers spec §4.5's consequences that depend on the stages.
+func TestMergeStagesDeep(t *testing.T) {
+	t.Parallel()
+	ko := mtH("strategy", "deep", "knockout_prefix", "--")
+	runMergeCases(t, map[string]mergeCase{
+		"three-levels-array-order": {
+			merge: "deep",
+			stage: mtLevels(mtA("h"), mtA("m"), mtA("l")),
+			want:  mtA("l", "m", "h"),
+		},
+		"knockout-single-level": {
+			merge: ko,
+			stage: mtLevels(mtH("arr", mtA("--x", "y")), mtNotFound),
+			want:  mtH("arr", mtA("--x", "y")),
+		},
+		"three-layers-knockout": {
+			merge: mtH("strategy", "deep", "knockout_prefix", "--", "sort_merged_arrays", false, "merge_hash_arrays", false),
+			stage: mtStage{
+				mtStage{mtNotFound, mtH("g", "global", "arr", mtA("--x", "g"))},
+				mtH("e", "env", "arr", mtA("x", "e")),
+				mtH("m", "module", "arr", mtA("m")),
+			},
+			want: mtH("m", "module", "arr", mtA("m", "e", "g"), "e", "env", "g", "global"),
+		},
+		"reverse-deep-lower-wins": {
+			merge: "reverse_deep",
+			stage: mtLevels(mtH("a", "high", "arr", mtA("h1")), mtH("a", "low", "b", "low", "arr", mtA("l1"))),
+			want:  mtH("a", "low", "arr", mtA("h1", "l1"), "b", "low"),
+		},
+		"unconstrained-is-deep": {
+			merge: mtH("strategy", "unconstrained_deep", "unpack_arrays", ","),
+			stage: mtLevels(mtH("a", "high", "arr", mtA("h")), mtH("a", "low", "b", "low", "arr", mtA("l"))),
+			want:  mtH("a", "high", "b", "low", "arr", mtA("l", "h")),
+		},
+		"no-type-check": {merge: "deep", stage: mtLevels(nil, "x"), want: "x"},
+		"knockout-option-root-arrays": {
+			merge: mtH("strategy", "deep", "knockout_prefix", "--"),
+			stage: mtLevels(mtA("x"), mtA("y")),
+			want:  mtA("y", "x"),
+		},
+	})
+}
