@@ -200,7 +200,7 @@ func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int)
 		}
 	}
 	if err := c.checkOptions(h, fmt.Sprintf("hierarchy '%s'", e.name), at); err != nil {
-		return nil, err
+		return nil, withLevel(err, e.name)
 	}
 	switch countKeys(h, functionKeys) {
 	case 0:

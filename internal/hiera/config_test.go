@@ -81,10 +81,12 @@ func TestConfigValidation(t *testing.T) {
 		"option-key-starting-with-digit": {
 			config:  "version: 5\nhierarchy:\n  - name: x\n    path: a.yaml\n    options:\n      1x: y\n",
 			message: wrongType + "entry 'hierarchy' index 0 entry 'options' key of entry '1x' expects a match for Pattern[/\\A[A-Za-z](:?[0-9A-Za-z_-]*[0-9A-Za-z])?\\z/], got '1x'",
+			level:   "x",
 		},
 		"options-not-a-hash": {
 			config:  "version: 5\nhierarchy:\n  - name: x\n    path: a.yaml\n    options: [a]\n",
 			message: wrongType + "entry 'hierarchy' index 0 entry 'options' expects a Hash value, got Tuple",
+			level:   "x",
 		},
 		"duplicate-name": {
 			config:  "version: 5\nhierarchy:\n  - name: x\n    path: a.yaml\n  - name: y\n    path: b.yaml\n  - name: x\n    path: c.yaml\n",
@@ -113,6 +115,7 @@ func TestConfigValidation(t *testing.T) {
 		"reserved-option-path-in-entry": {
 			config:  "version: 5\nhierarchy:\n  - name: x\n    lookup_key: eyaml_lookup_key\n    path: a.yaml\n    options:\n      path: b\n",
 			message: "Option key 'path' used in hierarchy 'x' is reserved by Puppet",
+			level:   "x",
 		},
 		"reserved-option-uri-in-defaults": {
 			config:  "version: 5\ndefaults:\n  data_hash: yaml_data\n  options:\n    uri: b\n",
@@ -225,19 +228,18 @@ func TestConfigAccepted(t *testing.T) {
 		},
 		"defaults-without-datadir-still-use-data": {
 			fs: files{
-				"hiera.yaml":       "version: 5\ndefaults:\n  data_hash: yaml_data\nhierarchy:\n  - name: c\n    path: c.yaml\n",
-				"data/c.yaml":      "a: data dir\n",
-				"other/data/c.yam": "a: never\n",
+				"hiera.yaml":  "version: 5\ndefaults:\n  data_hash: yaml_data\nhierarchy:\n  - name: c\n    path: c.yaml\n",
+				"data/c.yaml": "a: data dir\n",
+				"c.yaml":      "a: next to hiera.yaml\n",
 			},
 			key:  "a",
 			want: `"data dir"`,
 		},
 		"defaults-function-and-datadir": {
 			fs: files{
-				"hiera.yaml":      "version: 5\ndefaults:\n  data_hash: json_data\n  datadir: jdata\nhierarchy:\n  - name: c\n    path: c.json\n",
-				"jdata/c.json":    `{"a": ["json", 1]}`,
-				"data/c.json":     `{"a": "wrong dir"}`,
-				"jdata/c.json.sw": "",
+				"hiera.yaml":   "version: 5\ndefaults:\n  data_hash: json_data\n  datadir: jdata\nhierarchy:\n  - name: c\n    path: c.json\n",
+				"jdata/c.json": `{"a": ["json", 1]}`,
+				"data/c.json":  `{"a": "wrong dir"}`,
 			},
 			key:  "a",
 			want: `["json",1]`,

@@ -3,21 +3,23 @@ package hiera
 import (
 	"fmt"
 	"os"
+	"regexp"
+	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
 )
 
 // decryptors caches one eyaml decryptor per key file version, shared by all lookups.
 type decryptorKey struct {
-	private, public string
-	stamp           fileStamp
+	private, public           string
+	privateStamp, publicStamp fileStamp
 }
 
 // decryptValue decrypts the ENC[...] tokens inside a value read by eyaml_lookup_key and marks the
 // lookup sensitive when it decrypted anything. Errors never contain plaintext.
 func (inv *invocation) decryptValue(e *entry, v any) (any, error) {
 	if !hasEncToken(v) {
-		return v, nil
+		return chompGated(v), nil
 	}
 	dec, err := inv.decryptor(e)
 	if err != nil {
@@ -25,6 +27,58 @@ func (inv *invocation) decryptValue(e *entry, v any) (any, error) {
 	}
 	inv.sensitive = true
 	return decryptAll(dec, v)
+}
+
+// eyamlGate is hiera-eyaml's encrypted? test, /.*ENC\[.*?\]/: "ENC[" and "]" on one line.
+var eyamlGate = regexp.MustCompile(`ENC\[.*?\]`)
+
+// chompGated is what hiera-eyaml does to a value without a decryptable token: a string that passes
+// its encrypted? test still loses one trailing line break (the parser's result is chomped), e.g.
+// the literal block "ENC[PKCS7,abc-def]\n". Other values are returned as they are.
+func chompGated(v any) any {
+	switch t := v.(type) {
+	case string:
+		if strings.HasSuffix(t, "\n") || strings.HasSuffix(t, "\r") {
+			if eyamlGate.MatchString(t) {
+				return rubyChomp(t)
+			}
+		}
+	case []any:
+		var out []any
+		for i, el := range t {
+			c := chompGated(el)
+			if out == nil && !sameRef(c, el) {
+				out = make([]any, len(t))
+				copy(out, t[:i])
+			}
+			if out != nil {
+				out[i] = c
+			}
+		}
+		if out != nil {
+			return out
+		}
+	case *Hash:
+		changed := false
+		t.Each(func(_, val any) bool {
+			changed = !sameRef(chompGated(val), val)
+			return !changed
+		})
+		if changed {
+			out := NewHash(t.Len())
+			t.Each(func(k, val any) bool { out.Set(k, chompGated(val)); return true })
+			return out
+		}
+	}
+	return v
+}
+
+// rubyChomp removes one trailing "\r\n", "\n" or "\r", like Ruby's String#chomp.
+func rubyChomp(s string) string {
+	if strings.HasSuffix(s, "\r\n") {
+		return s[:len(s)-2]
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r")
 }
 
 func hasEncToken(v any) bool {
@@ -91,7 +145,14 @@ func (inv *invocation) decryptor(e *entry) (*eyaml.Decryptor, error) {
 	if err != nil {
 		return nil, &Error{Message: fmt.Sprintf("cannot read the eyaml private key %s: %v", privPath, err), Level: e.name, File: inv.cfg.path}
 	}
-	ck := decryptorKey{private: privPath, public: pubPath, stamp: stampOf(fi)}
+	ck := decryptorKey{private: privPath, public: pubPath, privateStamp: stampOf(fi)}
+	if pubPath != "" {
+		pfi, err := os.Stat(pubPath)
+		if err != nil {
+			return nil, &Error{Message: fmt.Sprintf("cannot read the eyaml public key %s: %v", pubPath, err), Level: e.name, File: inv.cfg.path}
+		}
+		ck.publicStamp = stampOf(pfi)
+	}
 	if d, ok := inv.engine.decryptors.Load(ck); ok {
 		return d.(*eyaml.Decryptor), nil
 	}

@@ -63,6 +63,11 @@ func (inv *invocation) interpolateAny(v any, allowMethods bool) (any, error) {
 			if nk, err = inv.interpolateAny(k, allowMethods); err != nil {
 				return false
 			}
+			switch nk.(type) {
+			case []any, *Hash: // an alias() key; engine hashes only have scalar keys
+				err = errorf("Interpolation of the hash key %s produced %s: hash keys must be scalars", rubyInspect(k), describe(nk))
+				return false
+			}
 			if nv, err = inv.interpolateAny(val, allowMethods); err != nil {
 				return false
 			}
@@ -130,7 +135,9 @@ func (inv *invocation) interpolateString(s string, allowMethods bool) (any, erro
 	if len(matches) == 0 {
 		return s, nil
 	}
-	inv.ex.line("Interpolation on %q", s)
+	if inv.ex != nil {
+		inv.ex.line("Interpolation on %s", inv.show(s)) // the text may be a secret
+	}
 	inv.ex.push()
 	defer inv.ex.pop()
 	var b strings.Builder

@@ -72,6 +72,9 @@ alias_loop_b: "%{alias('alias_loop_a')}"
 fact_loop: "%{facts.loop}"
 same_key_twice: "%{lookup('target')} and %{lookup('target')}"
 literal_same_as_key: "%{literal('literal_same_as_key')}"
+alias_key_list: {"%{alias('target_list')}": v}
+alias_key_hash: {"%{alias('target_hash')}": v}
+alias_key_scalars: {"%{alias('target_int')}": a, "%{alias('target_nil')}": b, "42": c, 42: d}
 `
 
 func interpolationEngine(t *testing.T) *hiera.Engine {
@@ -146,6 +149,7 @@ func TestInterpolation(t *testing.T) {
 		"unquoted_arg":           `"[]"`,
 		"hash_keys":              `{"web01":"value","plain":"Debian"}`,
 		"same_key_twice":         `"the target and the target"`,
+		"alias_key_scalars":      `{"42":"d","":"b","42":"c"}`,
 	}
 	for key, want := range tests {
 		t.Run(key, func(t *testing.T) {
@@ -224,6 +228,8 @@ func TestInterpolationErrors(t *testing.T) {
 		"alias_loop_a":        "Recursive lookup detected in [alias_loop_a, alias_loop_b]",
 		"fact_loop":           "Recursive lookup detected in [fact_loop, scope:facts.loop]",
 		"literal_same_as_key": "Recursive lookup detected in [literal_same_as_key]",
+		"alias_key_list":      `Interpolation of the hash key "%{alias('target_list')}" produced a Tuple: hash keys must be scalars`,
+		"alias_key_hash":      `Interpolation of the hash key "%{alias('target_hash')}" produced a Struct: hash keys must be scalars`,
 	}
 	for key, want := range tests {
 		t.Run(key, func(t *testing.T) {

@@ -110,7 +110,7 @@ func (inv *invocation) mappedLocations(e *entry, datadir string) ([]location, er
 	source, name, template := e.locs[0], e.locs[1], e.locs[2]
 	v, err := inv.scopeValue(source, "mapped_paths")
 	if err != nil {
-		return nil, withLevel(err, e.name)
+		return nil, withFile(err, e.name, inv.cfg.path)
 	}
 	var elems []any
 	switch t := v.(type) {

@@ -255,6 +255,16 @@ func TestLocations(t *testing.T) {
 	}
 }
 
+func TestLocationsMappedPathsError(t *testing.T) {
+	t.Parallel()
+	e, dir := newEngine(t, files{"hiera.yaml": "version: 5\nhierarchy:\n  - name: m\n    mapped_paths: [facts.os.family.x, r, \"%{r}.yaml\"]\n"})
+	he := mustFail(t, e, hiera.Request{Key: "a", Scope: scopeOf(t, map[string]any{"os": map[string]any{"family": "Debian"}}, nil)})
+	wantContains(t, "message", he.Message, "Data Provider type mismatch: Got String")
+	if he.Level != "m" || he.File != filepath.Join(dir, "hiera.yaml") || he.Key != "a" {
+		t.Errorf("Level %q File %q Key %q", he.Level, he.File, he.Key)
+	}
+}
+
 func TestLocationsURIRejected(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {
@@ -475,5 +485,49 @@ func TestLocationsSearched(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"Per node", "Roles", "Common"}, res.Searched); diff != "" {
 		t.Errorf("Searched (-want +got):\n%s", diff)
+	}
+}
+
+// TestLocationsConfinementVersion3: a Hiera 3 hierarchy item built from a fact is confined too; an
+// item that becomes absolute is skipped, as Hiera 3 does.
+func TestLocationsConfinementVersion3(t *testing.T) {
+	t.Parallel()
+	const secret = "TOPSECRET-V3"
+	dir := writeFiles(t, files{
+		"conf/hiera.yaml":            ":backends: [yaml]\n:hierarchy: [\"nodes/%{::certname}\", common]\n:yaml:\n  :datadir: hieradata\n",
+		"conf/hieradata/common.yaml": "a: common\n",
+		"secret.yaml":                "a: " + secret + "\n",
+	})
+	e := hiera.NewEngine(filepath.Join(dir, "conf", "hiera.yaml"))
+	tests := map[string]struct {
+		certname string
+		want     string // "" = a confinement error
+	}{
+		"dotdot":   {certname: "../../../secret"},
+		"absolute": {certname: dir + "/secret", want: `"common"`},
+		"plain":    {certname: "web01", want: `"common"`},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			res, err := lookup(t, e, hiera.Request{Key: "a", Scope: scopeOf(t, map[string]any{"certname": tt.certname}, nil)})
+			if tt.want == "" {
+				if err == nil {
+					t.Fatalf("want an error, got %s", jsonOf(t, res.Value))
+				}
+				he := hieraError(t, err)
+				wantContains(t, "message", he.Message, "outside")
+				if strings.Contains(he.Error(), secret) {
+					t.Fatal("secret read")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := jsonOf(t, res.Value); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
 	}
 }

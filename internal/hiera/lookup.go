@@ -39,6 +39,10 @@ func (inv *invocation) run() (Result, error) {
 	if len(inv.req.Keys) > 0 {
 		names = inv.req.Keys
 	}
+	if m := inv.req.Merge; m != nil && m.Strategy != "" && !knownStrategy(m.Strategy) {
+		// a Merge built without ParseMerge: refuse it even when a single value would not be merged
+		return Result{}, inv.wrap(errorf("Unknown merge strategy: '%s'", m.Strategy), names[0])
+	}
 	var found bool
 	var value any
 	var err error
@@ -151,9 +155,12 @@ func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any,
 		return nil, false, err
 	}
 	if opts.convertTo != nil {
-		inv.ex.line("Applying convert_to lookup_option with arguments %s", rubyInspect(opts.convertTo))
+		inv.ex.line("Applying convert_to lookup_option with arguments %s", convertToText(opts.convertTo))
 		out, sensitive, err := convertTo(key, value, opts.convertTo)
 		if err != nil {
+			if inv.sensitive { // Puppet's message quotes the value, here a decrypted secret
+				return nil, false, errorf("The convert_to lookup_option for key '%s' failed on a decrypted value (details withheld: the value is secret)", key)
+			}
 			return nil, false, err
 		}
 		value = out
@@ -162,12 +169,56 @@ func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any,
 	return value, true, nil
 }
 
+// convertToText is how Puppet's explain prints convert_to: an array whose first element is the
+// type (shown bare, as a type is), e.g. [Array, true] or [Integer].
+func convertToText(spec any) string {
+	list, isList := spec.([]any)
+	if !isList {
+		list = []any{spec}
+	}
+	parts := make([]string, len(list))
+	for i, a := range list {
+		if s, isStr := a.(string); isStr && i == 0 {
+			parts[i] = s
+		} else {
+			parts[i] = rubyInspect(a)
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
 func (inv *invocation) digValue(value any, segs []any, key string) (any, bool, error) {
-	inv.ex.line("Sub key: %q", key[len(rubyToS(segs[0])):])
 	if inv.cfg.v3 != nil {
+		inv.explainDig(value, segs, key)
 		return dig3(value, key)
 	}
-	return dig(value, segs, key)
+	v, found, err := dig(value, segs, key)
+	if err == nil {
+		inv.explainDig(value, segs, key)
+	}
+	return v, found, err
+}
+
+// explainDig traces the dig phase as Puppet does: the sub key, then each segment found or not.
+func (inv *invocation) explainDig(value any, segs []any, key string) {
+	if inv.ex == nil {
+		return
+	}
+	parts := make([]string, 0, len(segs)-1)
+	for _, s := range segs[1:] {
+		parts = append(parts, rubyToS(s))
+	}
+	inv.ex.line("Sub key: %q", strings.Join(parts, "."))
+	inv.ex.push()
+	defer inv.ex.pop()
+	for i := 2; i <= len(segs); i++ {
+		v, found, err := dig(value, segs[:i], key)
+		if err != nil || !found {
+			inv.ex.line("No such key: %q", parts[i-2])
+			return
+		}
+		inv.ex.line("Found key: %q value: %s", parts[i-2], inv.show(v))
+	}
 }
 
 // check runs fn with name on the recursion guard, failing as Puppet does if name is already there.
@@ -304,15 +355,20 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 	if typ, bad := df.invalid[root]; bad {
 		return nil, false, withLevel(richDataError(root, e.function, loc.path, typ), e.name)
 	}
+	decrypted := false
 	if e.function == "eyaml_lookup_key" {
 		dec, err := inv.decryptValue(e, v)
 		if err != nil {
 			return nil, false, withLevel(err, e.name)
 		}
+		decrypted = !sameRef(dec, v)
 		v = dec
 	}
 	v, err := inv.interpolateValue(v)
 	if err != nil {
+		if decrypted { // interpolation messages quote the text, here a decrypted secret
+			err = &Error{Message: fmt.Sprintf("Interpolation failed in the decrypted value of key '%s' (details withheld: the value is secret)", root)}
+		}
 		return nil, false, withFile(err, e.name, loc.path)
 	}
 	if inv.ex != nil {
