@@ -35,10 +35,11 @@ func benchHierarchy(b *testing.B) (string, hiera.Scope, benchgen.Node) {
 func toHash(b *testing.B, m map[string]any) *hiera.Hash {
 	b.Helper()
 	v, err := hiera.FromGo(m)
-	if err != nil {
-		b.Fatal(err)
+	h, ok := v.(*hiera.Hash)
+	if err != nil || !ok {
+		b.Fatalf("FromGo: %v, %T", err, v)
 	}
-	return v.(*hiera.Hash)
+	return h
 }
 
 // runLookups looks the requests up in turn, b.N in all, on an engine that has already answered

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -17,6 +18,8 @@ type config struct {
 	version int
 	entries []*entry
 	v3      *v3Settings // set for a version 3 file
+
+	locCache sync.Map // locationKey -> []location, for this version of the file
 }
 
 // entry is one hierarchy level.

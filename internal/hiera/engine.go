@@ -33,6 +33,7 @@ type Engine struct {
 
 	files      sync.Map // cache key (path + function) -> *dataFile
 	decryptors sync.Map // decryptorKey -> *eyaml.Decryptor
+	results    resultCache
 }
 
 // fileStamp identifies a version of a file cheaply.

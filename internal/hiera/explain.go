@@ -49,6 +49,9 @@ func (x *explainer) String() string {
 // show is how explain prints a value: once a lookup has touched a secret (an eyaml decryption,
 // or a key whose convert_to is Sensitive) no value is printed at all.
 func (inv *invocation) show(v any) string {
+	if inv.ex == nil {
+		return "" // explain is off: never pay for printing
+	}
 	if inv.sensitive || inv.redact {
 		return "(sensitive value)"
 	}

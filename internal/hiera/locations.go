@@ -18,6 +18,12 @@ type location struct {
 // the datadir, globs and mapped_paths. A path built from a variable may not leave the directory
 // its literal part names, so facts cannot point a lookup at arbitrary files.
 func (inv *invocation) locations(e *entry) ([]location, error) {
+	key, cacheable := inv.locationKey(e)
+	if cacheable {
+		if locs, ok := inv.cfg.locCache.Load(key); ok {
+			return locs.([]location), nil
+		}
+	}
 	out, err := inv.resolveLocations(e)
 	if err != nil {
 		return nil, err
@@ -27,7 +33,30 @@ func (inv *invocation) locations(e *entry) ([]location, error) {
 	if err := inv.checkFunctionOptions(e); err != nil {
 		return nil, err
 	}
+	if cacheable {
+		inv.cfg.locCache.Store(key, out)
+	}
 	return out, nil
+}
+
+// locationKey identifies an entry's plain paths by their interpolated text, so that resolving
+// them (joining, confinement checks) happens once per distinct scope. Globs and mapped_paths
+// depend on more than that and are resolved every time.
+func (inv *invocation) locationKey(e *entry) (string, bool) {
+	if inv.cfg.v3 != nil || (e.locKind != "path" && e.locKind != "paths") {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteString(e.name)
+	for _, tpl := range append([]string{e.datadir}, e.locs...) {
+		text, ok := inv.fastInterpolatePath(tpl)
+		if !ok {
+			return "", false
+		}
+		b.WriteByte(0)
+		b.WriteString(text)
+	}
+	return b.String(), true
 }
 
 func (inv *invocation) resolveLocations(e *entry) ([]location, error) {
@@ -192,6 +221,9 @@ func joinPath(base, p string) string {
 
 // interpolatePath interpolates variables (not functions) in a hiera.yaml string.
 func (inv *invocation) interpolatePath(e *entry, s string) (string, error) {
+	if text, ok := inv.fastInterpolatePath(s); ok {
+		return text, nil
+	}
 	ex := inv.ex
 	inv.ex = nil // explain shows the resolved path, not how it was built
 	v, err := inv.interpolateString(s, false)

@@ -17,6 +17,11 @@ type invocation struct {
 	nameStack []string
 	ex        *explainer // nil unless explaining
 
+	signature string                // hierarchySignature, once computed
+	locs      map[*entry][]location // resolved locations per entry
+	files     map[string]*dataFile  // data files seen (nil: missing)
+	volatile  int                   // bumped when a found value depended on more than the files
+
 	options     *Hash // assembled lookup_options (nil: none)
 	optionsDone bool
 	sensitive   bool
@@ -143,7 +148,7 @@ func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any,
 			value, found, err = inv.searchHiera3(key, segs)
 			return err
 		}
-		if value, found, err = inv.search(root, merge); err != nil || !found {
+		if value, found, err = inv.cachedSearch(root, merge); err != nil || !found {
 			return err
 		}
 		if len(segs) > 1 {
@@ -243,7 +248,7 @@ func (inv *invocation) check(name string, fn func() error) error {
 // then applies the layer stage: with the environment and module layers empty, that is the
 // strategy's convert step on the one value found.
 func (inv *invocation) search(root string, m *Merge) (any, bool, error) {
-	if !m.IsFirst() {
+	if !m.IsFirst() && inv.ex != nil {
 		inv.ex.line("Merge strategy %s", m.String())
 		if oh := m.OptionsHash(); oh != nil {
 			inv.ex.line("  Options: %s", prettyInspect(oh, 2))
@@ -270,7 +275,7 @@ func (inv *invocation) searchEntry(e *entry, root string, m *Merge) (any, bool, 
 	if root != "lookup_options" {
 		inv.noteSearched(e.name)
 	}
-	locs, err := inv.locations(e)
+	locs, err := inv.entryLocations(e)
 	if err != nil {
 		return nil, false, err
 	}
@@ -336,7 +341,7 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 	inv.ex.push()
 	defer inv.ex.pop()
 	inv.ex.line("Original path: %q", loc.original)
-	df, exists := inv.engine.dataFor(loc.path, e.function)
+	df, exists := inv.data(loc.path, e.function)
 	if !exists {
 		inv.ex.line("Path not found")
 		return nil, false, nil
@@ -346,6 +351,7 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 	}
 	if df.warning != "" {
 		inv.warn(df.warning)
+		inv.volatile++ // a cached result would lose the warning
 	}
 	v, ok := df.data.Get(root)
 	if !ok {
@@ -364,12 +370,16 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 		decrypted = !sameRef(dec, v)
 		v = dec
 	}
+	raw := v
 	v, err := inv.interpolateValue(v)
 	if err != nil {
 		if decrypted { // interpolation messages quote the text, here a decrypted secret
 			err = &Error{Message: fmt.Sprintf("Interpolation failed in the decrypted value of key '%s' (details withheld: the value is secret)", root)}
 		}
 		return nil, false, withFile(err, e.name, loc.path)
+	}
+	if decrypted || !sameRef(raw, v) {
+		inv.volatile++ // the value depends on the scope or is secret: not for the result cache
 	}
 	if inv.ex != nil {
 		inv.ex.line("Found key: %q value: %s", root, inv.show(v))

@@ -40,7 +40,7 @@ func (inv *invocation) assembledOptions() (*Hash, error) {
 	inv.optionsDone = true
 	ex := inv.ex
 	inv.ex = nil // Puppet explains this search apart; keep the trace about the key itself
-	v, found, err := inv.search("lookup_options", &Merge{Strategy: "hash"})
+	v, found, err := inv.cachedSearch("lookup_options", &Merge{Strategy: "hash"})
 	inv.ex = ex
 	if err != nil {
 		return nil, wrapOptionsError(err)

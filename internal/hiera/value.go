@@ -21,15 +21,27 @@ import (
 // mutate a value it did not create itself (use Copy first).
 
 // Hash is an insertion-ordered map, like a Ruby Hash. Keys may be any scalar value.
+//
+// Most hashes in data files are small, so a hash of up to hashIndexMin entries has no index and is
+// searched linearly; a larger one gets its index as soon as it grows past that (in Set, never in a
+// reader: hashes are read by concurrent lookups).
 type Hash struct {
 	keys  []any
 	vals  []any
-	index map[any]int
+	index map[any]int // mapKey(key) -> position; nil while the hash is small
 }
+
+// hashIndexMin is the size past which a hash keeps an index.
+const hashIndexMin = 8
 
 // NewHash returns an empty hash with room for n entries.
 func NewHash(n int) *Hash {
-	return &Hash{keys: make([]any, 0, n), vals: make([]any, 0, n), index: make(map[any]int, n)}
+	if n <= 0 {
+		return &Hash{}
+	}
+	// One allocation for keys and values: keys use the first half, values the second.
+	buf := make([]any, 0, 2*n)
+	return &Hash{keys: buf[0:0:n], vals: buf[n : n : 2*n]}
 }
 
 // mapKey turns a scalar key into a comparable Go map key. Ruby's eql? keeps 1 and 1.0 apart,
@@ -41,6 +53,31 @@ func mapKey(k any) any {
 		return bigKey(b.String())
 	}
 	return k
+}
+
+// sameKey is mapKey(a) == mapKey(b) without building map keys.
+func sameKey(a, b any) bool {
+	if x, ok := a.(*big.Int); ok {
+		y, ok := b.(*big.Int)
+		return ok && x.Cmp(y) == 0
+	}
+	return a == b
+}
+
+// find returns the position of k, or -1.
+func (h *Hash) find(k any) int {
+	if h.index != nil {
+		if i, ok := h.index[mapKey(k)]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, e := range h.keys {
+		if sameKey(e, k) {
+			return i
+		}
+	}
+	return -1
 }
 
 // Len is the number of entries.
@@ -64,37 +101,44 @@ func (h *Hash) Get(k any) (any, bool) {
 	if h == nil {
 		return nil, false
 	}
-	i, ok := h.index[mapKey(k)]
-	if !ok {
-		return nil, false
+	if i := h.find(k); i >= 0 {
+		return h.vals[i], true
 	}
-	return h.vals[i], true
+	return nil, false
 }
 
 // Set stores v under k, keeping the position of an existing key and appending a new one.
 func (h *Hash) Set(k, v any) {
-	mk := mapKey(k)
-	if i, ok := h.index[mk]; ok {
+	if i := h.find(k); i >= 0 {
 		h.vals[i] = v
 		return
 	}
-	h.index[mk] = len(h.keys)
 	h.keys = append(h.keys, k)
 	h.vals = append(h.vals, v)
+	switch n := len(h.keys); {
+	case h.index != nil:
+		h.index[mapKey(k)] = n - 1
+	case n > hashIndexMin:
+		h.index = make(map[any]int, max(n, cap(h.keys)))
+		for i, e := range h.keys {
+			h.index[mapKey(e)] = i
+		}
+	}
 }
 
 // Delete removes k, keeping the order of the other entries.
 func (h *Hash) Delete(k any) {
-	mk := mapKey(k)
-	i, ok := h.index[mk]
-	if !ok {
+	i := h.find(k)
+	if i < 0 {
 		return
 	}
-	delete(h.index, mk)
 	h.keys = append(h.keys[:i], h.keys[i+1:]...)
 	h.vals = append(h.vals[:i], h.vals[i+1:]...)
-	for j := i; j < len(h.keys); j++ {
-		h.index[mapKey(h.keys[j])] = j
+	if h.index != nil {
+		delete(h.index, mapKey(k))
+		for j := i; j < len(h.keys); j++ {
+			h.index[mapKey(h.keys[j])] = j
+		}
 	}
 }
 

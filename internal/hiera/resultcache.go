@@ -1,0 +1,129 @@
+package hiera
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// The result cache makes warm lookups cheap. A search's merged value depends only on which files
+// the hierarchy resolves to (and their versions), the root key and the merge; unless interpolation
+// changed a value (facts, lookup()), decryption happened or a warning was raised, in which case the
+// search is not cached. Cached values are shared and never mutated.
+
+const maxCachedResults = 1 << 16
+
+type resultCache struct {
+	mu      sync.RWMutex
+	entries map[string]cachedResult
+	size    atomic.Int64
+}
+
+type cachedResult struct {
+	value any
+	found bool
+}
+
+func (c *resultCache) get(key string) (cachedResult, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	r, ok := c.entries[key]
+	return r, ok
+}
+
+func (c *resultCache) put(key string, r cachedResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil || len(c.entries) >= maxCachedResults {
+		c.entries = make(map[string]cachedResult) // simple bound: start over
+	}
+	c.entries[key] = r
+}
+
+// hierarchySignature identifies the files the hierarchy resolves to for this invocation's scope,
+// with their versions. ok is false when the hierarchy cannot be signed (an entry fails to resolve:
+// the uncached search then reports the error where Puppet would).
+func (inv *invocation) hierarchySignature() (string, bool) {
+	if inv.signature != "" {
+		return inv.signature, true
+	}
+	var b strings.Builder
+	for _, e := range inv.cfg.entries {
+		locs, err := inv.entryLocations(e)
+		if err != nil {
+			return "", false
+		}
+		b.WriteString(e.name)
+		b.WriteByte(0)
+		b.WriteString(e.function)
+		b.WriteByte(0)
+		for _, loc := range locs {
+			b.WriteString(loc.path)
+			if df, exists := inv.data(loc.path, e.function); exists {
+				b.WriteByte(1)
+				b.WriteString(strconv.FormatInt(df.stamp.size, 36))
+				b.WriteByte(1)
+				b.WriteString(strconv.FormatInt(df.stamp.mtime.UnixNano(), 36))
+			}
+			b.WriteByte(0)
+		}
+	}
+	inv.signature = b.String()
+	return inv.signature, true
+}
+
+// entryLocations resolves an entry's locations once per invocation.
+func (inv *invocation) entryLocations(e *entry) ([]location, error) {
+	if locs, ok := inv.locs[e]; ok {
+		return locs, nil
+	}
+	locs, err := inv.locations(e)
+	if err != nil {
+		return nil, err
+	}
+	if inv.locs == nil {
+		inv.locs = map[*entry][]location{}
+	}
+	inv.locs[e] = locs
+	return locs, nil
+}
+
+// data returns a data file, stat-ing it once per invocation.
+func (inv *invocation) data(path, function string) (*dataFile, bool) {
+	key := function + "\x00" + path
+	if df, ok := inv.files[key]; ok {
+		return df, df != nil
+	}
+	df, exists := inv.engine.dataFor(path, function)
+	if inv.files == nil {
+		inv.files = map[string]*dataFile{}
+	}
+	if !exists {
+		df = nil
+	}
+	inv.files[key] = df
+	return df, exists
+}
+
+// cachedSearch is search with the engine's result cache in front (never while explaining).
+func (inv *invocation) cachedSearch(root string, m *Merge) (any, bool, error) {
+	if inv.ex != nil {
+		return inv.search(root, m)
+	}
+	sig, ok := inv.hierarchySignature()
+	if !ok {
+		return inv.search(root, m)
+	}
+	key := root + "\x00" + m.String() + "\x00" + m.KnockoutPrefix + "\x00" +
+		strconv.FormatBool(m.SortMergedArrays) + strconv.FormatBool(m.MergeHashArrays) + "\x00" + sig
+	if r, hit := inv.engine.results.get(key); hit {
+		return r.value, r.found, nil
+	}
+	before := inv.volatile
+	v, found, err := inv.search(root, m)
+	if err == nil && inv.volatile == before {
+		inv.engine.results.put(key, cachedResult{value: v, found: found})
+	}
+	return v, found, err
+}
