@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -31,7 +32,7 @@ type Engine struct {
 	cfgErr   error
 	cfgStamp fileStamp
 
-	files      sync.Map // cache key (path + function) -> *dataFile
+	files      sync.Map // cache key (function + path) -> *fileSlot
 	decryptors sync.Map // decryptorKey -> *eyaml.Decryptor
 	results    resultCache
 }
@@ -105,15 +106,26 @@ func (e *Engine) dataFor(path, function string) (df *dataFile, exists bool) {
 		return nil, false
 	}
 	stamp := stampOf(fi)
-	cacheKey := function + "\x00" + path
-	if v, ok := e.files.Load(cacheKey); ok {
-		if cached := v.(*dataFile); cached.stamp == stamp {
-			return cached, true
-		}
+	v, _ := e.files.LoadOrStore(function+"\x00"+path, &fileSlot{})
+	slot := v.(*fileSlot)
+	if cached := slot.current.Load(); cached != nil && cached.stamp == stamp {
+		return cached, true
+	}
+	// One parse per file version: concurrent lookups wait for it instead of parsing again.
+	slot.mu.Lock()
+	defer slot.mu.Unlock()
+	if cached := slot.current.Load(); cached != nil && cached.stamp == stamp {
+		return cached, true
 	}
 	df = parseDataFile(path, function, stamp)
-	e.files.Store(cacheKey, df)
+	slot.current.Store(df)
 	return df, true
+}
+
+// fileSlot holds the current parse of one data file.
+type fileSlot struct {
+	mu      sync.Mutex
+	current atomic.Pointer[dataFile]
 }
 
 func parseDataFile(path, function string, stamp fileStamp) *dataFile {
