@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 )
 
 // The result cache makes warm lookups cheap. A search's merged value depends only on which files
@@ -17,12 +16,12 @@ const maxCachedResults = 1 << 16
 type resultCache struct {
 	mu      sync.RWMutex
 	entries map[string]cachedResult
-	size    atomic.Int64
 }
 
 type cachedResult struct {
-	value any
-	found bool
+	value    any
+	found    bool
+	searched []string // the levels the search consulted, for not-found diagnostics
 }
 
 func (c *resultCache) get(key string) (cachedResult, bool) {
@@ -118,12 +117,16 @@ func (inv *invocation) cachedSearch(root string, m *Merge) (any, bool, error) {
 	key := root + "\x00" + m.String() + "\x00" + m.KnockoutPrefix + "\x00" +
 		strconv.FormatBool(m.SortMergedArrays) + strconv.FormatBool(m.MergeHashArrays) + "\x00" + sig
 	if r, hit := inv.engine.results.get(key); hit {
+		for _, name := range r.searched {
+			inv.noteSearched(name)
+		}
 		return r.value, r.found, nil
 	}
-	before := inv.volatile
+	before, searchedBefore := inv.volatile, len(inv.searched)
 	v, found, err := inv.search(root, m)
 	if err == nil && inv.volatile == before {
-		inv.engine.results.put(key, cachedResult{value: v, found: found})
+		searched := append([]string(nil), inv.searched[searchedBefore:]...)
+		inv.engine.results.put(key, cachedResult{value: v, found: found, searched: searched})
 	}
 	return v, found, err
 }
