@@ -4,10 +4,11 @@
 # Builds the provider, installs it through a dev_overrides CLI config (terraform init is never run,
 # nothing is downloaded), generates the bench hierarchy (six levels, ~500 keys per file) and the
 # floor hierarchy (one trivial file), and times `terraform plan` with N data sources on each; a
-# third of them are deep merges. The floor run is everything but the Hiera work (Terraform, the
-# plugin protocol, the provider's conversions), so bench/floor and (bench - floor) / N show what
-# the lookups themselves cost. Then it measures the provider's peak RSS (VmHWM) while it looks
-# values up for every node of the ~50 MB large hierarchy, against the YAML size (target < 4x).
+# third of them are deep merges. The floor run is everything but real Hiera work (Terraform, the
+# plugin protocol, trivial lookups), so bench/floor and (bench - floor) / N show what the lookups
+# cost. The provider process's CPU time and peak RSS (VmHWM) are polled from /proc meanwhile.
+# Then it measures the provider's peak RSS while it looks values up for every node of the ~50 MB
+# large hierarchy, against the YAML size (target < 4x).
 #
 # Usage: scripts/bench-e2e.sh [-n "100 1000"] [-full] [-r REPS] [-rss-n N] [-no-rss] [-dir DIR]
 #   -n      counts of data sources (default "100 1000")
@@ -17,7 +18,6 @@
 #   -no-rss skip the peak-RSS run
 #   -dir    work directory to use and keep (default: a temporary one, removed at the end)
 set -euo pipefail
-shopt -s inherit_errexit # a failing plan inside $(...) stops the script
 
 counts="100 1000"
 reps=2
@@ -93,7 +93,7 @@ provider "hiera" {
 }
 
 EOF
-		local i node refs=""
+		local i node
 		for ((i = 0; i < n; i++)); do
 			echo "data \"hiera_lookup\" \"d$i\" {"
 			if ((i % 3 == 2)); then
@@ -110,53 +110,77 @@ EOF
 				echo "  scope = ${scope[node]}"
 			fi
 			echo "}"
-			refs+="data.hiera_lookup.d$i, "
 		done
-		echo
-		echo "output \"found\" {"
-		echo "  value = length([for d in [$refs] : d if d.found])"
-		echo "}"
 	} >"$dir/main.tf"
 }
 
-# plan DIR N runs terraform plan in DIR, checks that it read all N data sources (the output
-# "found" counts them), and prints the seconds it took.
-plan() {
-	local dir=$1 n=$2 start end
-	start=$(date +%s%N)
-	if ! (cd "$dir" && terraform plan -refresh=true -lock=false -input=false -no-color >plan.log 2>&1); then
-		echo "terraform plan failed in $dir:" >&2
-		tail -n 30 "$dir/plan.log" >&2
-		exit 1
-	fi
-	end=$(date +%s%N)
-	if ! grep -Eq "^ *\+ found *= *$n\$" "$dir/plan.log"; then
-		echo "plan in $dir did not read $n data sources:" >&2
-		tail -n 30 "$dir/plan.log" >&2
-		exit 1
-	fi
-	echo "scale=3; ($end - $start) / 1000000000" | bc
+# read_all DIR N checks that the plan in DIR read all N data sources. (A key that is not found is
+# an error, so a plan that succeeds found them all.)
+read_all() {
+	[[ "$(grep -c ': Read complete after' "$1/plan.log")" == "$2" ]]
 }
 
-# best DIR N prints the fastest of $reps plans.
-best() {
-	local t b=""
-	for ((r = 0; r < reps; r++)); do
-		t=$(plan "$1" "$2")
-		if [[ -z "$b" ]] || (($(echo "$t < $b" | bc))); then b=$t; fi
+# plan DIR N runs terraform plan in DIR while watching the provider processes terraform starts
+# (their VmHWM and CPU time, polled from /proc), and checks that it read all N data sources.
+# It sets secs (wall time), cpu (seconds of provider CPU) and peak (provider peak RSS, KiB).
+plan() {
+	local dir=$1 n=$2 start end tfpid p hwm rest
+	local -A ticks=() # provider pid -> utime + stime, last seen
+	start=$(date +%s%N)
+	(cd "$dir" && exec terraform plan -refresh=true -lock=false -input=false -no-color >plan.log 2>&1) &
+	tfpid=$!
+	peak=0
+	while kill -0 "$tfpid" 2>/dev/null; do
+		for p in $(pgrep -P "$tfpid" || true); do
+			[[ "$(readlink "/proc/$p/exe" 2>/dev/null)" == "$bin/terraform-provider-hiera" ]] || continue
+			hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$p/status" 2>/dev/null || true)
+			if [[ -n "$hwm" ]] && ((hwm > peak)); then peak=$hwm; fi
+			# /proc/PID/stat after "(comm) ": fields 3 (state) on; utime and stime are 14 and 15.
+			rest=$(cat "/proc/$p/stat" 2>/dev/null || true)
+			rest=${rest##*) }
+			[[ -n "$rest" ]] && ticks[$p]=$(awk '{ print $12 + $13 }' <<<"$rest")
+		done
+		sleep 0.05
 	done
-	echo "$b"
+	end=$(date +%s%N)
+	if ! wait "$tfpid" || ! read_all "$dir" "$n"; then
+		echo "terraform plan failed or did not read $n data sources in $dir:" >&2
+		tail -n 30 "$dir/plan.log" >&2
+		exit 1
+	fi
+	secs=$(echo "scale=3; ($end - $start) / 1000000000" | bc)
+	cpu=0
+	for p in "${!ticks[@]}"; do cpu=$((cpu + ticks[$p])); done
+	cpu=$(echo "scale=2; $cpu / $(getconf CLK_TCK)" | bc)
 }
+
+# best DIR N runs $reps plans and keeps the fastest's secs, cpu and peak in best_secs, best_cpu
+# and best_peak.
+best() {
+	best_secs=""
+	for ((r = 0; r < reps; r++)); do
+		plan "$1" "$2"
+		if [[ -z "$best_secs" ]] || (($(echo "$secs < $best_secs" | bc))); then
+			best_secs=$secs best_cpu=$cpu best_peak=$peak
+		fi
+	done
+}
+
+mb() { echo "scale=1; $1 * 1024 / 1000000" | bc; } # KiB -> MB
 
 echo "== terraform plan, best of $reps (a third of the lookups are deep merges across six levels)"
-printf "%6s %10s %10s %8s %16s\n" "N" "bench (s)" "floor (s)" "ratio" "per lookup (ms)"
+echo "   time: wall seconds of terraform plan; cpu: seconds of provider CPU; rss: provider peak RSS"
+printf "%6s %9s %9s %7s %15s %9s %9s %13s %9s %9s\n" "N" "time" "floor" "ratio" "per lookup ms" \
+	"cpu" "floor" "cpu/lookup ms" "rss MB" "floor"
 for n in $counts; do
 	gen_tf "$work/tf/bench-$n" "$work/hier/bench" "$n" 0
 	gen_tf "$work/tf/floor-$n" "$work/hier/floor" "$n" 0
-	tb=$(best "$work/tf/bench-$n" "$n")
-	tf=$(best "$work/tf/floor-$n" "$n")
-	printf "%6s %10s %10s %8s %16s\n" "$n" "$tb" "$tf" \
-		"$(echo "scale=2; $tb / $tf" | bc)" "$(echo "scale=3; ($tb - $tf) * 1000 / $n" | bc)"
+	best "$work/tf/bench-$n" "$n"
+	tb=$best_secs cb=$best_cpu pb=$best_peak
+	best "$work/tf/floor-$n" "$n"
+	printf "%6s %9s %9s %7s %15s %9s %9s %13s %9s %9s\n" "$n" "$tb" "$best_secs" \
+		"$(echo "scale=2; $tb / $best_secs" | bc)" "$(echo "scale=3; ($tb - $best_secs) * 1000 / $n" | bc)" \
+		"$cb" "$best_cpu" "$(echo "scale=3; ($cb - $best_cpu) * 1000 / $n" | bc)" "$(mb "$pb")" "$(mb "$best_peak")"
 done
 
 if ((rss)); then
@@ -165,23 +189,8 @@ if ((rss)); then
 	yaml_bytes=$(jq '.yaml_bytes' "$work/hier/large/manifest.json")
 	nodes=$(jq '.nodes | length' "$work/hier/large/manifest.json")
 	echo "== peak RSS: $rss_n lookups spread over the $nodes nodes of the large hierarchy (every file is read)"
-	(cd "$dir" && exec terraform plan -refresh=true -lock=false -input=false -no-color >plan.log 2>&1) &
-	tfpid=$!
-	peak=0 # KiB; the provider is a child of terraform, and terraform may start it more than once
-	while kill -0 "$tfpid" 2>/dev/null; do
-		for p in $(pgrep -P "$tfpid" || true); do
-			[[ "$(readlink "/proc/$p/exe" 2>/dev/null)" == "$bin/terraform-provider-hiera" ]] || continue
-			hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$p/status" 2>/dev/null || true)
-			if [[ -n "$hwm" ]] && ((hwm > peak)); then peak=$hwm; fi
-		done
-		sleep 0.05
-	done
-	if ! wait "$tfpid" || ! grep -Eq "^ *\+ found *= *$rss_n\$" "$dir/plan.log"; then
-		echo "terraform plan failed in $dir:" >&2
-		tail -n 30 "$dir/plan.log" >&2
-		exit 1
-	fi
-	printf "YAML %.1f MB, provider peak RSS %.1f MB, ratio %.2f (target < 4)\n" \
+	plan "$dir" "$rss_n"
+	printf "YAML %.1f MB, provider peak RSS %.1f MB, ratio %.2f (target < 4); plan %s s, provider CPU %s s\n" \
 		"$(echo "$yaml_bytes / 1000000" | bc -l)" "$(echo "$peak * 1024 / 1000000" | bc -l)" \
-		"$(echo "$peak * 1024 / $yaml_bytes" | bc -l)"
+		"$(echo "$peak * 1024 / $yaml_bytes" | bc -l)" "$secs" "$cpu"
 fi

@@ -22,7 +22,7 @@ go_tool() {
 }
 
 # find_terraform: echoes a terraform binary: the one on PATH, else one built from source into .tfbin
-# (about five minutes, only the first time: releases cannot be downloaded here, Go modules can).
+# (five to ten minutes, only the first time: Go modules can be fetched where release downloads cannot).
 find_terraform() {
 	if command -v terraform >/dev/null 2>&1; then
 		command -v terraform
@@ -30,7 +30,7 @@ find_terraform() {
 	fi
 	local dir=$bin/terraform@v1.8.5
 	if [ ! -x "$dir/terraform" ]; then
-		echo "terraform is not on PATH: building v1.8.5 into $dir (once, about five minutes)" >&2
+		echo "terraform is not on PATH: building v1.8.5 into $dir (once, five to ten minutes)" >&2
 		GOBIN=$dir GOPROXY=$(modcache_proxy) go install -ldflags "-X github.com/hashicorp/terraform/version.dev=no" \
 			github.com/hashicorp/terraform@v1.8.5 >&2
 	fi

@@ -40,7 +40,8 @@ docs_current() {
 	local docs
 	docs=$(go_tool tfplugindocs github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs v0.25.0) || return 1
 	mkdir "$tmp/src"
-	tar -C "$root" --exclude=./.git --exclude=./.tfbin --exclude=./bin --exclude=./dist -cf - . | tar -C "$tmp/src" -xf -
+	# tar may warn that a file changed while it read it: harmless, generate needs only the sources.
+	tar -C "$root" --exclude=./.git --exclude=./.tfbin --exclude=./bin --exclude=./dist -cf - . 2>/dev/null | tar -C "$tmp/src" -xf -
 	(cd "$tmp/src" && PATH="$(dirname "$tf"):$PATH" "$docs" generate --provider-name hiera >"$tmp/docs.log" 2>&1) ||
 		{ cat "$tmp/docs.log"; return 1; }
 	diff -ru docs "$tmp/src/docs" || { echo "docs/ is out of date: run 'make generate' and commit it"; return 1; }

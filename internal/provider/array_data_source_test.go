@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -72,6 +71,6 @@ func TestArrayDataSource_missingKey(t *testing.T) {
 data "hiera_array" "test" {
   key = "no::such::list"
 }`,
-		ExpectError: regexp.MustCompile(`(?s)Hiera Key Not Found.*Per node.*Per role.*Per OS family.*Common`),
+		ExpectError: errorRE(`Hiera Key Not Found.*no::such::list.*Per node, Per role, Per OS family, Common`),
 	})
 }

@@ -88,9 +88,26 @@ func objectArg(ctx context.Context, v attr.Value, at path.Path) (map[string]any,
 	}
 	m, ok := g.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s must be an object such as { role = \"web\" }, got a %T", at, g)
+		return nil, fmt.Errorf("%s must be an object such as { role = \"web\" }, got %s", at, describe(g))
 	}
 	return m, nil
+}
+
+// describe names the kind of a value (engine or plain Go) for error messages.
+func describe(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case *hiera.Hash, map[string]any:
+		return "a hash"
+	}
+	return "a number"
 }
 
 // mergeOver returns base with the top-level keys of over replacing its own.
@@ -107,13 +124,11 @@ func mergeOver(base, over map[string]any) map[string]any {
 
 // Schema pieces shared by the provider and all three data sources.
 
-func configAttribute(what string) schema.StringAttribute {
-	return schema.StringAttribute{
-		MarkdownDescription: "Path to a `hiera.yaml` (version 5, or version 3). " + what +
-			" A relative path is taken from Terraform's working directory; use `${path.module}/hiera.yaml` in modules. " +
-			"Paths inside the file (`datadir`, key files) are relative to the directory that holds it.",
-		Optional: true,
-	}
+// configDescription describes a config argument; what says how this one is used.
+func configDescription(what string) string {
+	return "Path to a `hiera.yaml` (version 5, or version 3). " + what +
+		" A relative path is taken from Terraform's working directory; use `${path.module}/hiera.yaml` in modules. " +
+		"Paths inside the file (`datadir`, key files) are relative to the directory that holds it."
 }
 
 const factsDescription = "The node's facts, an object of any shape. Interpolation sees them as `%{facts.x}` and, as Puppet does, " +
@@ -159,7 +174,7 @@ func mergeBlock(defaultText string) schema.SingleNestedBlock {
 			"knockout_prefix": schema.StringAttribute{
 				MarkdownDescription: "`deep` only: a value or array element starting with this prefix (such as `--`) removes that entry coming from lower levels.",
 				Optional:            true,
-				Validators:          []validator.String{deepOnly{}},
+				Validators:          []validator.String{deepOnly{}, stringvalidator.LengthAtLeast(1)},
 			},
 			"sort_merged_arrays": schema.BoolAttribute{
 				MarkdownDescription: "`deep` only: sort arrays that were merged. Defaults to `false`.",

@@ -68,7 +68,10 @@ func (d *hieraDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			// Optional.
-			"config": configAttribute("Overrides the provider's `config`, for modules that ship their own hieradata."),
+			"config": schema.StringAttribute{
+				MarkdownDescription: configDescription("Overrides the provider's `config`, for modules that ship their own hieradata."),
+				Optional:            true,
+			},
 			"facts": schema.DynamicAttribute{
 				MarkdownDescription: factsDescription + " Merged over the provider's `facts`, top-level key by key.",
 				Optional:            true,
@@ -155,9 +158,9 @@ func (d *hieraDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	}
 
 	res, err := engine.Lookup(ctx, lookup)
+	// Never log the value: Hiera holds secrets.
 	tflog.Debug(ctx, "hiera lookup", map[string]any{
-		"key": key, "config": configPath, "merge": fmt.Sprintf("%+v", lookup.Merge),
-		"found": res.Found, "levels_searched": res.Searched,
+		"key": key, "config": configPath, "merge": lookup.Merge.String(), "found": res.Found, "levels_searched": res.Searched,
 	})
 	for _, w := range res.Warnings {
 		resp.Diagnostics.AddAttributeWarning(path.Root("key"), "Hiera Warning", w)
@@ -189,7 +192,7 @@ func (d *hieraDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		resp.Diagnostics.AddAttributeError(path.Root("key"), "Unrepresentable Hiera Value", fmt.Sprintf("The value of %q cannot be returned: %s.", key, err))
 		return
 	}
-	js, err := marshalJSON(value)
+	js, err := hiera.MarshalJSON(value)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("key"), "Unrepresentable Hiera Value", fmt.Sprintf("The value of %q cannot be written as JSON: %s.", key, err))
 		return

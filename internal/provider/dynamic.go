@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"strconv"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -83,46 +81,17 @@ func toAttr(v any, at path.Path) (attr.Value, error) {
 	return nil, fmt.Errorf("%s: unsupported engine value of Go type %T", at, v)
 }
 
-// keyString writes a hash key as Ruby's to_s does, since Terraform object keys are strings.
+// keyString writes a hash key as Ruby's to_s does, since Terraform object keys are strings. For
+// numbers and booleans that is their JSON text, which the engine writes in Ruby's notation.
 func keyString(k any) string {
 	switch t := k.(type) {
 	case string:
 		return t
 	case nil:
 		return ""
-	case bool:
-		return strconv.FormatBool(t)
-	case int64:
-		return strconv.FormatInt(t, 10)
-	case *big.Int:
-		return t.String()
-	case float64:
-		return rubyFloat(t)
+	}
+	if b, err := hiera.MarshalJSON(k); err == nil {
+		return string(b)
 	}
 	return fmt.Sprint(k)
-}
-
-// rubyFloat formats f like Ruby's Float#to_s: "1.0", "0.5", "1.0e+16", "1.0e-05".
-func rubyFloat(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	}
-	if a := math.Abs(f); a == 0 || (a >= 1e-4 && a < 1e16) {
-		s := strconv.FormatFloat(f, 'f', -1, 64)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64) // 1e+16, 1.5e-05
-	mant, exp, _ := strings.Cut(s, "e")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	return mant + "e" + exp
 }

@@ -82,8 +82,11 @@ func TestToDynamic_bigIntExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := got.UnderlyingValue().(types.Number).ValueBigFloat()
-		if txt := n.Text('f', 0); txt != s {
+		n, ok := got.UnderlyingValue().(types.Number)
+		if !ok {
+			t.Fatalf("got %s, want a number", got)
+		}
+		if txt := n.ValueBigFloat().Text('f', 0); txt != s {
 			t.Errorf("got %s, want %s", txt, s)
 		}
 	}
@@ -117,14 +120,14 @@ func TestKeyString(t *testing.T) {
 		in   any
 		want string
 	}{
-		"string":      {"a.b", "a.b"},
-		"nil":         {nil, ""},
-		"false":       {false, "false"},
-		"int":         {int64(-7), "-7"},
-		"float":       {2.5, "2.5"},
-		"float-whole": {100.0, "100.0"},
-		"float-big":   {1e20, "1.0e+20"},
-		"float-small": {0.00001, "1.0e-05"},
+		"string":               {"a.b", "a.b"},
+		"nil":                  {nil, ""},
+		"false":                {false, "false"},
+		"int":                  {int64(-7), "-7"},
+		"float":                {2.5, "2.5"},
+		"float-whole":          {100.0, "100.0"},
+		"float-big":            {1e20, "1.0e+20"},
+		"float-small":          {0.00001, "1.0e-05"},
 		"float-small-fraction": {1.5e-7, "1.5e-07"},
 	}
 	for name, tc := range testCases {

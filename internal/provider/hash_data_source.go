@@ -29,20 +29,3 @@ func hashShape(v any) (any, string) {
 	}
 	return v, fmt.Sprintf("must be a hash for hiera_hash, but it is %s", describe(v))
 }
-
-// describe names the kind of an engine value for error messages.
-func describe(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case *hiera.Hash:
-		return "a hash"
-	}
-	return "a number"
-}

@@ -46,9 +46,9 @@ func TestLookupDataSource_basic(t *testing.T) {
 			expect("data.hiera_lookup.nested", "json", str(`{"zulu":2,"alpha":{"list":["x","y"],"obj":{"k":"v"}}}`)),
 			// Non-string hash keys become strings, as Ruby's to_s writes them.
 			expect("data.hiera_lookup.odd_keys", "value", knownvalue.ObjectExact(map[string]knownvalue.Check{
-				"1": str("one"), "true": str("bool key"), "": str("nil key"),
+				"1": str("one"), "2.5": str("two and a half"), "12345678901234567890": str("big"),
 			})),
-			expect("data.hiera_lookup.odd_keys", "json", str(`{"1":"one","true":"bool key","":"nil key"}`)),
+			expect("data.hiera_lookup.odd_keys", "json", str(`{"1":"one","2.5":"two and a half","12345678901234567890":"big"}`)),
 		},
 	})
 }
@@ -243,17 +243,18 @@ func TestLookupDataSource_validation(t *testing.T) {
 	step := func(body, want string) resource.TestStep {
 		return resource.TestStep{
 			Config:      siteProvider + "data \"hiera_lookup\" \"test\" {\n" + body + "\n}",
-			ExpectError: regexp.MustCompile(want),
+			ExpectError: errorRE(want),
 			PlanOnly:    true,
 		}
 	}
 	unitTest(t,
-		step(`key = ""`, `(?s)Invalid Attribute Value Length.*key.*at least 1`),
-		step("key = \"k\"\nmerge {\n strategy = \"deeper\"\n}", `(?s)Invalid Attribute Value Match.*merge.strategy.*value must be one of`),
-		step("key = \"k\"\nmerge {\n strategy = \"hash\"\n knockout_prefix = \"--\"\n}", `(?s)Merge Option Needs Deep Strategy.*merge.knockout_prefix`),
-		step("key = \"k\"\nmerge {\n strategy = \"first\"\n sort_merged_arrays = true\n}", `(?s)Merge Option Needs Deep Strategy.*merge.sort_merged_arrays`),
-		step("key = \"k\"\nmerge {\n strategy = \"unique\"\n merge_hash_arrays = false\n}", `(?s)Merge Option Needs Deep Strategy.*merge.merge_hash_arrays`),
-		step("key = \"k\"\nmerge {\n knockout_prefix = \"--\"\n}", `(?s)merge.strategy.*must be specified`),
+		step(`key = ""`, `Invalid Attribute Value Length.*key.*at least 1`),
+		step("key = \"k\"\nmerge {\n strategy = \"deeper\"\n}", `Invalid Attribute Value Match.*merge.strategy.*value must be one of`),
+		step("key = \"k\"\nmerge {\n strategy = \"hash\"\n knockout_prefix = \"--\"\n}", `Merge Option Needs Deep Strategy.*merge.knockout_prefix`),
+		step("key = \"k\"\nmerge {\n strategy = \"first\"\n sort_merged_arrays = true\n}", `Merge Option Needs Deep Strategy.*merge.sort_merged_arrays`),
+		step("key = \"k\"\nmerge {\n strategy = \"unique\"\n merge_hash_arrays = false\n}", `Merge Option Needs Deep Strategy.*merge.merge_hash_arrays`),
+		step("key = \"k\"\nmerge {\n strategy = \"deep\"\n knockout_prefix = \"\"\n}", `merge.knockout_prefix.*at least 1`),
+		step("key = \"k\"\nmerge {\n knockout_prefix = \"--\"\n}", `merge.strategy.*must be specified`),
 	)
 }
 
@@ -263,7 +264,7 @@ func TestLookupDataSource_missingKey(t *testing.T) {
 data "hiera_lookup" "test" {
   key = "no::such::key"
 }`,
-		ExpectError: regexp.MustCompile(`(?s)Hiera Key Not Found.*no::such::key.*Common`),
+		ExpectError: errorRE(`Hiera Key Not Found.*no::such::key.*Common`),
 	})
 }
 
@@ -275,7 +276,7 @@ data "hiera_lookup" "test" {
   key    = "ok"
   config = "testdata/bad_yaml/hiera.yaml"
 }`,
-		ExpectError: regexp.MustCompile(`(?s)Hiera Lookup Failed.*broken\.yaml.*line:? 3`),
+		ExpectError: errorRE(`Hiera Lookup Failed.*broken\.yaml.*line:? 3`),
 	})
 }
 
@@ -285,6 +286,6 @@ func TestLookupDataSource_sensitive(t *testing.T) {
 data "hiera_lookup" "test" {
   key = "secret_token"
 }`,
-		ExpectError: regexp.MustCompile(`Sensitive Hiera Value`),
+		ExpectError: errorRE(`Sensitive Hiera Value`),
 	})
 }

@@ -44,7 +44,7 @@ func (p *hieraProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"and returns them with their real types.",
 		Attributes: map[string]schema.Attribute{
 			"config": schema.StringAttribute{
-				MarkdownDescription: configAttribute("Defaults to `hiera.yaml`.").MarkdownDescription +
+				MarkdownDescription: configDescription("Defaults to `hiera.yaml`.") +
 					" A file that does not exist is reported at the first lookup, naming the path tried.",
 				Optional: true,
 			},

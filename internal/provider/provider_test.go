@@ -2,6 +2,7 @@ package provider
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -35,6 +36,11 @@ func unitTest(t *testing.T, steps ...resource.TestStep) {
 
 func expect(addr, attr string, want knownvalue.Check) statecheck.StateCheck {
 	return statecheck.ExpectKnownValue(addr, tfjsonpath.New(attr), want)
+}
+
+// errorRE matches a diagnostic that Terraform may have wrapped: spaces match any white space.
+func errorRE(s string) *regexp.Regexp {
+	return regexp.MustCompile("(?s)" + strings.ReplaceAll(s, " ", `\s+`))
 }
 
 func str(s string) knownvalue.Check { return knownvalue.StringExact(s) }
