@@ -7,6 +7,7 @@ import (
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -37,7 +38,10 @@ func LoadDecryptor(privateKeyPath string) (*Decryptor, error) {
 	}
 	d, err := NewDecryptor(data)
 	if err != nil {
-		e := err.(*Error)
+		var e *Error
+		if !errors.As(err, &e) {
+			return nil, err
+		}
 		return nil, newErr(e.Kind, e.Err, "key file %q: %s", privateKeyPath, e.Msg)
 	}
 	return d, nil

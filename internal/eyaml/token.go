@@ -2,6 +2,7 @@ package eyaml
 
 import (
 	"encoding/base64"
+	"errors"
 	"regexp"
 	"strings"
 )
@@ -55,7 +56,10 @@ func (d *Decryptor) ReplaceAll(s string) (string, bool, error) {
 		}
 		pt, err := d.decryptPayload(scheme, s[loc[4]:loc[5]])
 		if err != nil {
-			e := err.(*Error)
+			var e *Error
+			if !errors.As(err, &e) {
+				return "", false, err
+			}
 			return "", false, newErr(e.Kind, e.Err, "ENC value %d of %d (byte offset %d): %s", i+1, len(locs), loc[0], e.Msg)
 		}
 		b.WriteString(s[last:loc[0]])

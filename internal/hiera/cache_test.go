@@ -135,7 +135,7 @@ func TestCacheEyamlKeyReload(t *testing.T) {
 	wantValue(t, e, "pw", `"hunter2"`)
 	key := filepath.Join(dir, "keys", "private_key.pkcs7.pem")
 	rewrite(t, key, "not a key\n", mtimeOf(t, key).Add(2*time.Second))
-	mustFail(t, e, hiera.Request{Key: "pw"})
+	_ = mustFail(t, e, hiera.Request{Key: "pw"})
 	rewrite(t, key, readFixture(t, "keys/private_key.pkcs7.pem"), mtimeOf(t, key).Add(2*time.Second))
 	wantValue(t, e, "pw", `"hunter2"`)
 	// the public key (certificate) counts too: another one no longer matches the private key

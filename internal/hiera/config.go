@@ -83,7 +83,7 @@ func parseConfig(path string, data []byte) (*config, error) {
 		return cfg, cfg.parseV5(top, lines)
 	case 3:
 		cfg.version = 3
-		return cfg, cfg.parseV3(top, lines)
+		return cfg, cfg.parseV3(top)
 	case 4:
 		return nil, &Error{Message: "hiera.yaml version 4 cannot be used in the global layer", File: path}
 	}
@@ -209,7 +209,7 @@ func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int)
 	case 0:
 		for _, k := range functionKeys {
 			if v, ok := defaults.Get(k); ok {
-				e.kind, e.function = k, v.(string)
+				e.kind, e.function = k, rubyToS(v)
 			}
 		}
 		if e.kind == "" {
@@ -218,7 +218,7 @@ func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int)
 	case 1:
 		for _, k := range functionKeys {
 			if v, ok := h.Get(k); ok {
-				e.kind, e.function = k, v.(string)
+				e.kind, e.function = k, rubyToS(v) // validated as a string above
 			}
 		}
 	default:
@@ -233,8 +233,9 @@ func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int)
 			if s, isStr := v.(string); isStr {
 				e.locs = []string{s}
 			} else {
-				for _, el := range v.([]any) {
-					e.locs = append(e.locs, el.(string))
+				list, _ := v.([]any) // validated as an array of strings above
+				for _, el := range list {
+					e.locs = append(e.locs, rubyToS(el))
 				}
 			}
 		}
@@ -244,7 +245,7 @@ func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int)
 	}
 	e.datadir = "data"
 	if v, ok := h.Get("datadir"); ok {
-		e.datadir = v.(string)
+		e.datadir, _ = v.(string) // validated as a String[1] above
 	} else if v, ok := defaults.Get("datadir"); ok {
 		if s, isStr := v.(string); isStr {
 			e.datadir = s

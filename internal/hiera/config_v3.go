@@ -15,7 +15,7 @@ var v3Backends = map[string]string{"yaml": "yaml_data", "json": "json_data", "ey
 
 // parseV3 converts a Hiera 3 configuration into one hierarchy entry per backend, each walking the
 // whole :hierarchy:, which is the order Hiera 3 consults them in.
-func (c *config) parseV3(top *Hash, lines map[*Hash]int) error {
+func (c *config) parseV3(top *Hash) error {
 	c.v3 = &v3Settings{mergeBehavior: "native"}
 	backends, err := c.v3StringList(top, "backends", []string{"yaml"})
 	if err != nil {

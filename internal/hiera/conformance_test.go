@@ -116,9 +116,17 @@ func setUpCase(t *testing.T, c confCase) (string, Scope) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	certname, isStr := facts["clientcert"].(string)
+	if !isStr {
+		t.Fatalf("fact clientcert is %T, not a string", facts["clientcert"])
+	}
+	factsHash, isHash := fh.(*Hash)
+	if !isHash {
+		t.Fatalf("facts converted to %T, not a *Hash", fh)
+	}
 	vars := NewHash(1)
-	vars.Set("trusted", map2hash("certname", facts["clientcert"].(string)))
-	return filepath.Join(dir, "hiera.yaml"), Scope{Facts: fh.(*Hash), Vars: vars}
+	vars.Set("trusted", map2hash("certname", certname))
+	return filepath.Join(dir, "hiera.yaml"), Scope{Facts: factsHash, Vars: vars}
 }
 
 // jsonNumbers turns encoding/json's float64 numbers that are integral into int64.

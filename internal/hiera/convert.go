@@ -232,7 +232,8 @@ func convHash(v any, args []any) (any, string) {
 	case []any:
 		if convAllPairs(x) {
 			for _, p := range x {
-				flat = append(flat, p.([]any)...)
+				pair, _ := p.([]any) // convAllPairs checked that every element is a pair
+				flat = append(flat, pair...)
 			}
 		} else {
 			flat = x

@@ -460,8 +460,11 @@ func toBigFloat(v any) *big.Float {
 		return new(big.Float).SetInt64(t)
 	case *big.Int:
 		return new(big.Float).SetInt(t)
+	case float64:
+		return new(big.Float).SetFloat64(t)
 	}
-	return new(big.Float).SetFloat64(v.(float64))
+	// Cannot happen: numCmp is only called with numbers (isNumber).
+	return new(big.Float)
 }
 
 // rubyEqual is Ruby's ==: like Equal, but numbers compare by value (1 == 1.0).

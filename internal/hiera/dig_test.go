@@ -6,7 +6,7 @@ import (
 
 // digFixture mirrors the data of the edge-dot-* conformance cases:
 // h: {a: {b: deep}, arr: [x, y, z], s: a string, n: ~, "1": string one, 2: integer two,
-// "dotted.key": dv, t: true, f: 1.5, i: 5}
+// "dotted.key": dv, t: true, f: 1.5, i: 5}.
 func digFixture() any {
 	a := NewHash(1)
 	a.Set("b", "deep")

@@ -107,7 +107,10 @@ func (e *Engine) dataFor(path, function string) (df *dataFile, exists bool) {
 	}
 	stamp := stampOf(fi)
 	v, _ := e.files.LoadOrStore(function+"\x00"+path, &fileSlot{})
-	slot := v.(*fileSlot)
+	slot, isSlot := v.(*fileSlot)
+	if !isSlot {
+		return nil, false // cannot happen: e.files only holds *fileSlot values
+	}
 	if cached := slot.current.Load(); cached != nil && cached.stamp == stamp {
 		return cached, true
 	}
@@ -203,7 +206,8 @@ func nesting(v any, memo map[any]int) int {
 	if h, isHash := v.(*Hash); isHash {
 		h.Each(func(_, x any) bool { measure(x); return true })
 	} else {
-		for _, x := range v.([]any) {
+		list, _ := v.([]any) // nesting is only called on a Hash or an array
+		for _, x := range list {
 			measure(x)
 		}
 	}
@@ -230,7 +234,7 @@ func readLimited(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read-only: nothing to lose on close
 	data, err := io.ReadAll(io.LimitReader(f, maxDataFileSize+1))
 	if err != nil {
 		return nil, err

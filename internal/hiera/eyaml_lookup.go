@@ -154,7 +154,9 @@ func (inv *invocation) decryptor(e *entry) (*eyaml.Decryptor, error) {
 		ck.publicStamp = stampOf(pfi)
 	}
 	if d, ok := inv.engine.decryptors.Load(ck); ok {
-		return d.(*eyaml.Decryptor), nil
+		if dec, isDec := d.(*eyaml.Decryptor); isDec { // always: only decryptors are stored
+			return dec, nil
+		}
 	}
 	dec, err := eyaml.LoadDecryptor(privPath)
 	if err == nil && pubPath != "" {

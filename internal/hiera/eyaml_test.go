@@ -87,7 +87,11 @@ func encrypt(t *testing.T, plaintext string) string {
 	data := append([]byte(plaintext), []byte(strings.Repeat(string(rune(pad)), pad))...)
 	c, _ := aes.NewCipher(key)
 	cipher.NewCBCEncrypter(c, iv).CryptBlocks(data, data)
-	wrapped, err := rsa.EncryptPKCS1v15(rand.Reader, cert.PublicKey.(*rsa.PublicKey), key)
+	pub, isRSA := cert.PublicKey.(*rsa.PublicKey)
+	if !isRSA {
+		t.Fatalf("fixture certificate has a %T key, not RSA", cert.PublicKey)
+	}
+	wrapped, err := rsa.EncryptPKCS1v15(rand.Reader, pub, key)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,11 @@ func FuzzInterpolate(f *testing.F) {
 	}
 	dir := f.TempDir()
 	fuzzWrite(f, filepath.Join(dir, "hiera.yaml"), "version: 5\n")
-	facts, _ := FromGo(map[string]any{"hostname": "web", "os": map[string]any{"family": "Debian"}, "h": map[string]any{"k": []any{"x", int64(1)}}})
+	factsValue, _ := FromGo(map[string]any{"hostname": "web", "os": map[string]any{"family": "Debian"}, "h": map[string]any{"k": []any{"x", int64(1)}}})
+	facts, isHash := factsValue.(*Hash)
+	if !isHash {
+		f.Fatalf("facts converted to %T, not a *Hash", factsValue)
+	}
 	f.Fuzz(func(t *testing.T, value string) {
 		if !fuzzUTF8(value) {
 			return
@@ -106,7 +110,7 @@ func FuzzInterpolate(f *testing.F) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		for _, key := range []string{"a", "c"} {
-			_, _ = engine.Lookup(ctx, Request{Key: key, Scope: Scope{Facts: facts.(*Hash)}, Explain: true})
+			_, _ = engine.Lookup(ctx, Request{Key: key, Scope: Scope{Facts: facts}, Explain: true})
 		}
 	})
 }

@@ -119,9 +119,9 @@ func (g *globber) walk(path string, positions []int) error {
 	if !globWithin(filepath.Clean(path), g.root) {
 		return errorf("glob pattern %q escapes the data directory %q", g.pattern, g.root)
 	}
-	entries, err := os.ReadDir(path)
-	if err != nil {
-		return nil // like Ruby, an unreadable or missing directory just has no matches
+	entries, readErr := os.ReadDir(path)
+	if readErr != nil {
+		entries = nil // like Ruby, an unreadable or missing directory just has no matches
 	}
 	for _, e := range entries {
 		name := e.Name()
@@ -172,8 +172,8 @@ func (g *globber) walkPlain(path string, cur []int) error {
 
 // yield records a matched path unless it is a directory (Puppet rejects path.directory?).
 func (g *globber) yield(path string) error {
-	if _, err := os.Lstat(path); err != nil {
-		return nil
+	if !globExists(path) {
+		return nil // vanished or unreadable: no match, as in Ruby
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil
@@ -184,6 +184,12 @@ func (g *globber) yield(path string) error {
 	}
 	g.out = append(g.out, clean)
 	return nil
+}
+
+// globExists reports whether path exists (without following a final symlink).
+func globExists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 func globJoin(dir, name string) string {

@@ -58,7 +58,11 @@ func hashOf(t *testing.T, m map[string]any) *hiera.Hash {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return v.(*hiera.Hash)
+	h, isHash := v.(*hiera.Hash)
+	if !isHash {
+		t.Fatalf("FromGo(%v) returned %T, not a *hiera.Hash", m, v)
+	}
+	return h
 }
 
 // scopeOf builds a lookup scope from facts and other top-scope variables.

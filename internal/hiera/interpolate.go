@@ -230,7 +230,8 @@ func (inv *invocation) token3(subject, token, expr string, allowMethods bool) (s
 			return "", nil, false, errorf("Invalid interpolation method '%s'", method)
 		}
 		q := arg
-		if len(q) < 2 || !((q[0] == '\'' && q[len(q)-1] == '\'') || (q[0] == '"' && q[len(q)-1] == '"')) {
+		quoted := len(q) >= 2 && (q[0] == '\'' && q[len(q)-1] == '\'' || q[0] == '"' && q[len(q)-1] == '"')
+		if !quoted {
 			return "", nil, false, errorf("Argument to interpolation method '%s' must be quoted, got '%s'", method, arg)
 		}
 		arg = q[1 : len(q)-1]

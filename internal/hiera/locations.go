@@ -20,8 +20,10 @@ type location struct {
 func (inv *invocation) locations(e *entry) ([]location, error) {
 	key, cacheable := inv.locationKey(e)
 	if cacheable {
-		if locs, ok := inv.cfg.locCache.Load(key); ok {
-			return locs.([]location), nil
+		if cached, ok := inv.cfg.locCache.Load(key); ok {
+			if locs, isLocs := cached.([]location); isLocs { // always: only []location is stored
+				return locs, nil
+			}
 		}
 	}
 	out, err := inv.resolveLocations(e)

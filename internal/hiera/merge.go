@@ -235,15 +235,17 @@ func (m *Merge) Combine(memo, lower any) (any, error) {
 		if err := checkUnique("second", lower); err != nil {
 			return nil, err
 		}
-		return rubyUnion(uniqueConvert(memo).([]any), uniqueConvert(lower).([]any)), nil
+		return rubyUnion(uniqueConvert(memo), uniqueConvert(lower)), nil
 	case "hash":
-		if err := checkHash("first", memo); err != nil {
+		high, err := checkHash("first", memo)
+		if err != nil {
 			return nil, err
 		}
-		if err := checkHash("second", lower); err != nil {
+		low, err := checkHash("second", lower)
+		if err != nil {
 			return nil, err
 		}
-		return hashMerge(memo.(*Hash), lower.(*Hash)), nil
+		return hashMerge(high, low), nil
 	case "deep", "unconstrained_deep":
 		return m.deepMerge(memo, lower)
 	case "reverse_deep":
@@ -262,7 +264,7 @@ func (m *Merge) deepMerge(source, dest any) (any, error) {
 }
 
 // uniqueConvert flattens an array completely, or wraps a non-array.
-func uniqueConvert(v any) any {
+func uniqueConvert(v any) []any {
 	a, ok := v.([]any)
 	if !ok {
 		return []any{v}
@@ -358,8 +360,8 @@ func checkUnique(which string, v any) error {
 	return mergeTypeError(which, problems)
 }
 
-// checkHash asserts Hash[String, Data].
-func checkHash(which string, v any) error {
+// checkHash asserts Hash[String, Data] and returns v as a Hash.
+func checkHash(which string, v any) (*Hash, error) {
 	var problems []string
 	h, ok := v.(*Hash)
 	switch {
@@ -370,11 +372,15 @@ func checkHash(which string, v any) error {
 	default:
 		for i, k := range h.keys {
 			if !isData(h.vals[i]) {
-				problems = append(problems, dataMismatches(h.vals[i], "entry '"+k.(string)+"' ")...)
+				name, _ := k.(string) // stringKeys checked every key
+				problems = append(problems, dataMismatches(h.vals[i], "entry '"+name+"' ")...)
 			}
 		}
 	}
-	return mergeTypeError(which, problems)
+	if err := mergeTypeError(which, problems); err != nil {
+		return nil, err
+	}
+	return h, nil
 }
 
 func mergeTypeError(which string, problems []string) error {

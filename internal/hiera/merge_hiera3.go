@@ -46,7 +46,11 @@ func hiera3Hash(key, behavior string, opts *Merge, found []any) (any, error) {
 // hiera3MergeAnswer is Backend.merge_answer(lower, higher).
 func hiera3MergeAnswer(behavior string, opts *Merge, lower *Hash, higher any) (any, error) {
 	if behavior != "deep" && behavior != "deeper" {
-		return hashMerge(higher.(*Hash), lower), nil // lower.merge(higher)
+		high, isHash := higher.(*Hash)
+		if !isHash { // cannot happen: hiera3Hash starts from a Hash and a native merge keeps it one
+			return nil, errorf("Hiera type mismatch: expected Hash and got %s", rubyClassName(higher))
+		}
+		return hashMerge(high, lower), nil // lower.merge(higher)
 	}
 	if opts == nil {
 		opts = &Merge{}

@@ -18,10 +18,12 @@ var patternCache sync.Map // pattern string -> *regexp.Regexp or error
 
 func compilePattern(p string) (*regexp.Regexp, error) {
 	if v, ok := patternCache.Load(p); ok {
-		if re, isRe := v.(*regexp.Regexp); isRe {
-			return re, nil
+		switch cached := v.(type) {
+		case *regexp.Regexp:
+			return cached, nil
+		case error:
+			return nil, cached
 		}
-		return nil, v.(error)
 	}
 	re, err := compileRubyRegexp(p)
 	if err != nil {

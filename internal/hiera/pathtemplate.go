@@ -24,8 +24,10 @@ type pathVar struct {
 var pathTemplates sync.Map // template text -> *pathTemplate
 
 func compilePathTemplate(s string) *pathTemplate {
-	if t, ok := pathTemplates.Load(s); ok {
-		return t.(*pathTemplate)
+	if cached, ok := pathTemplates.Load(s); ok {
+		if t, isTemplate := cached.(*pathTemplate); isTemplate { // always: only templates are stored
+			return t
+		}
 	}
 	t := &pathTemplate{}
 	last := 0

@@ -75,7 +75,8 @@ func typeDetail(v any) string {
 		if stringKeys(t) {
 			parts := make([]string, t.Len())
 			for i, k := range t.keys {
-				key := "'" + k.(string) + "'"
+				name, _ := k.(string) // stringKeys checked every key
+				key := "'" + name + "'"
 				if t.vals[i] == nil {
 					key = "NotUndef[" + key + "]"
 				}
@@ -293,7 +294,8 @@ func dataMismatches(v any, path string) []string {
 		out := []string{path + "variant 0 expects a ScalarData value, got Struct"}
 		for i, k := range t.keys {
 			if !isData(t.vals[i]) {
-				out = append(out, dataMismatches(t.vals[i], path+"variant 1 entry '"+k.(string)+"' ")...)
+				name, _ := k.(string) // stringKeys checked every key
+				out = append(out, dataMismatches(t.vals[i], path+"variant 1 entry '"+name+"' ")...)
 			}
 		}
 		return append(out, path+"variant 2 expects an Array value, got Struct")
