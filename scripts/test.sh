@@ -61,6 +61,10 @@ check "terraform fmt" "$tf" fmt -check -recursive -diff examples/
 check "docs current" docs_current
 check "goreleaser check" release_config
 check "go test" go test -race -p 2 -count=1 ./...
+# the engine's agreement with Puppet's recorded answers, as a number (the test above enforces it)
+conformance() { go test -count=1 -run '^TestConformance$' -v ./internal/hiera/ | grep '^conformance:'; }
+check "conformance" conformance
+check "concurrent plan" env TERRAFORM="$tf" bash scripts/stress.sh 300
 
 if [ ${#failed[@]} -gt 0 ]; then
 	printf 'FAILED: %s\n' "${failed[@]}"
