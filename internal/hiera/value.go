@@ -2,6 +2,8 @@ package hiera
 
 import (
 	"fmt"
+	"hash/maphash"
+	"math"
 	"math/big"
 	"sort"
 )
@@ -28,7 +30,7 @@ import (
 type Hash struct {
 	keys  []any
 	vals  []any
-	index map[any]int // mapKey(key) -> position; nil while the hash is small
+	index *hashIndex // nil while the hash is small
 }
 
 // hashIndexMin is the size past which a hash keeps an index.
@@ -44,18 +46,17 @@ func NewHash(n int) *Hash {
 	return &Hash{keys: buf[0:0:n], vals: buf[n : n : 2*n]}
 }
 
-// mapKey turns a scalar key into a comparable Go map key. Ruby's eql? keeps 1 and 1.0 apart,
-// and so do Go interface keys; big integers are keyed by their decimal text.
-type bigKey string
-
-func mapKey(k any) any {
-	if b, ok := k.(*big.Int); ok {
-		return bigKey(b.String())
-	}
-	return k
+// hashIndex is an open-addressing table of the positions of a hash's keys: much smaller than a
+// Go map of interface keys. A slot holds position+1; 0 is free.
+type hashIndex struct {
+	slots []int32
 }
 
-// sameKey is mapKey(a) == mapKey(b) without building map keys.
+// bigKey is a big integer as a comparable Go value (its decimal text).
+type bigKey string
+
+// sameKey reports whether a and b are the same hash key, as Ruby's eql? sees them: Go's == (which
+// keeps 1 and 1.0 apart), except that big integers are compared by value.
 func sameKey(a, b any) bool {
 	if x, ok := a.(*big.Int); ok {
 		y, ok := b.(*big.Int)
@@ -64,13 +65,85 @@ func sameKey(a, b any) bool {
 	return a == b
 }
 
+// buildIndex indexes all of h's keys in a table at most half full.
+func (h *Hash) buildIndex() {
+	size := 16
+	for size < 2*cap(h.keys) {
+		size *= 2
+	}
+	h.index = &hashIndex{slots: make([]int32, size)}
+	for i, k := range h.keys {
+		h.index.add(k, i)
+	}
+}
+
+var (
+	hashSeed    = maphash.MakeSeed()
+	hashIntSeed = maphash.String(hashSeed, "int")
+)
+
+// keyHash hashes a key so that sameKey keys hash alike. Keys are scalars; anything else hashes to 0,
+// which is slow but right.
+func keyHash(k any) uint64 {
+	switch t := k.(type) {
+	case string:
+		return maphash.String(hashSeed, t)
+	case int64:
+		return mix64(uint64(t) ^ hashIntSeed)
+	case float64:
+		if t == 0 {
+			t = 0 // -0.0 == 0.0
+		}
+		return mix64(math.Float64bits(t) ^ hashIntSeed)
+	case *big.Int:
+		h := hashIntSeed + uint64(t.Sign())
+		for _, w := range t.Bits() {
+			h = mix64(h ^ uint64(w))
+		}
+		return h
+	case bool:
+		if t {
+			return 1
+		}
+		return 2
+	case rubySymbol:
+		return maphash.String(hashSeed, t.name)
+	}
+	return 0
+}
+
+// mix64 is splitmix64's finalizer.
+func mix64(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	return x ^ x>>33
+}
+
+// slot returns where k is in the table, or the free slot where it would go.
+func (x *hashIndex) slot(keys []any, k any) int {
+	mask := uint64(len(x.slots) - 1)
+	for i := keyHash(k) & mask; ; i = (i + 1) & mask {
+		if p := x.slots[i]; p == 0 || sameKey(keys[p-1], k) {
+			return int(i)
+		}
+	}
+}
+
+func (x *hashIndex) add(k any, pos int) {
+	mask := uint64(len(x.slots) - 1)
+	i := keyHash(k) & mask
+	for x.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	x.slots[i] = int32(pos + 1)
+}
+
 // find returns the position of k, or -1.
 func (h *Hash) find(k any) int {
 	if h.index != nil {
-		if i, ok := h.index[mapKey(k)]; ok {
-			return i
-		}
-		return -1
+		return int(h.index.slots[h.index.slot(h.keys, k)]) - 1
 	}
 	for i, e := range h.keys {
 		if sameKey(e, k) {
@@ -116,13 +189,10 @@ func (h *Hash) Set(k, v any) {
 	h.keys = append(h.keys, k)
 	h.vals = append(h.vals, v)
 	switch n := len(h.keys); {
-	case h.index != nil:
-		h.index[mapKey(k)] = n - 1
+	case h.index != nil && 2*n <= len(h.index.slots):
+		h.index.add(k, n-1)
 	case n > hashIndexMin:
-		h.index = make(map[any]int, max(n, cap(h.keys)))
-		for i, e := range h.keys {
-			h.index[mapKey(e)] = i
-		}
+		h.buildIndex() // first or larger
 	}
 }
 
@@ -135,10 +205,7 @@ func (h *Hash) Delete(k any) {
 	h.keys = append(h.keys[:i], h.keys[i+1:]...)
 	h.vals = append(h.vals[:i], h.vals[i+1:]...)
 	if h.index != nil {
-		delete(h.index, mapKey(k))
-		for j := i; j < len(h.keys); j++ {
-			h.index[mapKey(h.keys[j])] = j
-		}
+		h.buildIndex() // positions have moved
 	}
 }
 

@@ -55,21 +55,35 @@ type rubySymbol struct {
 
 // parseYAML reads YAML text as Puppet does. It returns the first document's value (any engine value; an
 // empty document is nil) and, for every *Hash it built, the 1-based line where that mapping starts.
+//
+// Most data files are plain block YAML, which the fast reader in yamlfast.go reads directly; anything
+// else, and every error, goes through yaml.v3.
 func parseYAML(data []byte) (v any, lines map[*Hash]int, err error) {
+	simple, e := checkYAMLText(data)
+	if e != nil {
+		return nil, nil, e
+	}
+	if simple {
+		if v, lines, ok := tryFastYAML(data); ok {
+			return v, lines, nil
+		}
+	}
+	return parseYAMLv3(data)
+}
+
+// parseYAMLv3 is parseYAML through yaml.v3, for text that checkYAMLText accepts.
+func parseYAMLv3(data []byte) (v any, lines map[*Hash]int, err error) {
 	defer func() {
 		// yaml.v3 has a few internal panics on odd input; a data file must never crash the provider.
 		if r := recover(); r != nil {
 			v, lines, err = nil, nil, &YAMLError{Msg: fmt.Sprintf("cannot read YAML: %v", r)}
 		}
 	}()
-	if e := checkYAMLText(data); e != nil {
-		return nil, nil, e
-	}
 	var doc yaml.Node
 	if e := yaml.Unmarshal(data, &doc); e != nil {
 		return nil, nil, yamlSyntaxError(e, data)
 	}
-	r := &yamlReader{lines: map[*Hash]int{}, anchors: map[*yaml.Node]*yamlAnchored{}}
+	r := newYAMLReader()
 	if doc.Kind == 0 { // no document at all (empty file, only comments)
 		return nil, r.lines, nil
 	}
@@ -77,30 +91,48 @@ func parseYAML(data []byte) (v any, lines map[*Hash]int, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if r.symbols {
-		_, isHash := v.(*Hash)
-		fix := &yamlSymbolFixer{strict: isHash, lines: r.lines, hashes: map[*Hash]*Hash{}, lists: map[*any][]any{}}
-		if v, _, err = fix.value(v); err != nil {
-			return nil, nil, err
-		}
+	if v, err = r.fixSymbols(v); err != nil {
+		return nil, nil, err
 	}
 	return v, r.lines, nil
 }
 
+// fixSymbols turns the symbol keys of a finished document into strings, if it has any.
+func (r *yamlReader) fixSymbols(v any) (any, error) {
+	if !r.symbols {
+		return v, nil
+	}
+	_, isHash := v.(*Hash)
+	fix := &yamlSymbolFixer{strict: isHash, lines: r.lines, hashes: map[*Hash]*Hash{}, lists: map[*any][]any{}}
+	v, _, err := fix.value(v)
+	return v, err
+}
+
 // checkYAMLText refuses what libyaml refuses before parsing: bytes that are not UTF-8 (Puppet reads
 // files as UTF-8, so UTF-16 is refused too) and control characters. yaml.v3 reports these without a
-// position, so they are located here.
-func checkYAMLText(data []byte) *YAMLError {
+// position, so they are located here. simple is false when the text has a tab, a carriage return,
+// a byte order mark or a Unicode line break, which the fast reader leaves to yaml.v3.
+func checkYAMLText(data []byte) (simple bool, err *YAMLError) {
+	simple = true
 	line, col := 1, 1
 	for i := 0; i < len(data); {
+		if c := data[i]; c >= 0x20 && c <= 0x7E { // most of the text
+			col++
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRune(data[i:])
 		if r == utf8.RuneError && size <= 1 {
-			return &YAMLError{Line: line, Column: col, Msg: "invalid UTF-8 byte sequence: YAML data files must be UTF-8 text"}
+			return false, &YAMLError{Line: line, Column: col, Msg: "invalid UTF-8 byte sequence: YAML data files must be UTF-8 text"}
 		}
 		allowed := r == '\t' || r == '\n' || r == '\r' || (r >= 0x20 && r <= 0x7E) || r == 0x85 ||
 			(r >= 0xA0 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || r >= 0x10000
 		if !allowed && r != 0xFEFF {
-			return &YAMLError{Line: line, Column: col, Msg: fmt.Sprintf("control characters are not allowed (found %U)", r)}
+			return false, &YAMLError{Line: line, Column: col, Msg: fmt.Sprintf("control characters are not allowed (found %U)", r)}
+		}
+		switch r {
+		case '\t', '\r', 0x85, 0x2028, 0x2029, 0xFEFF:
+			simple = false
 		}
 		if r == '\n' {
 			line, col = line+1, 1
@@ -109,7 +141,7 @@ func checkYAMLText(data []byte) *YAMLError {
 		}
 		i += size
 	}
-	return nil
+	return simple, nil
 }
 
 var yamlV3ErrorRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
@@ -176,6 +208,47 @@ type yamlReader struct {
 	anchors map[*yaml.Node]*yamlAnchored
 	aliased int  // values added by aliases and merge keys, against yamlMaxAliasValues
 	symbols bool // some scalar was a Ruby symbol: keys must be converted
+	// Values of the untagged plain and quoted scalars read so far, by text: a file repeats most of
+	// its keys and many values, which then share one value (less memory, and plain ones are read once).
+	plain, quoted map[string]any
+}
+
+// yamlInternMax is the longest scalar text kept in the yamlReader's caches.
+const yamlInternMax = 128
+
+func newYAMLReader() *yamlReader {
+	return &yamlReader{lines: map[*Hash]int{}, anchors: map[*yaml.Node]*yamlAnchored{},
+		plain: map[string]any{}, quoted: map[string]any{}}
+}
+
+// plainScalar is tokenize through the cache.
+func (r *yamlReader) plainScalar(n *yaml.Node, s string) (any, error) {
+	if v, ok := r.plain[s]; ok {
+		return v, nil
+	}
+	return r.newPlainScalar(n, s)
+}
+
+// newPlainScalar is tokenize for a scalar not in the cache yet, which it adds. Symbols are not
+// cached: they carry their position.
+func (r *yamlReader) newPlainScalar(n *yaml.Node, s string) (any, error) {
+	v, err := r.tokenize(n, s)
+	if _, sym := v.(rubySymbol); err == nil && !sym && len(s) <= yamlInternMax {
+		r.plain[s] = v
+	}
+	return v, err
+}
+
+// quotedScalar is the value of a quoted (or block) scalar, through the cache.
+func (r *yamlReader) quotedScalar(s string) any {
+	if v, ok := r.quoted[s]; ok {
+		return v
+	}
+	var v any = s
+	if len(s) <= yamlInternMax {
+		r.quoted[s] = v
+	}
+	return v
 }
 
 func yamlNodeError(n *yaml.Node, format string, args ...any) *YAMLError {
@@ -272,9 +345,9 @@ func (r *yamlReader) scalar(n *yaml.Node) (any, error) {
 	tag := psychTag(n)
 	if tag == "" {
 		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
-			return n.Value, nil
+			return r.quotedScalar(n.Value), nil
 		}
-		return r.tokenize(n, n.Value)
+		return r.plainScalar(n, n.Value)
 	}
 	// With an explicit tag Psych ignores quoting: !!int "12" is 12.
 	switch {
@@ -337,9 +410,17 @@ func (r *yamlReader) tokenize(n *yaml.Node, s string) (any, error) {
 	if psychWordStart(s) || strings.Contains(s, "\n") {
 		return psychWord(s), nil
 	}
-	if c := s[0]; !(c == '-' || c == '+' || c == '.' || c == ':' || c >= '0' && c <= '9') {
+	if c := s[0]; c != '-' && c != '+' && c != '.' && c != ':' && (c < '0' || c > '9') {
 		return s, nil // none of the patterns below can match
 	}
+	if v, ok := psychSimpleNumber(s); ok {
+		return v, nil
+	}
+	return r.tokenizePatterns(n, s)
+}
+
+// tokenizePatterns is the rest of tokenize, for a scalar that may be a number, a date, a symbol...
+func (r *yamlReader) tokenizePatterns(n *yaml.Node, s string) (any, error) {
 	if len(s) >= 8 && strings.IndexByte(s[1:], '-') >= 0 {
 		if psychTimeRE.MatchString(s) {
 			return nil, psychDisallowed(n, "Time")
@@ -387,6 +468,32 @@ func (r *yamlReader) tokenize(n *yaml.Node, s string) (any, error) {
 		return normInt(i), nil
 	}
 	return s, nil
+}
+
+// psychSimpleNumber reads the most common numbers without regexps: [-+]?(0|[1-9][0-9]*) is an integer
+// and [-+]?[0-9]+\.[0-9]+ a float, as tokenize would find (none of its earlier patterns can match them).
+func psychSimpleNumber(s string) (any, bool) {
+	digits := strings.TrimLeft(s, "+-")
+	if len(s)-len(digits) > 1 || digits == "" {
+		return nil, false
+	}
+	dot := -1
+	for i := 0; i < len(digits); i++ {
+		if c := digits[i]; c == '.' && dot < 0 && i > 0 && i < len(digits)-1 {
+			dot = i
+		} else if c < '0' || c > '9' {
+			return nil, false
+		}
+	}
+	if dot >= 0 {
+		f, err := strconv.ParseFloat(s, 64)
+		return f, err == nil
+	}
+	if len(digits) > 18 || len(digits) > 1 && digits[0] == '0' { // big, or octal
+		return nil, false
+	}
+	i, err := strconv.ParseInt(s, 10, 64)
+	return i, err == nil
 }
 
 // psychWordStart is Psych's test for words, %r{^[^\d.:-]?[[:alpha:]_\s!@#$%\^&*(){}<>|/\\~;=]+}.
@@ -438,7 +545,7 @@ func psychWord(s string) any {
 
 // psychDropSeparators removes the "," and "_" Psych allows inside numbers.
 func psychDropSeparators(s string) string {
-	if strings.IndexAny(s, ",_") < 0 {
+	if !strings.ContainsAny(s, ",_") {
 		return s
 	}
 	return strings.NewReplacer(",", "", "_", "").Replace(s)
