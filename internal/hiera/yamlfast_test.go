@@ -90,7 +90,10 @@ func sameLines(t *testing.T, text string, a, b any, la, lb map[*Hash]int) {
 	t.Helper()
 	switch x := a.(type) {
 	case *Hash:
-		y := b.(*Hash)
+		y, ok := b.(*Hash)
+		if !ok {
+			t.Fatalf("%q: a hash where yaml.v3 has %T", text, b)
+		}
 		if la[x] != lb[y] {
 			t.Errorf("%q: hash %s at line %d, yaml.v3 says %d", text, ytShow(x), la[x], lb[y])
 		}
@@ -98,8 +101,12 @@ func sameLines(t *testing.T, text string, a, b any, la, lb map[*Hash]int) {
 			sameLines(t, text, x.vals[i], y.vals[i], la, lb)
 		}
 	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			t.Fatalf("%q: an array where yaml.v3 has %T", text, b)
+		}
 		for i := range x {
-			sameLines(t, text, x[i], b.([]any)[i], la, lb)
+			sameLines(t, text, x[i], y[i], la, lb)
 		}
 	}
 }
