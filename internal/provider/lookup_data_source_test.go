@@ -280,12 +280,13 @@ data "hiera_lookup" "test" {
 	})
 }
 
+// A secret (here convert_to: Sensitive) is refused, with a pointer to what returns it.
 func TestLookupDataSource_sensitive(t *testing.T) {
 	unitTest(t, resource.TestStep{
 		Config: siteProvider + `
 data "hiera_lookup" "test" {
   key = "secret_token"
 }`,
-		ExpectError: errorRE(`Sensitive Hiera Value`),
+		ExpectError: errorRE(`Sensitive Hiera Value.*"secret_token" is secret.*ephemeral resource hiera_lookup .*hiera_secret data source`),
 	})
 }

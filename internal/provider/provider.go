@@ -1,4 +1,5 @@
-// Package provider implements the hiera Terraform provider: Hiera lookups as data sources.
+// Package provider implements the hiera Terraform provider: Hiera lookups as data sources, an
+// ephemeral resource for secrets, and merge and lookup functions.
 package provider
 
 import (
@@ -6,6 +7,8 @@ import (
 	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -13,7 +16,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-var _ provider.Provider = (*hieraProvider)(nil)
+var (
+	_ provider.Provider                       = (*hieraProvider)(nil)
+	_ provider.ProviderWithEphemeralResources = (*hieraProvider)(nil)
+	_ provider.ProviderWithFunctions          = (*hieraProvider)(nil)
+)
 
 // New returns a factory for the provider; version is set at release time.
 func New(version string) func() provider.Provider {
@@ -82,10 +89,24 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		}
 	}
 	resp.DataSourceData = pd
+	resp.EphemeralResourceData = pd
 }
 
 func (p *hieraProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{NewLookupDataSource, NewHashDataSource, NewArrayDataSource}
+	return []func() datasource.DataSource{NewLookupDataSource, NewHashDataSource, NewArrayDataSource, NewSecretDataSource}
+}
+
+func (p *hieraProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{NewLookupEphemeralResource}
+}
+
+// Functions are not configured by Terraform: lookup gets the provider's engine cache directly.
+func (p *hieraProvider) Functions(context.Context) []func() function.Function {
+	return []func() function.Function{
+		NewDeepMergeFunction,
+		NewMergeFunction,
+		func() function.Function { return NewLookupFunction(p.engines) },
+	}
 }
 
 func (p *hieraProvider) Resources(context.Context) []func() resource.Resource { return nil }

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // testAccProtoV6ProviderFactories serves the provider in-process to the real terraform CLI.
@@ -32,6 +33,18 @@ func unitTest(t *testing.T, steps ...resource.TestStep) {
 	t.Helper()
 	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+}
+
+// unitTestFrom is unitTest for newer Terraform versions only (functions need 1.8, ephemeral
+// resources 1.10): older versions skip the test.
+func unitTestFrom(t *testing.T, check tfversion.TerraformVersionCheck, steps ...resource.TestStep) {
+	t.Helper()
+	t.Parallel()
+	resource.UnitTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{check},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
 }
 
 func expect(addr, attr string, want knownvalue.Check) statecheck.StateCheck {

@@ -1,0 +1,184 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+)
+
+// lookupModel is the arguments and results that the hiera_* data sources, the ephemeral
+// resource hiera_lookup and the lookup function share.
+type lookupModel struct {
+	Key          types.String  `tfsdk:"key"`
+	Config       types.String  `tfsdk:"config"`
+	Facts        types.Dynamic `tfsdk:"facts"`
+	Scope        types.Dynamic `tfsdk:"scope"`
+	Merge        *mergeModel   `tfsdk:"merge"`
+	DefaultValue types.Dynamic `tfsdk:"default_value"`
+	Explain      types.Bool    `tfsdk:"explain"`
+	Value        types.Dynamic `tfsdk:"value"`
+	JSON         types.String  `tfsdk:"json"`
+	Found        types.Bool    `tfsdk:"found"`
+	Explanation  types.String  `tfsdk:"explanation"`
+}
+
+// lookup answers m's key with the provider's engines and fills m's results. Diagnostics on an
+// argument name it with path.Root(argument).
+func (pd *providerData) lookup(ctx context.Context, kind dataSourceKind, m *lookupModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if pd == nil {
+		diags.AddError("Provider Not Configured", "The hiera provider was not configured. This is a provider bug, please report it.")
+		return diags
+	}
+	key := m.Key.ValueString()
+	if pd.unknown {
+		diags.AddError("Provider Arguments Not Known Yet",
+			fmt.Sprintf("The hiera provider's config, facts or scope depend on values known only after apply, so %q cannot be looked up during this plan. ", key)+
+				"Pass such facts in the data source's own facts or scope instead (the lookup then waits for apply), "+
+				"or create the resources they come from first.")
+		return diags
+	}
+	lookup, diags := pd.request(ctx, kind, m)
+	if diags.HasError() {
+		return diags
+	}
+	configPath := pd.config
+	if m.Config.ValueString() != "" {
+		configPath = m.Config.ValueString()
+	}
+	engine, err := pd.engines.get(configPath)
+	if err != nil {
+		diags.AddAttributeError(path.Root("config"), "Invalid Hiera Config Path", err.Error())
+		return diags
+	}
+
+	res, err := engine.Lookup(ctx, lookup)
+	// Never log the value: Hiera holds secrets.
+	tflog.Debug(ctx, "hiera lookup", map[string]any{
+		"key": key, "config": configPath, "merge": lookup.Merge.String(), "found": res.Found, "levels_searched": res.Searched,
+		"sensitive": res.Sensitive,
+	})
+	for _, w := range res.Warnings {
+		diags.AddAttributeWarning(path.Root("key"), "Hiera Warning", w)
+	}
+	if err != nil {
+		diags.AddAttributeError(path.Root("key"), "Hiera Lookup Failed", lookupError(key, configPath, err))
+		return diags
+	}
+	value := res.Value
+	switch {
+	case !res.Found && !lookup.HasDefault:
+		diags.AddAttributeError(path.Root("key"), "Hiera Key Not Found", notFound(key, configPath, res, kind.missingHint))
+		return diags
+	case !res.Found:
+		value = lookup.Default // returned as given, whatever the engine did with it
+	case res.Sensitive && !kind.secret:
+		diags.AddAttributeError(path.Root("key"), "Sensitive Hiera Value", secretRefusal(key))
+		return diags
+	}
+	value, msg := kind.shape(value)
+	if msg != "" {
+		diags.AddAttributeError(path.Root("key"), "Unexpected Hiera Value Type", fmt.Sprintf("The value of %q %s.", key, msg))
+		return diags
+	}
+
+	// Conversion errors name a path inside the value, never the value itself.
+	if m.Value, err = toDynamic(value, path.Root("value")); err != nil {
+		diags.AddAttributeError(path.Root("key"), "Unrepresentable Hiera Value", fmt.Sprintf("The value of %q cannot be returned: %s.", key, err))
+		return diags
+	}
+	js, err := hiera.MarshalJSON(value)
+	if err != nil {
+		diags.AddAttributeError(path.Root("key"), "Unrepresentable Hiera Value", fmt.Sprintf("The value of %q cannot be written as JSON: %s.", key, err))
+		return diags
+	}
+	m.JSON = types.StringValue(string(js))
+	m.Found = types.BoolValue(res.Found)
+	m.Explanation = types.StringValue("")
+	if lookup.Explain {
+		m.Explanation = types.StringValue(res.Explanation)
+	}
+	return diags
+}
+
+// secretRefusal explains why a plain lookup does not return a secret, and what does.
+func secretRefusal(key string) string {
+	return fmt.Sprintf("The value of %q is secret: it was decrypted from eyaml, or lookup_options give it convert_to: Sensitive. "+
+		"hiera_lookup, hiera_hash, hiera_array and provider::hiera::lookup refuse to return it, because it would be written "+
+		"to the plan and the state in clear. Read it instead with the ephemeral resource hiera_lookup "+
+		"(Terraform 1.10 or later; the value is never stored in plan or state), or with the hiera_secret data source "+
+		"(the value is marked sensitive and hidden from plan output, but stored in the state).", key)
+}
+
+// request builds the engine request from the lookup's arguments and the provider's.
+func (pd *providerData) request(ctx context.Context, kind dataSourceKind, m *lookupModel) (hiera.Request, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	req := hiera.Request{Key: m.Key.ValueString(), Function: kind.function, Merge: m.Merge.toEngine(), Explain: m.Explain.ValueBool()}
+	for _, a := range []struct {
+		name     string
+		val      types.Dynamic
+		provider map[string]any
+		out      **hiera.Hash
+	}{{"facts", m.Facts, pd.facts, &req.Scope.Facts}, {"scope", m.Scope, pd.scope, &req.Scope.Vars}} {
+		own, err := objectArg(ctx, a.val, path.Root(a.name))
+		if err == nil {
+			*a.out, err = toHash(mergeOver(a.provider, own))
+		}
+		if err != nil {
+			diags.AddAttributeError(path.Root(a.name), "Invalid Argument", err.Error())
+		}
+	}
+	if !m.DefaultValue.IsNull() && !m.DefaultValue.IsUnderlyingValueNull() {
+		g, err := fromAttr(ctx, m.DefaultValue, path.Root("default_value"))
+		if err == nil {
+			req.Default, err = hiera.FromGo(g)
+		}
+		if err != nil {
+			diags.AddAttributeError(path.Root("default_value"), "Invalid Argument", err.Error())
+		}
+		req.HasDefault = true
+	}
+	return req, diags
+}
+
+func toHash(m map[string]any) (*hiera.Hash, error) {
+	v, err := hiera.FromGo(m)
+	if err != nil {
+		return nil, err
+	}
+	h, _ := v.(*hiera.Hash)
+	return h, nil
+}
+
+// lookupError words an engine failure; *hiera.Error already names its level, file and line.
+func lookupError(key, configPath string, err error) string {
+	var he *hiera.Error
+	if errors.As(err, &he) && he.Key != "" && he.Key != key {
+		return fmt.Sprintf("Looking up %q with %s failed while looking up %q: %s", key, configPath, he.Key, err)
+	}
+	return fmt.Sprintf("Looking up %q with %s failed: %s", key, configPath, err)
+}
+
+// notFound words a missing key; hint says how to get a value anyway (default: default_value).
+func notFound(key, configPath string, res hiera.Result, hint string) string {
+	levels := "no hierarchy levels"
+	if len(res.Searched) > 0 {
+		levels = "these hierarchy levels: " + strings.Join(res.Searched, ", ")
+	}
+	if hint == "" {
+		hint = "Set default_value to return a value when the key is missing."
+	}
+	msg := fmt.Sprintf("The key %q was not found in the Hiera data of %s. Searched %s. %s", key, configPath, levels, hint)
+	if res.Explanation != "" {
+		msg += "\n\n" + res.Explanation
+	}
+	return msg
+}

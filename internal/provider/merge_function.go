@@ -1,0 +1,114 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+)
+
+var _ function.Function = (*mergeFunction)(nil)
+
+// NewMergeFunction returns provider::hiera::merge(options, values...): a Hiera merge with a
+// strategy and the deep options.
+func NewMergeFunction() function.Function { return &mergeFunction{} }
+
+type mergeFunction struct{}
+
+func (f *mergeFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = "merge"
+}
+
+func (f *mergeFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = function.Definition{
+		Summary: "Merges values with a Hiera merge strategy and its options, later arguments winning",
+		MarkdownDescription: "Merges any number of values as Hiera merges the values of hierarchy levels, the last argument " +
+			"taking the place of the most specific level, and returns the result with its real types. " +
+			"`first` returns the last non-null argument; `unique` joins lists and single values into one list without duplicates; " +
+			"`hash` merges the top-level keys of objects and maps; `deep` merges them recursively, with the options " +
+			"`knockout_prefix`, `sort_merged_arrays` and `merge_hash_arrays`. A null argument is skipped. " +
+			"The result is null when there are no arguments or all are null.",
+		Parameters: []function.Parameter{
+			function.DynamicParameter{
+				Name: "options",
+				MarkdownDescription: "The merge strategy: its name (`\"first\"`, `\"unique\"`, `\"hash\"` or `\"deep\"`), or an object " +
+					"`{ strategy, knockout_prefix, sort_merged_arrays, merge_hash_arrays }` as in `lookup_options`, where the last " +
+					"three are for `deep` only and null attributes are left out.",
+			},
+		},
+		VariadicParameter: valuesParameter,
+		Return:            function.DynamicReturn{},
+	}
+}
+
+func (f *mergeFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	var options types.Dynamic
+	var args []types.Dynamic
+	resp.Error = req.Arguments.Get(ctx, &options, &args)
+	if resp.Error != nil {
+		return
+	}
+	m, err := mergeOptions(ctx, options)
+	switch {
+	case errors.Is(err, errUnknown):
+		resp.Error = resp.Result.Set(ctx, types.DynamicUnknown())
+		return
+	case err != nil:
+		resp.Error = function.NewArgumentFuncError(0, "invalid merge options: "+err.Error())
+		return
+	}
+	result, ferr := mergeArguments(ctx, m, args, 1)
+	if ferr != nil {
+		resp.Error = ferr
+		return
+	}
+	resp.Error = resp.Result.Set(ctx, result)
+}
+
+// mergeOptions reads the options argument with the engine's ParseMerge (Puppet's rules and messages).
+func mergeOptions(ctx context.Context, options types.Dynamic) (*hiera.Merge, error) {
+	g, err := fromAttr(ctx, options, path.Empty())
+	if err != nil {
+		return nil, err
+	}
+	var spec any
+	switch t := g.(type) {
+	case string:
+		spec = t
+	case map[string]any:
+		// Null attributes (from optional() object attributes, say) count as not given.
+		given := map[string]any{}
+		for k, v := range t {
+			if v != nil {
+				given[k] = v
+			}
+		}
+		if spec, err = hiera.FromGo(given); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("options must be a strategy name such as \"deep\" or an object such as "+
+			"{ strategy = \"deep\", knockout_prefix = \"--\" }, not %s", tfKind(g))
+	}
+	m, err := hiera.ParseMerge(spec)
+	if err != nil {
+		return nil, err
+	}
+	switch m.Strategy {
+	case "first", "unique", "hash", "deep":
+	default:
+		return nil, fmt.Errorf("the strategy must be one of \"first\", \"unique\", \"hash\" or \"deep\", not %q", m.Strategy)
+	}
+	// A knockout prefix is a regular expression, compiled only when two values meet.
+	if m.KnockoutPrefix != "" {
+		if _, _, err := hiera.MergeValues(m, []any{hiera.NewHash(0), hiera.NewHash(0)}); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
