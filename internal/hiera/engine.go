@@ -32,7 +32,7 @@ type Engine struct {
 	cfgErr   error
 	cfgStamp fileStamp
 
-	files      sync.Map // cache key (function + path) -> *fileSlot
+	files      sync.Map // fileKey -> *fileSlot
 	decryptors sync.Map // decryptorKey -> *eyaml.Decryptor
 	results    resultCache
 }
@@ -106,7 +106,11 @@ func (e *Engine) dataFor(path, function string) (df *dataFile, exists bool) {
 		return nil, false
 	}
 	stamp := stampOf(fi)
-	v, _ := e.files.LoadOrStore(function+"\x00"+path, &fileSlot{})
+	key := fileKey{function: function, path: path}
+	v, ok := e.files.Load(key)
+	if !ok {
+		v, _ = e.files.LoadOrStore(key, &fileSlot{})
+	}
 	slot, isSlot := v.(*fileSlot)
 	if !isSlot {
 		return nil, false // cannot happen: e.files only holds *fileSlot values
@@ -124,6 +128,9 @@ func (e *Engine) dataFor(path, function string) (df *dataFile, exists bool) {
 	slot.current.Store(df)
 	return df, true
 }
+
+// fileKey names a data file as read by one data function.
+type fileKey struct{ function, path string }
 
 // fileSlot holds the current parse of one data file.
 type fileSlot struct {

@@ -48,17 +48,20 @@ func (inv *invocation) locationKey(e *entry) (string, bool) {
 	if inv.cfg.v3 != nil || (e.locKind != "path" && e.locKind != "paths") {
 		return "", false
 	}
-	var b strings.Builder
-	b.WriteString(e.name)
-	for _, tpl := range append([]string{e.datadir}, e.locs...) {
+	b := make([]byte, 0, 128)
+	b = append(b, e.name...)
+	for i := -1; i < len(e.locs); i++ {
+		tpl := e.datadir
+		if i >= 0 {
+			tpl = e.locs[i]
+		}
 		text, ok := inv.fastInterpolatePath(tpl)
 		if !ok {
 			return "", false
 		}
-		b.WriteByte(0)
-		b.WriteString(text)
+		b = append(append(b, 0), text...)
 	}
-	return b.String(), true
+	return string(b), true
 }
 
 func (inv *invocation) resolveLocations(e *entry) ([]location, error) {

@@ -19,7 +19,7 @@ type invocation struct {
 
 	signature string                // hierarchySignature, once computed
 	locs      map[*entry][]location // resolved locations per entry
-	files     map[string]*dataFile  // data files seen (nil: missing)
+	files     map[fileKey]*dataFile // data files seen (nil: missing)
 	volatile  int                   // bumped when a found value depended on more than the files
 
 	options     *Hash // assembled lookup_options (nil: none)

@@ -2,7 +2,6 @@ package hiera
 
 import (
 	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -47,28 +46,23 @@ func (inv *invocation) hierarchySignature() (string, bool) {
 	if inv.signature != "" {
 		return inv.signature, true
 	}
-	var b strings.Builder
+	b := make([]byte, 0, 512)
 	for _, e := range inv.cfg.entries {
 		locs, err := inv.entryLocations(e)
 		if err != nil {
 			return "", false
 		}
-		b.WriteString(e.name)
-		b.WriteByte(0)
-		b.WriteString(e.function)
-		b.WriteByte(0)
+		b = append(append(append(append(b, e.name...), 0), e.function...), 0)
 		for _, loc := range locs {
-			b.WriteString(loc.path)
+			b = append(b, loc.path...)
 			if df, exists := inv.data(loc.path, e.function); exists {
-				b.WriteByte(1)
-				b.WriteString(strconv.FormatInt(df.stamp.size, 36))
-				b.WriteByte(1)
-				b.WriteString(strconv.FormatInt(df.stamp.mtime.UnixNano(), 36))
+				b = strconv.AppendInt(append(b, 1), df.stamp.size, 36)
+				b = strconv.AppendInt(append(b, 1), df.stamp.mtime.UnixNano(), 36)
 			}
-			b.WriteByte(0)
+			b = append(b, 0)
 		}
 	}
-	inv.signature = b.String()
+	inv.signature = string(b)
 	return inv.signature, true
 }
 
@@ -90,13 +84,13 @@ func (inv *invocation) entryLocations(e *entry) ([]location, error) {
 
 // data returns a data file, stat-ing it once per invocation.
 func (inv *invocation) data(path, function string) (*dataFile, bool) {
-	key := function + "\x00" + path
+	key := fileKey{function: function, path: path}
 	if df, ok := inv.files[key]; ok {
 		return df, df != nil
 	}
 	df, exists := inv.engine.dataFor(path, function)
 	if inv.files == nil {
-		inv.files = map[string]*dataFile{}
+		inv.files = map[fileKey]*dataFile{}
 	}
 	if !exists {
 		df = nil
