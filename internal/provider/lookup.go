@@ -32,8 +32,15 @@ type lookupModel struct {
 
 // lookup answers m's key with the provider's engines and fills m's results. Diagnostics on an
 // argument name it with path.Root(argument).
-func (pd *providerData) lookup(ctx context.Context, kind dataSourceKind, m *lookupModel) diag.Diagnostics {
-	var diags diag.Diagnostics
+func (pd *providerData) lookup(ctx context.Context, kind dataSourceKind, m *lookupModel) (diags diag.Diagnostics) {
+	// The engine recovers its own panics; this catches any in the provider's conversions, so a
+	// bug becomes a diagnostic instead of "Plugin did not respond".
+	defer func() {
+		if r := recover(); r != nil {
+			diags.AddError("Internal Error in the Hiera Provider",
+				fmt.Sprintf("Looking up %q failed with an internal error: %v. This is a bug; please report it.", m.Key.ValueString(), r))
+		}
+	}()
 	if pd == nil {
 		diags.AddError("Provider Not Configured", "The hiera provider was not configured. This is a provider bug, please report it.")
 		return diags
