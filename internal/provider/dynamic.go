@@ -1,7 +1,7 @@
 package provider
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -20,42 +20,69 @@ func toDynamic(v any, at path.Path) (types.Dynamic, error) {
 	if v == nil {
 		return types.DynamicNull(), nil
 	}
-	av, err := toAttr(v, at)
+	av, _, err := toAttr(v)
 	if err != nil {
+		var ce *convError
+		if errors.As(err, &ce) {
+			for _, step := range ce.steps {
+				at = step(at)
+			}
+			return types.DynamicNull(), fmt.Errorf("%s: %s", at, ce.msg)
+		}
 		return types.DynamicNull(), err
 	}
 	return types.DynamicValue(av), nil
 }
 
-func toAttr(v any, at path.Path) (attr.Value, error) {
+// convError is a conversion failure with the path to the failing element. The path is built only
+// when something fails: building it for every element was most of the conversion's cost.
+type convError struct {
+	msg   string
+	steps []func(path.Path) path.Path // outermost first
+}
+
+func (e *convError) Error() string { return e.msg }
+
+// within records that err happened inside the element that step leads to.
+func within(err error, step func(path.Path) path.Path) error {
+	var ce *convError
+	if errors.As(err, &ce) {
+		ce.steps = append([]func(path.Path) path.Path{step}, ce.steps...)
+		return ce
+	}
+	return err
+}
+
+// toAttr converts one engine value, returning its Terraform type too, so that parents need not ask
+// every child for its type again (Type() walks the whole subtree).
+func toAttr(v any) (attr.Value, attr.Type, error) {
 	switch t := v.(type) {
 	case nil:
-		return types.DynamicNull(), nil
+		return types.DynamicNull(), types.DynamicType, nil
 	case bool:
-		return types.BoolValue(t), nil
+		return types.BoolValue(t), types.BoolType, nil
 	case string:
-		return types.StringValue(t), nil
+		return types.StringValue(t), types.StringType, nil
 	case int64:
-		return types.NumberValue(new(big.Float).SetInt64(t)), nil
+		return types.NumberValue(new(big.Float).SetInt64(t)), types.NumberType, nil
 	case *big.Int:
-		// SetInt on a zero-precision Float takes max(64, BitLen) bits: every digit is kept.
-		return types.NumberValue(new(big.Float).SetInt(t)), nil
+		return types.NumberValue(new(big.Float).SetInt(t)), types.NumberType, nil
 	case float64:
 		if math.IsNaN(t) || math.IsInf(t, 0) {
-			return nil, fmt.Errorf("%s: %v cannot be represented as a Terraform number", at, t)
+			return nil, nil, &convError{msg: fmt.Sprintf("%v cannot be represented as a Terraform number", t)}
 		}
-		return types.NumberValue(big.NewFloat(t)), nil
+		return types.NumberValue(big.NewFloat(t)), types.NumberType, nil
 	case []any:
 		elems := make([]attr.Value, len(t))
 		elemTypes := make([]attr.Type, len(t))
 		for i, e := range t {
-			ev, err := toAttr(e, at.AtListIndex(i))
+			ev, et, err := toAttr(e)
 			if err != nil {
-				return nil, err
+				return nil, nil, within(err, func(p path.Path) path.Path { return p.AtListIndex(i) })
 			}
-			elems[i], elemTypes[i] = ev, ev.Type(context.Background())
+			elems[i], elemTypes[i] = ev, et
 		}
-		return types.TupleValueMust(elemTypes, elems), nil
+		return types.TupleValueMust(elemTypes, elems), types.TupleType{ElemTypes: elemTypes}, nil
 	case *hiera.Hash:
 		attrs := make(map[string]attr.Value, t.Len())
 		attrTypes := make(map[string]attr.Type, t.Len())
@@ -63,26 +90,25 @@ func toAttr(v any, at path.Path) (attr.Value, error) {
 		t.Each(func(k, e any) bool {
 			name := keyString(k)
 			if _, dup := attrs[name]; dup {
-				err = fmt.Errorf("%s: two hash keys read as %q once made strings", at, name)
+				err = &convError{msg: fmt.Sprintf("two hash keys read as %q once made strings", name)}
 				return false
 			}
-			var ev attr.Value
-			if ev, err = toAttr(e, at.AtName(name)); err != nil {
+			ev, et, cerr := toAttr(e)
+			if cerr != nil {
+				err = within(cerr, func(p path.Path) path.Path { return p.AtName(name) })
 				return false
 			}
-			attrs[name], attrTypes[name] = ev, ev.Type(context.Background())
+			attrs[name], attrTypes[name] = ev, et
 			return true
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return types.ObjectValueMust(attrTypes, attrs), nil
+		return types.ObjectValueMust(attrTypes, attrs), types.ObjectType{AttrTypes: attrTypes}, nil
 	}
-	return nil, fmt.Errorf("%s: unsupported engine value of Go type %T", at, v)
+	return nil, nil, &convError{msg: fmt.Sprintf("unsupported engine value of Go type %T", v)}
 }
 
-// keyString writes a hash key as Ruby's to_s does, since Terraform object keys are strings. For
-// numbers and booleans that is their JSON text, which the engine writes in Ruby's notation.
 func keyString(k any) string {
 	switch t := k.(type) {
 	case string:
