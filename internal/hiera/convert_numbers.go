@@ -56,7 +56,7 @@ func convInteger(v any, args []any) (any, string) {
 		}
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, convRubyFloatString(x) // Ruby's FloatDomainError message
+			return nil, rubyFloat(x) // Ruby's FloatDomainError message
 		}
 		n, _ = big.NewFloat(x).Int(nil) // truncates like Float#to_i
 	case string:

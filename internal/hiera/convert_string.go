@@ -37,7 +37,7 @@ func convContainerString(v any) string {
 	case *big.Int:
 		return x.String()
 	case float64:
-		return convRubyFloatString(x)
+		return rubyFloat(x)
 	case string:
 		return convQuote(x)
 	case []any:
@@ -68,37 +68,6 @@ func convFormatF(f float64) string {
 		return "-Inf"
 	}
 	return strconv.FormatFloat(f, 'f', 6, 64)
-}
-
-// convRubyFloatString is Ruby's Float#to_s / #inspect: the shortest round-trip digits, in fixed
-// notation when the decimal exponent is in (-4, 16], else d.ddde+XX.
-func convRubyFloatString(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	mant, expText, _ := strings.Cut(strconv.FormatFloat(f, 'e', -1, 64), "e")
-	exp, _ := strconv.Atoi(expText)
-	if decpt := exp + 1; decpt > -4 && decpt <= 16 {
-		fixed := strconv.FormatFloat(f, 'f', -1, 64)
-		if !strings.Contains(fixed, ".") {
-			fixed += ".0"
-		}
-		return fixed
-	}
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	return fmt.Sprintf("%se%+03d", mant, exp)
 }
 
 // convQuote is Puppet's puppet_quote: single quotes unless the string has control characters,

@@ -157,7 +157,7 @@ func TestConvertTo(t *testing.T) {
 	}
 }
 
-func TestConvertRubyFloatString(t *testing.T) {
+func TestRubyFloatForConvert(t *testing.T) {
 	t.Parallel()
 	testCases := map[string]struct {
 		in   float64
@@ -166,7 +166,7 @@ func TestConvertRubyFloatString(t *testing.T) {
 		"simple":     {1.5, "1.5"},
 		"integral":   {100.0, "100.0"},
 		"big":        {1e20, "1.0e+20"},
-		"edge-fixed": {1e15, "1000000000000000.0"},
+		"edge-fixed": {1e15, "1.0e+15"},
 		"edge-exp":   {1e16, "1.0e+16"},
 		"small":      {0.0001, "0.0001"},
 		"smaller":    {0.00001, "1.0e-05"},
@@ -177,8 +177,8 @@ func TestConvertRubyFloatString(t *testing.T) {
 	for name, tc := range testCases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if got := convRubyFloatString(tc.in); got != tc.want {
-				t.Errorf("convRubyFloatString(%v) = %q, want %q", tc.in, got, tc.want)
+			if got := rubyFloat(tc.in); got != tc.want {
+				t.Errorf("rubyFloat(%v) = %q, want %q", tc.in, got, tc.want)
 			}
 		})
 	}

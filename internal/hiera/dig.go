@@ -36,7 +36,7 @@ func dig(v any, segs []any, key string) (any, bool, error) {
 		// Puppet crashes for an Integer here (it has #[] but no #include?); we report the mismatch.
 		return nil, false, &Error{Key: key, Message: fmt.Sprintf(
 			"Data Provider type mismatch: Got %s when a hash-like object was expected to access value using '%v' from key '%s'",
-			digRubyClass(v), seg, key)}
+			rubyClassName(v), seg, key)}
 	}
 	return v, true, nil
 }
@@ -58,7 +58,7 @@ func dig3(v any, key string) (any, bool, error) {
 			if !ok {
 				return nil, false, &Error{Key: key, Message: fmt.Sprintf(
 					"Hiera type mismatch: Got %s when Array was expected to access value using '%v' from key '%s'",
-					digRubyClass(v), idx, key)}
+					rubyClassName(v), idx, key)}
 			}
 			i, small := idx.(int64)
 			if !small || i >= int64(len(arr)) {
@@ -71,36 +71,11 @@ func dig3(v any, key string) (any, bool, error) {
 		if !ok {
 			return nil, false, &Error{Key: key, Message: fmt.Sprintf(
 				"Hiera type mismatch: Got %s when a hash-like object was expected to access value using '%s' from key '%s'",
-				digRubyClass(v), seg, key)}
+				rubyClassName(v), seg, key)}
 		}
 		if v, ok = h.Get(seg); !ok {
 			return nil, false, nil
 		}
 	}
 	return v, true, nil
-}
-
-// digRubyClass is the Ruby class name Puppet and Hiera 3 print in dig errors (value.class.name):
-// note TrueClass/FalseClass rather than Puppet's type name Boolean.
-func digRubyClass(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return "NilClass"
-	case bool:
-		if t {
-			return "TrueClass"
-		}
-		return "FalseClass"
-	case int64, *big.Int:
-		return "Integer"
-	case float64:
-		return "Float"
-	case string:
-		return "String"
-	case []any:
-		return "Array"
-	case *Hash:
-		return "Hash"
-	}
-	return fmt.Sprintf("%T", v)
 }
