@@ -473,30 +473,9 @@ func rubyEqual(a, b any) bool {
 		c, ok := numCmp(a, b)
 		return ok && c == 0
 	}
-	switch x := a.(type) {
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !rubyEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case *Hash:
-		y, ok := b.(*Hash)
-		if !ok || x.Len() != y.Len() {
-			return false
-		}
-		for i, k := range x.keys {
-			w, ok := y.Get(k)
-			if !ok || !rubyEqual(x.vals[i], w) {
-				return false
-			}
-		}
-		return true
+	switch a.(type) {
+	case []any, *Hash:
+		return containersEqual(a, b, rubyEqual)
 	}
 	return Equal(a, b)
 }

@@ -262,13 +262,23 @@ func Equal(a, b any) bool {
 			return x.IsInt64() && x.Int64() == y
 		}
 		return false
+	case []any, *Hash:
+		return containersEqual(a, b, Equal)
+	}
+	return false
+}
+
+// containersEqual compares two arrays or two hashes element by element with eq (hash order is
+// ignored, as in Ruby); false for anything else.
+func containersEqual(a, b any, eq func(a, b any) bool) bool {
+	switch x := a.(type) {
 	case []any:
 		y, ok := b.([]any)
 		if !ok || len(x) != len(y) {
 			return false
 		}
 		for i := range x {
-			if !Equal(x[i], y[i]) {
+			if !eq(x[i], y[i]) {
 				return false
 			}
 		}
@@ -280,7 +290,7 @@ func Equal(a, b any) bool {
 		}
 		for i, k := range x.keys {
 			w, ok := y.Get(k)
-			if !ok || !Equal(x.vals[i], w) {
+			if !ok || !eq(x.vals[i], w) {
 				return false
 			}
 		}
