@@ -19,6 +19,10 @@ var (
 	singleRe = regexp.MustCompile(`(?s)^ENC\[(?:(\w+),)?(.*)\]$`)
 )
 
+// Gated is hiera-eyaml's encrypted? test: "ENC[" and "]" on one line. Hiera chomps a value that
+// passes it even when it holds no decryptable token.
+func Gated(s string) bool { return gateRe.MatchString(s) }
+
 // HasToken reports whether ReplaceAll would decrypt anything in s.
 func HasToken(s string) bool {
 	return gateRe.MatchString(s) && tokenRe.MatchString(s)

@@ -309,16 +309,6 @@ func convShortType(v any) string {
 // cannot be converted" messages (Array[Integer], Struct[{'a' => Integer}], ...).
 func convGeneralType(v any) string {
 	switch t := v.(type) {
-	case nil:
-		return "Undef"
-	case bool:
-		return "Boolean"
-	case int64, *big.Int:
-		return "Integer"
-	case float64:
-		return "Float"
-	case string:
-		return "String"
 	case []any:
 		if len(t) == 0 {
 			return "Array"
@@ -344,7 +334,7 @@ func convGeneralType(v any) string {
 		}
 		return "Hash[" + convCommonType(keys) + ", " + convCommonType(vals) + "]"
 	}
-	return fmt.Sprintf("%T", v)
+	return puppetTypeName(v) // scalars: the short names are the general ones
 }
 
 func convStringKeys(h *Hash) bool {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"sync"
 )
 
 // deepMerger is DeepMerge.deep_merge!(source, dest, options) of the deep_merge gem (1.1.1), which
@@ -30,12 +31,29 @@ func newDeepMerger(ko string, sortArrays, hashArrays, preserve bool) (*deepMerge
 	}
 	// The gem builds %r{^#{knockout_prefix}}: the prefix is an unescaped regexp and Ruby's ^ matches
 	// at every line start.
-	re, err := regexp.Compile("(?m)^" + ko)
+	re, err := knockoutRegexp(ko)
 	if err != nil {
 		return nil, errorf("knockout_prefix %s is not a valid regular expression: %v", rubyQuote(ko), err)
 	}
 	d.ko = re
 	return d, nil
+}
+
+// knockoutRegexps caches compiled prefixes: a deep merge builds a merger for every pair of values.
+var knockoutRegexps sync.Map // prefix -> *regexp.Regexp
+
+func knockoutRegexp(ko string) (*regexp.Regexp, error) {
+	if v, ok := knockoutRegexps.Load(ko); ok {
+		if re, isRe := v.(*regexp.Regexp); isRe {
+			return re, nil
+		}
+	}
+	re, err := regexp.Compile("(?m)^" + ko)
+	if err != nil {
+		return nil, err
+	}
+	knockoutRegexps.Store(ko, re)
+	return re, nil
 }
 
 func (d *deepMerger) merge(src, dst any) (any, error) {

@@ -3,7 +3,6 @@ package hiera
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
@@ -29,9 +28,6 @@ func (inv *invocation) decryptValue(e *entry, v any) (any, error) {
 	return decryptAll(dec, v)
 }
 
-// eyamlGate is hiera-eyaml's encrypted? test, /.*ENC\[.*?\]/: "ENC[" and "]" on one line.
-var eyamlGate = regexp.MustCompile(`ENC\[.*?\]`)
-
 // chompGated is what hiera-eyaml does to a value without a decryptable token: a string that passes
 // its encrypted? test still loses one trailing line break (the parser's result is chomped), e.g.
 // the literal block "ENC[PKCS7,abc-def]\n". Other values are returned as they are.
@@ -39,7 +35,7 @@ func chompGated(v any) any {
 	switch t := v.(type) {
 	case string:
 		if strings.HasSuffix(t, "\n") || strings.HasSuffix(t, "\r") {
-			if eyamlGate.MatchString(t) {
+			if eyaml.Gated(t) {
 				return rubyChomp(t)
 			}
 		}
