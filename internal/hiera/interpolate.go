@@ -120,10 +120,6 @@ func needsInterpolation(v any) bool {
 	return false
 }
 
-// interpolate interpolates a string; allowMethods is false inside hiera.yaml.
-func (inv *invocation) interpolate(s string, allowMethods bool) (any, error) {
-	return inv.interpolateString(s, allowMethods)
-}
 
 // interpolateString replaces each %{...} token. An alias token that is the whole string returns
 // the aliased value with its type; everything else is stringified the Ruby way.

@@ -65,7 +65,7 @@ func (inv *invocation) run() (Result, error) {
 		res.Value = inv.req.Default
 		if s, isStr := res.Value.(string); isStr && inv.cfg.v3 != nil {
 			// Hiera 3 interpolates a string default
-			if res.Value, err = inv.interpolate(s, true); err != nil {
+			if res.Value, err = inv.interpolateString(s, true); err != nil {
 				return Result{}, inv.wrap(err, inv.req.Key)
 			}
 		}
