@@ -120,7 +120,6 @@ func needsInterpolation(v any) bool {
 	return false
 }
 
-
 // interpolateString replaces each %{...} token. An alias token that is the whole string returns
 // the aliased value with its type; everything else is stringified the Ruby way.
 func (inv *invocation) interpolateString(s string, allowMethods bool) (any, error) {
