@@ -81,7 +81,7 @@ func (d *deepMerger) mergeHash(s *Hash, dst any) (any, error) {
 		// The gem replaces dst by src itself at the first key, then merges the remaining keys of src
 		// into src: their values are merged with themselves.
 		out := NewHash(s.Len())
-		for i, k := range s.keys {
+		for i, k := range s.keys() {
 			v := s.vals[i]
 			if i > 0 && truthy(v) {
 				var err error
@@ -93,7 +93,7 @@ func (d *deepMerger) mergeHash(s *Hash, dst any) (any, error) {
 		}
 		return out, nil
 	}
-	for i, k := range s.keys {
+	for i, k := range s.keys() {
 		sv := s.vals[i]
 		var r any
 		var err error
@@ -235,7 +235,7 @@ func (d *deepMerger) self(v any) (any, error) {
 	switch t := v.(type) {
 	case *Hash:
 		out := NewHash(t.Len())
-		for i, k := range t.keys {
+		for i, k := range t.keys() {
 			r := t.vals[i]
 			if truthy(r) {
 				var err error

@@ -34,6 +34,7 @@ type Engine struct {
 
 	files      sync.Map // fileKey -> *fileSlot
 	decryptors sync.Map // decryptorKey -> *eyaml.Decryptor
+	share      sharing
 	results    resultCache
 }
 
@@ -124,7 +125,7 @@ func (e *Engine) dataFor(path, function string) (df *dataFile, exists bool) {
 	if cached := slot.current.Load(); cached != nil && cached.stamp == stamp {
 		return cached, true
 	}
-	df = parseDataFile(path, function, stamp)
+	df = parseDataFile(path, function, stamp, &e.share)
 	slot.current.Store(df)
 	return df, true
 }
@@ -138,7 +139,7 @@ type fileSlot struct {
 	current atomic.Pointer[dataFile]
 }
 
-func parseDataFile(path, function string, stamp fileStamp) *dataFile {
+func parseDataFile(path, function string, stamp fileStamp, share *sharing) *dataFile {
 	df := &dataFile{stamp: stamp}
 	if stamp.size > maxDataFileSize {
 		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): the file is %d bytes, more than the limit of %d", path, stamp.size, maxDataFileSize), File: path}
@@ -153,14 +154,10 @@ func parseDataFile(path, function string, stamp fileStamp) *dataFile {
 	if function == "json_data" {
 		v, err = parseJSON(text)
 	} else {
-		v, _, err = parseYAML(text)
+		v, err = parseDataYAML(text, share)
 	}
 	if err != nil {
 		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): %v", path, err), File: path, Line: errorLine(err), Err: err}
-		return df
-	}
-	if nestingExceeds(v, maxDataNesting) {
-		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): arrays and hashes nest more than %d levels deep", path, maxDataNesting), File: path}
 		return df
 	}
 	switch t := v.(type) {
@@ -180,48 +177,6 @@ func parseDataFile(path, function string, stamp fileStamp) *dataFile {
 	return df
 }
 
-// nestingExceeds reports whether arrays and hashes nest more than limit levels deep in v (the
-// file's top hash is one level).
-func nestingExceeds(v any, limit int) bool {
-	return nesting(v, map[any]int{}) > limit
-}
-
-// nesting is the number of array and hash levels in v. Collections shared through YAML aliases
-// are measured once (memo is keyed by the *Hash or the array's first element).
-func nesting(v any, memo map[any]int) int {
-	var id any
-	switch t := v.(type) {
-	case *Hash:
-		id = t
-	case []any:
-		if len(t) == 0 {
-			return 1
-		}
-		id = &t[0]
-	default:
-		return 0
-	}
-	if d, ok := memo[id]; ok {
-		return d
-	}
-	deepest := 0
-	measure := func(x any) {
-		if d := nesting(x, memo); d > deepest {
-			deepest = d
-		}
-	}
-	if h, isHash := v.(*Hash); isHash {
-		h.Each(func(_, x any) bool { measure(x); return true })
-	} else {
-		list, _ := v.([]any) // nesting is only called on a Hash or an array
-		for _, x := range list {
-			measure(x)
-		}
-	}
-	memo[id] = deepest + 1
-	return deepest + 1
-}
-
 // errorLine extracts the line from a parser error, when it has one.
 func errorLine(err error) int {
 	var ye *YAMLError
@@ -235,16 +190,33 @@ func errorLine(err error) int {
 	return 0
 }
 
-// readLimited reads a file, refusing one larger than maxDataFileSize.
+// readLimited reads a file, refusing one larger than maxDataFileSize. Like os.ReadFile it sizes its
+// buffer from the file's size: growing it by doubling would take twice the memory of a large file.
 func readLimited(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = f.Close() }() // read-only: nothing to lose on close
-	data, err := io.ReadAll(io.LimitReader(f, maxDataFileSize+1))
-	if err != nil {
-		return nil, err
+	size := 0
+	if fi, err := f.Stat(); err == nil && fi.Size() <= maxDataFileSize {
+		size = int(fi.Size())
+	}
+	// One byte over the limit is enough to tell a file that is too large.
+	r := io.LimitReader(f, maxDataFileSize+1)
+	data := make([]byte, 0, size+512) // room to see the end without growing, as os.ReadFile
+	for {
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) { // the file grew since Stat
+			data = append(data, 0)[:len(data)]
+		}
 	}
 	if len(data) > maxDataFileSize {
 		return nil, fmt.Errorf("file is larger than the limit of %d bytes", maxDataFileSize)

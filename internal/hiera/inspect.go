@@ -46,7 +46,7 @@ func writeInspect(b *strings.Builder, v any) {
 		b.WriteByte(']')
 	case *Hash:
 		b.WriteByte('{')
-		for i, k := range t.keys {
+		for i, k := range t.keys() {
 			if i > 0 {
 				b.WriteString(", ")
 			}
@@ -199,7 +199,7 @@ func writePretty(b *strings.Builder, v any, indent string) {
 	case *Hash:
 		b.WriteByte('{')
 		if t.Len() > 0 {
-			for i, k := range t.keys {
+			for i, k := range t.keys() {
 				if i > 0 {
 					b.WriteByte(',')
 				}
@@ -270,7 +270,7 @@ func writeJSON(b *bytes.Buffer, v any) error {
 		b.WriteByte(']')
 	case *Hash:
 		b.WriteByte('{')
-		for i, k := range t.keys {
+		for i, k := range t.keys() {
 			if i > 0 {
 				b.WriteByte(',')
 			}

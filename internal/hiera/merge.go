@@ -105,7 +105,7 @@ func (m *Merge) setOptions(opts *Hash) error {
 	case "reverse_deep", "unconstrained_deep":
 		// Hash[String[1], Any]: free-form (Hiera 3's deep_merge_options); only the three deep
 		// options that Merge holds have an effect.
-		for _, k := range opts.keys {
+		for _, k := range opts.keys() {
 			if s, ok := k.(string); !ok || s == "" {
 				problems = []string{"expects a Hash[String[1], Any] value, got " + puppetTypeDetail(opts)}
 				break
@@ -370,7 +370,7 @@ func checkHash(which string, v any) (*Hash, error) {
 	case !stringKeys(h):
 		problems = []string{"expects a Hash[String, Data] value, got " + puppetTypeDetail(h)}
 	default:
-		for i, k := range h.keys {
+		for i, k := range h.keys() {
 			if !isData(h.vals[i]) {
 				name, _ := k.(string) // stringKeys checked every key
 				problems = append(problems, dataMismatches(h.vals[i], "entry '"+name+"' ")...)

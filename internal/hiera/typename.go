@@ -44,7 +44,7 @@ func puppetTypeName(v any) string {
 // non-string keys show their size only when nested, as Puppet's messages do.
 func puppetTypeDetail(v any) string {
 	if h, ok := v.(*Hash); ok && h.Len() > 0 && !stringKeys(h) {
-		return "Hash[" + commonType(h.keys) + ", " + commonType(h.vals) + "]"
+		return "Hash[" + commonType(h.keys()) + ", " + commonType(h.vals) + "]"
 	}
 	return typeDetail(v)
 }
@@ -74,7 +74,7 @@ func typeDetail(v any) string {
 		}
 		if stringKeys(t) {
 			parts := make([]string, t.Len())
-			for i, k := range t.keys {
+			for i, k := range t.keys() {
 				name, _ := k.(string) // stringKeys checked every key
 				key := "'" + name + "'"
 				if t.vals[i] == nil {
@@ -85,7 +85,7 @@ func typeDetail(v any) string {
 			return "Struct[{" + strings.Join(parts, ", ") + "}]"
 		}
 		n := strconv.Itoa(t.Len())
-		return "Hash[" + commonType(t.keys) + ", " + commonType(t.vals) + ", " + n + ", " + n + "]"
+		return "Hash[" + commonType(t.keys()) + ", " + commonType(t.vals) + ", " + n + ", " + n + "]"
 	}
 	return puppetTypeName(v)
 }
@@ -253,7 +253,7 @@ func mergeRange(a, b inferred) (inferred, bool) {
 }
 
 func stringKeys(h *Hash) bool {
-	for _, k := range h.keys {
+	for _, k := range h.keys() {
 		if _, ok := k.(string); !ok {
 			return false
 		}
@@ -292,7 +292,7 @@ func dataMismatches(v any, path string) []string {
 			return []string{path + "expects a Data value, got Hash"}
 		}
 		out := []string{path + "variant 0 expects a ScalarData value, got Struct"}
-		for i, k := range t.keys {
+		for i, k := range t.keys() {
 			if !isData(t.vals[i]) {
 				name, _ := k.(string) // stringKeys checked every key
 				out = append(out, dataMismatches(t.vals[i], path+"variant 1 entry '"+name+"' ")...)

@@ -2,8 +2,6 @@ package hiera
 
 import (
 	"fmt"
-	"hash/maphash"
-	"math"
 	"math/big"
 	"sort"
 )
@@ -22,212 +20,14 @@ import (
 // Values read from data files are shared by the cache and by concurrent lookups: code must never
 // mutate a value it did not create itself (use Copy first).
 
-// Hash is an insertion-ordered map, like a Ruby Hash. Keys may be any scalar value.
-//
-// Most hashes in data files are small, so a hash of up to hashIndexMin entries has no index and is
-// searched linearly; a larger one gets its index as soon as it grows past that (in Set, never in a
-// reader: hashes are read by concurrent lookups).
-type Hash struct {
-	keys  []any
-	vals  []any
-	index *hashIndex // nil while the hash is small
-}
-
-// hashIndexMin is the size past which a hash keeps an index.
-const hashIndexMin = 8
-
-// NewHash returns an empty hash with room for n entries.
-func NewHash(n int) *Hash {
-	if n <= 0 {
-		return &Hash{}
-	}
-	// One allocation for keys and values: keys use the first half, values the second.
-	buf := make([]any, 0, 2*n)
-	return &Hash{keys: buf[0:0:n], vals: buf[n : n : 2*n]}
-}
-
-// hashIndex is an open-addressing table of the positions of a hash's keys: much smaller than a
-// Go map of interface keys. A slot holds position+1; 0 is free.
-type hashIndex struct {
-	slots []int32
-}
-
-// bigKey is a big integer as a comparable Go value (its decimal text).
-type bigKey string
-
-// sameKey reports whether a and b are the same hash key, as Ruby's eql? sees them: Go's == (which
-// keeps 1 and 1.0 apart), except that big integers are compared by value.
-func sameKey(a, b any) bool {
-	if x, ok := a.(*big.Int); ok {
-		y, ok := b.(*big.Int)
-		return ok && x.Cmp(y) == 0
-	}
-	return a == b
-}
-
-// buildIndex indexes all of h's keys in a table at most half full.
-func (h *Hash) buildIndex() {
-	size := 16
-	for size < 2*cap(h.keys) {
-		size *= 2
-	}
-	h.index = &hashIndex{slots: make([]int32, size)}
-	for i, k := range h.keys {
-		h.index.add(k, i)
-	}
-}
-
-var (
-	hashSeed    = maphash.MakeSeed()
-	hashIntSeed = maphash.String(hashSeed, "int")
-)
-
-// keyHash hashes a key so that sameKey keys hash alike. Keys are scalars; anything else hashes to 0,
-// which is slow but right.
-func keyHash(k any) uint64 {
-	switch t := k.(type) {
-	case string:
-		return maphash.String(hashSeed, t)
-	case int64:
-		return mix64(uint64(t) ^ hashIntSeed)
-	case float64:
-		if t == 0 {
-			t = 0 // -0.0 == 0.0
-		}
-		return mix64(math.Float64bits(t) ^ hashIntSeed)
-	case *big.Int:
-		h := hashIntSeed + uint64(t.Sign())
-		for _, w := range t.Bits() {
-			h = mix64(h ^ uint64(w))
-		}
-		return h
-	case bool:
-		if t {
-			return 1
-		}
-		return 2
-	case rubySymbol:
-		return maphash.String(hashSeed, t.name)
-	}
-	return 0
-}
-
-// mix64 is splitmix64's finalizer.
-func mix64(x uint64) uint64 {
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	return x ^ x>>33
-}
-
-// slot returns where k is in the table, or the free slot where it would go.
-func (x *hashIndex) slot(keys []any, k any) int {
-	mask := uint64(len(x.slots) - 1)
-	for i := keyHash(k) & mask; ; i = (i + 1) & mask {
-		if p := x.slots[i]; p == 0 || sameKey(keys[p-1], k) {
-			return int(i)
-		}
-	}
-}
-
-func (x *hashIndex) add(k any, pos int) {
-	mask := uint64(len(x.slots) - 1)
-	i := keyHash(k) & mask
-	for x.slots[i] != 0 {
-		i = (i + 1) & mask
-	}
-	x.slots[i] = int32(pos + 1)
-}
-
-// find returns the position of k, or -1.
-func (h *Hash) find(k any) int {
-	if h.index != nil {
-		return int(h.index.slots[h.index.slot(h.keys, k)]) - 1
-	}
-	for i, e := range h.keys {
-		if sameKey(e, k) {
-			return i
-		}
-	}
-	return -1
-}
-
-// Len is the number of entries.
-func (h *Hash) Len() int {
-	if h == nil {
-		return 0
-	}
-	return len(h.keys)
-}
-
-// Keys returns the keys in order. The slice must not be modified.
-func (h *Hash) Keys() []any {
-	if h == nil {
-		return nil
-	}
-	return h.keys
-}
-
-// Get returns the value stored under k.
-func (h *Hash) Get(k any) (any, bool) {
-	if h == nil {
-		return nil, false
-	}
-	if i := h.find(k); i >= 0 {
-		return h.vals[i], true
-	}
-	return nil, false
-}
-
-// Set stores v under k, keeping the position of an existing key and appending a new one.
-func (h *Hash) Set(k, v any) {
-	if i := h.find(k); i >= 0 {
-		h.vals[i] = v
-		return
-	}
-	h.keys = append(h.keys, k)
-	h.vals = append(h.vals, v)
-	switch n := len(h.keys); {
-	case h.index != nil && 2*n <= len(h.index.slots):
-		h.index.add(k, n-1)
-	case n > hashIndexMin:
-		h.buildIndex() // first or larger
-	}
-}
-
-// Delete removes k, keeping the order of the other entries.
-func (h *Hash) Delete(k any) {
-	i := h.find(k)
-	if i < 0 {
-		return
-	}
-	h.keys = append(h.keys[:i], h.keys[i+1:]...)
-	h.vals = append(h.vals[:i], h.vals[i+1:]...)
-	if h.index != nil {
-		h.buildIndex() // positions have moved
-	}
-}
-
-// Each calls fn for every entry in order until fn returns false.
-func (h *Hash) Each(fn func(k, v any) bool) {
-	if h == nil {
-		return
-	}
-	for i, k := range h.keys {
-		if !fn(k, h.vals[i]) {
-			return
-		}
-	}
-}
-
 // Copy returns a deep copy of v: hashes and arrays are new, scalars are shared (they are immutable).
 func Copy(v any) any {
 	switch t := v.(type) {
 	case *Hash:
 		out := NewHash(t.Len())
-		for i, k := range t.keys {
-			out.Set(k, Copy(t.vals[i]))
+		vals := t.vals
+		for i, k := range t.keys() {
+			out.Set(k, Copy(vals[i]))
 		}
 		return out
 	case []any:
@@ -288,9 +88,10 @@ func containersEqual(a, b any, eq func(a, b any) bool) bool {
 		if !ok || x.Len() != y.Len() {
 			return false
 		}
-		for i, k := range x.keys {
+		vals := x.vals
+		for i, k := range x.keys() {
 			w, ok := y.Get(k)
-			if !ok || !eq(x.vals[i], w) {
+			if !ok || !eq(vals[i], w) {
 				return false
 			}
 		}

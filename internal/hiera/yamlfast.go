@@ -40,18 +40,18 @@ type fastYAML struct {
 }
 
 // tryFastYAML is fastYAMLParse where even an unexpected panic means using yaml.v3 instead.
-func tryFastYAML(data []byte) (v any, lines map[*Hash]int, ok bool) {
+func tryFastYAML(data []byte, setup yamlSetup) (v any, lines map[*Hash]int, ok bool) {
 	defer func() {
 		if recover() != nil {
 			v, lines, ok = nil, nil, false
 		}
 	}()
-	return fastYAMLParse(data)
+	return fastYAMLParse(data, setup)
 }
 
 // fastYAMLParse reads data (already checked by checkYAMLText, and simple) as parseYAML does, or
 // returns ok false.
-func fastYAMLParse(data []byte) (v any, lines map[*Hash]int, ok bool) {
+func fastYAMLParse(data []byte, setup yamlSetup) (v any, lines map[*Hash]int, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			if _, fallback := r.(yamlFallback); !fallback {
@@ -60,7 +60,7 @@ func fastYAMLParse(data []byte) (v any, lines map[*Hash]int, ok bool) {
 			v, lines, ok = nil, nil, false
 		}
 	}()
-	p := &fastYAML{src: data, line: 1, r: newYAMLReader()}
+	p := &fastYAML{src: data, line: 1, r: newYAMLReader(setup)}
 	v = p.document()
 	v, err := p.r.fixSymbols(v)
 	if err != nil {
@@ -276,11 +276,11 @@ func (p *fastYAML) sequence(ind int, indentless bool) []any {
 
 // hash makes the hash of alternating keys and values, as yamlReader.mapping does.
 func (p *fastYAML) hash(kv []any, line int) *Hash {
-	h := NewHash(len(kv) / 2)
 	for i := 0; i < len(kv); i += 2 {
-		h.Set(yamlHashKey(kv[i]), kv[i+1])
+		kv[i] = yamlHashKey(kv[i])
 	}
-	p.r.lines[h] = line
+	h := p.r.share.hashOf(kv)
+	p.r.setLine(h, line)
 	return h
 }
 
@@ -432,7 +432,7 @@ func (p *fastYAML) plain(b []byte, key bool) any {
 	if v, ok := p.r.plain[string(b)]; ok {
 		return v
 	}
-	v, err := p.r.newPlainScalar(&p.node, string(b))
+	v, err := p.r.newPlainScalar(&p.node, string(b), key)
 	if err != nil {
 		p.fail()
 	}

@@ -18,6 +18,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+var testSharing = &sharing{}
+
 // checkFastYAML fails t when the fast reader accepts text but reads it otherwise than yaml.v3 does
 // (value, key order, types, or line of a hash). It reports whether the fast reader accepted it.
 func checkFastYAML(t *testing.T, text string) bool {
@@ -26,11 +28,14 @@ func checkFastYAML(t *testing.T, text string) bool {
 	if e != nil || !simple {
 		return false
 	}
-	v, lines, ok := fastYAMLParse([]byte(text))
+	// Through one table for all texts, as an engine's files share keys and key lists.
+	v, lines, ok := fastYAMLParse([]byte(text), yamlSetup{lines: true, share: testSharing})
 	if !ok {
 		return false
 	}
-	want, wantLines, err := parseYAMLv3([]byte(text))
+	v3 := newYAMLReader(yamlSetup{lines: true})
+	want, err := v3.parseYAMLv3([]byte(text))
+	wantLines := v3.lines
 	if err != nil {
 		t.Errorf("%q: the fast reader accepts it, yaml.v3 says %v", text, err)
 		return true
@@ -75,8 +80,8 @@ func identical(a, b any) bool {
 		if x.Len() != y.Len() {
 			return false
 		}
-		for i := range x.keys {
-			if !identical(x.keys[i], y.keys[i]) || !identical(x.vals[i], y.vals[i]) {
+		for i := range x.keys() {
+			if !identical(x.keys()[i], y.keys()[i]) || !identical(x.vals[i], y.vals[i]) {
 				return false
 			}
 		}
@@ -143,7 +148,7 @@ var fastYAMLFallbacks = []string{
 }
 
 func fastAccepts(text string) bool {
-	_, _, ok := fastYAMLParse([]byte(text))
+	_, _, ok := fastYAMLParse([]byte(text), yamlSetup{lines: true})
 	return ok
 }
 
@@ -307,14 +312,16 @@ func BenchmarkParseYAML(b *testing.B) {
 	}
 	for _, bc := range []struct {
 		name  string
-		parse func([]byte) (any, map[*Hash]int, error)
-	}{{"fast", parseYAML}, {"yaml.v3", parseYAMLv3}} {
+		parse func([]byte) (any, error)
+	}{{"fast", func(data []byte) (any, error) { return parseDataYAML(data, nil) }}, {"yaml.v3", func(data []byte) (any, error) {
+		return newYAMLReader(yamlSetup{}).parseYAMLv3(data)
+	}}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				for _, f := range files {
-					if _, _, err := bc.parse(f); err != nil {
+					if _, err := bc.parse(f); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -457,7 +464,7 @@ func randomYAMLBlockInline(r *rand.Rand, b *strings.Builder, ind, depth int) {
 // TestPsychSimpleNumber: the shortcut for common numbers agrees with Psych's patterns.
 func TestPsychSimpleNumber(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
-	reader := newYAMLReader()
+	reader := newYAMLReader(yamlSetup{lines: true})
 	fast := 0
 	for i := 0; i < 200000; i++ {
 		var b strings.Builder

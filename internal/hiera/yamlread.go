@@ -59,42 +59,60 @@ type rubySymbol struct {
 // Most data files are plain block YAML, which the fast reader in yamlfast.go reads directly; anything
 // else, and every error, goes through yaml.v3.
 func parseYAML(data []byte) (v any, lines map[*Hash]int, err error) {
-	simple, e := checkYAMLText(data)
-	if e != nil {
-		return nil, nil, e
+	v, lines, _, err = readYAML(data, yamlSetup{lines: true})
+	if err != nil {
+		lines = nil
 	}
-	if simple {
-		if v, lines, ok := tryFastYAML(data); ok {
-			return v, lines, nil
-		}
-	}
-	return parseYAMLv3(data)
+	return v, lines, err
 }
 
-// parseYAMLv3 is parseYAML through yaml.v3, for text that checkYAMLText accepts.
-func parseYAMLv3(data []byte) (v any, lines map[*Hash]int, err error) {
+// parseDataYAML is parseYAML for a data file. It records no lines (a large file has hundreds of
+// thousands of hashes, and a map of their lines would only be garbage), shares keys and key lists
+// through share (which may be nil) and refuses values nested more than maxDataNesting levels deep.
+func parseDataYAML(data []byte, share *sharing) (any, error) {
+	v, _, shared, err := readYAML(data, yamlSetup{share: share})
+	if err == nil && nestingExceeds(v, maxDataNesting, shared) {
+		return nil, &YAMLError{Msg: fmt.Sprintf("arrays and hashes nest more than %d levels deep", maxDataNesting)}
+	}
+	return v, err
+}
+
+// readYAML is parseYAML as set up. shared reports that some collections are shared through aliases.
+func readYAML(data []byte, setup yamlSetup) (v any, lines map[*Hash]int, shared bool, err error) {
+	simple, e := checkYAMLText(data)
+	if e != nil {
+		return nil, nil, false, e
+	}
+	if simple {
+		if v, lines, ok := tryFastYAML(data, setup); ok {
+			return v, lines, false, nil // the fast reader gives up on aliases
+		}
+	}
+	r := newYAMLReader(setup)
+	v, err = r.parseYAMLv3(data)
+	return v, r.lines, len(r.anchors) > 0, err
+}
+
+// parseYAMLv3 is readYAML through yaml.v3, for text that checkYAMLText accepts.
+func (r *yamlReader) parseYAMLv3(data []byte) (v any, err error) {
 	defer func() {
 		// yaml.v3 has a few internal panics on odd input; a data file must never crash the provider.
-		if r := recover(); r != nil {
-			v, lines, err = nil, nil, &YAMLError{Msg: fmt.Sprintf("cannot read YAML: %v", r)}
+		if p := recover(); p != nil {
+			v, err = nil, &YAMLError{Msg: fmt.Sprintf("cannot read YAML: %v", p)}
 		}
 	}()
 	var doc yaml.Node
 	if e := yaml.Unmarshal(data, &doc); e != nil {
-		return nil, nil, yamlSyntaxError(e, data)
+		return nil, yamlSyntaxError(e, data)
 	}
-	r := newYAMLReader()
 	if doc.Kind == 0 { // no document at all (empty file, only comments)
-		return nil, r.lines, nil
+		return nil, nil
 	}
 	v, _, err = r.build(&doc)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if v, err = r.fixSymbols(v); err != nil {
-		return nil, nil, err
-	}
-	return v, r.lines, nil
+	return r.fixSymbols(v)
 }
 
 // fixSymbols turns the symbol keys of a finished document into strings, if it has any.
@@ -211,14 +229,32 @@ type yamlReader struct {
 	// Values of the untagged plain and quoted scalars read so far, by text: a file repeats most of
 	// its keys and many values, which then share one value (less memory, and plain ones are read once).
 	plain, quoted map[string]any
+	share         *sharing
 }
 
 // yamlInternMax is the longest scalar text kept in the yamlReader's caches.
 const yamlInternMax = 128
 
-func newYAMLReader() *yamlReader {
-	return &yamlReader{lines: map[*Hash]int{}, anchors: map[*yaml.Node]*yamlAnchored{},
-		plain: map[string]any{}, quoted: map[string]any{}}
+// yamlSetup says what a yamlReader records and shares.
+type yamlSetup struct {
+	lines bool     // record the line where each hash starts
+	share *sharing // what to share with other files; nil shares nothing
+}
+
+func newYAMLReader(setup yamlSetup) *yamlReader {
+	r := &yamlReader{anchors: map[*yaml.Node]*yamlAnchored{}, plain: map[string]any{}, quoted: map[string]any{},
+		share: setup.share}
+	if setup.lines {
+		r.lines = map[*Hash]int{}
+	}
+	return r
+}
+
+// setLine records where h starts, if lines are being recorded.
+func (r *yamlReader) setLine(h *Hash, line int) {
+	if r.lines != nil {
+		r.lines[h] = line
+	}
 }
 
 // plainScalar is tokenize through the cache.
@@ -226,14 +262,23 @@ func (r *yamlReader) plainScalar(n *yaml.Node, s string) (any, error) {
 	if v, ok := r.plain[s]; ok {
 		return v, nil
 	}
-	return r.newPlainScalar(n, s)
+	return r.newPlainScalar(n, s, false)
 }
 
 // newPlainScalar is tokenize for a scalar not in the cache yet, which it adds. Symbols are not
-// cached: they carry their position.
-func (r *yamlReader) newPlainScalar(n *yaml.Node, s string) (any, error) {
+// cached: they carry their position. A key's value is shared with other files through r.share.
+func (r *yamlReader) newPlainScalar(n *yaml.Node, s string, key bool) (any, error) {
+	if key {
+		if v, ok := r.share.key(s); ok {
+			r.plain[s] = v
+			return v, nil
+		}
+	}
 	v, err := r.tokenize(n, s)
 	if _, sym := v.(rubySymbol); err == nil && !sym && len(s) <= yamlInternMax {
+		if key {
+			v = r.share.shareKey(s, v)
+		}
 		r.plain[s] = v
 	}
 	return v, err
@@ -749,7 +794,7 @@ func (r *yamlReader) sequence(n *yaml.Node) (any, int, error) {
 // omap reads "!!omap [{a: 1}, {b: 2}]": each entry's first key and last value, as Psych does.
 func (r *yamlReader) omap(n *yaml.Node) (any, int, error) {
 	h := NewHash(len(n.Content))
-	r.lines[h] = n.Line
+	r.setLine(h, n.Line)
 	size := 1
 	for _, c := range n.Content {
 		if c.Kind != yaml.MappingNode || len(c.Content) < 2 {
@@ -779,7 +824,7 @@ func (r *yamlReader) mapping(n *yaml.Node) (any, int, error) {
 		return nil, 0, err
 	}
 	h := NewHash(len(n.Content) / 2)
-	r.lines[h] = n.Line
+	r.setLine(h, n.Line)
 	size := 1
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kn, vn := n.Content[i], n.Content[i+1]
@@ -939,7 +984,7 @@ func (f *yamlSymbolFixer) value(v any) (any, bool, error) {
 		}
 		out := NewHash(t.Len())
 		changed := false
-		for i, k := range t.keys {
+		for i, k := range t.keys() {
 			if s, ok := k.(rubySymbol); ok {
 				k, changed = s.name, true
 			}
@@ -953,7 +998,7 @@ func (f *yamlSymbolFixer) value(v any) (any, bool, error) {
 		if !changed {
 			out = t
 		} else if line, ok := f.lines[t]; ok {
-			f.lines[out] = line
+			f.lines[out] = line // f.lines is nil when no lines are recorded, and then never ok
 		}
 		f.hashes[t] = out
 		return out, changed, nil
@@ -981,4 +1026,53 @@ func (f *yamlSymbolFixer) value(v any) (any, bool, error) {
 		return out, changed, nil
 	}
 	return v, false, nil
+}
+
+// nestingExceeds reports whether arrays and hashes nest more than limit levels deep in v (the
+// file's top hash is one level). When shared is set, collections may be shared through YAML
+// aliases, and each is measured once.
+func nestingExceeds(v any, limit int, shared bool) bool {
+	var memo map[any]int
+	if shared {
+		memo = map[any]int{}
+	}
+	return nesting(v, memo) > limit
+}
+
+// nesting is the number of array and hash levels in v. With a memo, shared collections are
+// measured once (memo is keyed by the *Hash or the array's first element).
+func nesting(v any, memo map[any]int) int {
+	var id any
+	switch t := v.(type) {
+	case *Hash:
+		id = t
+	case []any:
+		if len(t) == 0 {
+			return 1
+		}
+		id = &t[0]
+	default:
+		return 0
+	}
+	if d, ok := memo[id]; ok {
+		return d
+	}
+	deepest := 0
+	measure := func(x any) {
+		if d := nesting(x, memo); d > deepest {
+			deepest = d
+		}
+	}
+	if h, isHash := v.(*Hash); isHash {
+		h.Each(func(_, x any) bool { measure(x); return true })
+	} else {
+		list, _ := v.([]any) // nesting is only called on a Hash or an array
+		for _, x := range list {
+			measure(x)
+		}
+	}
+	if memo != nil {
+		memo[id] = deepest + 1
+	}
+	return deepest + 1
 }

@@ -1,0 +1,115 @@
+package hiera
+
+import "testing"
+
+// readShared reads each text as a data file through one sharing table.
+func readShared(t *testing.T, texts ...string) []*Hash {
+	t.Helper()
+	share := &sharing{}
+	var out []*Hash
+	for _, text := range texts {
+		v, err := parseDataYAML([]byte(text), share)
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		h, ok := v.(*Hash)
+		if !ok {
+			t.Fatalf("%q: read %T", text, v)
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+func TestSharingAcrossFiles(t *testing.T) {
+	files := readShared(t, "a: {x: 1, y: 2}\nb: {x: 3, y: 4}\n", "a: {x: 5, y: 6}\nc: {y: 7, x: 8}\n")
+	first, _ := files[0].Get("a")
+	second, _ := files[0].Get("b")
+	third, _ := files[1].Get("a")
+	reordered, _ := files[1].Get("c")
+	h1, h2, h3, h4 := first.(*Hash), second.(*Hash), third.(*Hash), reordered.(*Hash)
+	if h1.kl != h2.kl || h1.kl != h3.kl {
+		t.Errorf("hashes with the keys x, y do not share their key list")
+	}
+	if h1.kl == h4.kl {
+		t.Errorf("keys y, x share the list of x, y: order matters")
+	}
+	if files[0].keys()[0] != files[1].keys()[0] {
+		t.Errorf("key a is not shared between the files")
+	}
+	if got := rubyInspect(h4); got != `{"y"=>7, "x"=>8}` {
+		t.Errorf("c = %s", got)
+	}
+}
+
+func TestSharedKeysAreCopiedOnWrite(t *testing.T) {
+	files := readShared(t, "a: {x: 1, y: 2}\nb: {x: 3, y: 4}\n")
+	av, _ := files[0].Get("a")
+	bv, _ := files[0].Get("b")
+	a, b := Copy(av).(*Hash), bv.(*Hash)
+	a.Set("z", 9)
+	a.Delete("x")
+	c := Copy(bv).(*Hash)
+	c.Delete("y")
+	if got := rubyInspect(a); got != `{"y"=>2, "z"=>9}` {
+		t.Errorf("a after Set and Delete = %s", got)
+	}
+	if got := rubyInspect(c); got != `{"x"=>3}` {
+		t.Errorf("copy of b after Delete = %s", got)
+	}
+	if got := rubyInspect(b); got != `{"x"=>3, "y"=>4}` {
+		t.Errorf("b changed with its copies: %s", got)
+	}
+	// A hash made by the reader is changed the same way (the engine never does: values read from
+	// files are shared).
+	b.Set("w", 0)
+	if got, _ := files[0].Get("a"); rubyInspect(got) != `{"x"=>1, "y"=>2}` {
+		t.Errorf("a changed when b got a key: %s", rubyInspect(got))
+	}
+}
+
+func TestSharingKeepsKeyTypesApart(t *testing.T) {
+	files := readShared(t, "a: {1: int}\nb: {'1': string}\nc: {1.0: float}\nd: {true: bool}\ne: {'true': string}\n")
+	for _, tc := range []struct {
+		root string
+		key  any
+		want string
+	}{
+		{"a", int64(1), "int"}, {"b", "1", "string"}, {"c", 1.0, "float"}, {"d", true, "bool"}, {"e", "true", "string"},
+	} {
+		h, _ := files[0].Get(tc.root)
+		if got, ok := h.(*Hash).Get(tc.key); !ok || got != tc.want {
+			t.Errorf("%s[%#v] = %v, %v; want %s", tc.root, tc.key, got, ok, tc.want)
+		}
+		if h.(*Hash).Len() != 1 {
+			t.Errorf("%s has %d keys", tc.root, h.(*Hash).Len())
+		}
+	}
+}
+
+func TestSharingWithDuplicateKeys(t *testing.T) {
+	// Psych keeps the first position of a repeated key and its last value.
+	files := readShared(t, "a:\n  x: 1\n  y: 2\n  x: 3\nb: {x: 4, y: 5}\n")
+	a, _ := files[0].Get("a")
+	b, _ := files[0].Get("b")
+	if got := rubyInspect(a); got != `{"x"=>3, "y"=>2}` {
+		t.Errorf("a = %s", got)
+	}
+	if got := rubyInspect(b); got != `{"x"=>4, "y"=>5}` {
+		t.Errorf("b = %s", got)
+	}
+}
+
+func TestSharingIsBounded(t *testing.T) {
+	share := &sharing{}
+	for i := 0; i < sharingMax+10; i++ {
+		share.keyList([]any{int64(i), nil})
+	}
+	if share.count != sharingMax {
+		t.Errorf("%d key lists kept, want at most %d", share.count, sharingMax)
+	}
+	h := share.hashOf([]any{int64(sharingMax + 5), "v"})
+	if got, ok := h.Get(int64(sharingMax + 5)); !ok || got != "v" {
+		t.Errorf("a hash past the bound: Get = %v, %v", got, ok)
+	}
+}
