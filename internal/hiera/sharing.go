@@ -1,6 +1,9 @@
 package hiera
 
-import "sync"
+import (
+	"math"
+	"sync"
+)
 
 // sharing lets the data files of one engine share what they repeat. Each level of a hierarchy
 // repeats mostly the same keys, and most of its hashes have one of a few thousand lists of keys
@@ -93,13 +96,19 @@ func (t *sharing) keyList(kv []any) *keyList {
 	return l
 }
 
-// identicalKeys reports whether keys are the keys of kv, of the same types.
+// identicalKeys reports whether keys are the keys of kv, of the same types and written the same:
+// -0.0 and 0.0 are the same key, but a hash shows the one it was given.
 func identicalKeys(keys, kv []any) bool {
 	if 2*len(keys) != len(kv) {
 		return false
 	}
 	for i, k := range keys {
-		if k != kv[2*i] {
+		if x, ok := k.(float64); ok {
+			y, ok := kv[2*i].(float64)
+			if !ok || math.Float64bits(x) != math.Float64bits(y) {
+				return false
+			}
+		} else if k != kv[2*i] {
 			return false
 		}
 	}

@@ -69,13 +69,15 @@ func TestSharedKeysAreCopiedOnWrite(t *testing.T) {
 }
 
 func TestSharingKeepsKeyTypesApart(t *testing.T) {
-	files := readShared(t, "a: {1: int}\nb: {'1': string}\nc: {1.0: float}\nd: {true: bool}\ne: {'true': string}\n")
+	files := readShared(t, "a: {1: int}\nb: {'1': string}\nc: {1.0: float}\nd: {true: bool}\ne: {'true': string}\n"+
+		"f: {-0.0: negative}\ng: {0.0: zero}\n")
 	for _, tc := range []struct {
 		root string
 		key  any
 		want string
 	}{
 		{"a", int64(1), "int"}, {"b", "1", "string"}, {"c", 1.0, "float"}, {"d", true, "bool"}, {"e", "true", "string"},
+		{"f", 0.0, "negative"}, {"g", 0.0, "zero"},
 	} {
 		h, _ := files[0].Get(tc.root)
 		if got, ok := h.(*Hash).Get(tc.key); !ok || got != tc.want {
@@ -84,6 +86,12 @@ func TestSharingKeepsKeyTypesApart(t *testing.T) {
 		if h.(*Hash).Len() != 1 {
 			t.Errorf("%s has %d keys", tc.root, h.(*Hash).Len())
 		}
+	}
+	// -0.0 and 0.0 are one key, but each hash shows the one it was written with.
+	f, _ := files[0].Get("f")
+	g, _ := files[0].Get("g")
+	if got := rubyInspect(f) + " " + rubyInspect(g); got != `{-0.0=>"negative"} {0.0=>"zero"}` {
+		t.Errorf("f and g = %s", got)
 	}
 }
 
