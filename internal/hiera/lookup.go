@@ -17,7 +17,7 @@ type invocation struct {
 	nameStack []string
 	ex        *explainer // nil unless explaining
 
-	signature string                // hierarchySignature, once computed
+	signature []byte                // hierarchySignature, once computed
 	locs      map[*entry][]location // resolved locations per entry
 	files     map[fileKey]*dataFile // data files seen (nil: missing)
 	volatile  int                   // bumped when a found value depended on more than the files

@@ -23,34 +23,36 @@ type cachedResult struct {
 	searched []string // the levels the search consulted, for not-found diagnostics
 }
 
-func (c *resultCache) get(key string) (cachedResult, bool) {
+// get and put take the key as bytes: a lookup builds it in a buffer, and only storing it needs a
+// string.
+func (c *resultCache) get(key []byte) (cachedResult, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	r, ok := c.entries[key]
+	r, ok := c.entries[string(key)]
 	return r, ok
 }
 
-func (c *resultCache) put(key string, r cachedResult) {
+func (c *resultCache) put(key []byte, r cachedResult) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil || len(c.entries) >= maxCachedResults {
 		c.entries = make(map[string]cachedResult) // simple bound: start over
 	}
-	c.entries[key] = r
+	c.entries[string(key)] = r
 }
 
 // hierarchySignature identifies the files the hierarchy resolves to for this invocation's scope,
 // with their versions. ok is false when the hierarchy cannot be signed (an entry fails to resolve:
 // the uncached search then reports the error where Puppet would).
-func (inv *invocation) hierarchySignature() (string, bool) {
-	if inv.signature != "" {
+func (inv *invocation) hierarchySignature() ([]byte, bool) {
+	if inv.signature != nil {
 		return inv.signature, true
 	}
-	b := make([]byte, 0, 512)
+	b := make([]byte, 0, 1024)
 	for _, e := range inv.cfg.entries {
 		locs, err := inv.entryLocations(e)
 		if err != nil {
-			return "", false
+			return nil, false
 		}
 		b = append(append(append(append(b, e.name...), 0), e.function...), 0)
 		for _, loc := range locs {
@@ -62,8 +64,8 @@ func (inv *invocation) hierarchySignature() (string, bool) {
 			b = append(b, 0)
 		}
 	}
-	inv.signature = string(b)
-	return inv.signature, true
+	inv.signature = b
+	return b, true
 }
 
 // entryLocations resolves an entry's locations once per invocation.
@@ -108,8 +110,11 @@ func (inv *invocation) cachedSearch(root string, m *Merge) (any, bool, error) {
 	if !ok {
 		return inv.search(root, m)
 	}
-	key := root + "\x00" + m.String() + "\x00" + m.KnockoutPrefix + "\x00" +
-		strconv.FormatBool(m.SortMergedArrays) + strconv.FormatBool(m.MergeHashArrays) + "\x00" + sig
+	key := make([]byte, 0, len(root)+len(m.KnockoutPrefix)+len(sig)+32)
+	key = append(append(append(append(key, root...), 0), m.String()...), 0)
+	key = append(append(key, m.KnockoutPrefix...), 0)
+	key = strconv.AppendBool(strconv.AppendBool(key, m.SortMergedArrays), m.MergeHashArrays)
+	key = append(append(key, 0), sig...)
 	if r, hit := inv.engine.results.get(key); hit {
 		for _, name := range r.searched {
 			inv.noteSearched(name)

@@ -21,13 +21,31 @@ func readShared(t *testing.T, texts ...string) []*Hash {
 	return out
 }
 
+// hashAt returns the hash stored under key in h.
+func hashAt(t *testing.T, h *Hash, key any) *Hash {
+	t.Helper()
+	v, _ := h.Get(key)
+	sub, ok := v.(*Hash)
+	if !ok {
+		t.Fatalf("%v is %T, not a hash", key, v)
+	}
+	return sub
+}
+
+// copyHash is Copy for a hash.
+func copyHash(t *testing.T, h *Hash) *Hash {
+	t.Helper()
+	c, ok := Copy(h).(*Hash)
+	if !ok {
+		t.Fatalf("Copy of a hash is %T", c)
+	}
+	return c
+}
+
 func TestSharingAcrossFiles(t *testing.T) {
 	files := readShared(t, "a: {x: 1, y: 2}\nb: {x: 3, y: 4}\n", "a: {x: 5, y: 6}\nc: {y: 7, x: 8}\n")
-	first, _ := files[0].Get("a")
-	second, _ := files[0].Get("b")
-	third, _ := files[1].Get("a")
-	reordered, _ := files[1].Get("c")
-	h1, h2, h3, h4 := first.(*Hash), second.(*Hash), third.(*Hash), reordered.(*Hash)
+	h1, h2 := hashAt(t, files[0], "a"), hashAt(t, files[0], "b")
+	h3, h4 := hashAt(t, files[1], "a"), hashAt(t, files[1], "c")
 	if h1.kl != h2.kl || h1.kl != h3.kl {
 		t.Errorf("hashes with the keys x, y do not share their key list")
 	}
@@ -44,12 +62,11 @@ func TestSharingAcrossFiles(t *testing.T) {
 
 func TestSharedKeysAreCopiedOnWrite(t *testing.T) {
 	files := readShared(t, "a: {x: 1, y: 2}\nb: {x: 3, y: 4}\n")
-	av, _ := files[0].Get("a")
-	bv, _ := files[0].Get("b")
-	a, b := Copy(av).(*Hash), bv.(*Hash)
+	b := hashAt(t, files[0], "b")
+	a := copyHash(t, hashAt(t, files[0], "a"))
 	a.Set("z", 9)
 	a.Delete("x")
-	c := Copy(bv).(*Hash)
+	c := copyHash(t, b)
 	c.Delete("y")
 	if got := rubyInspect(a); got != `{"y"=>2, "z"=>9}` {
 		t.Errorf("a after Set and Delete = %s", got)
@@ -79,12 +96,12 @@ func TestSharingKeepsKeyTypesApart(t *testing.T) {
 		{"a", int64(1), "int"}, {"b", "1", "string"}, {"c", 1.0, "float"}, {"d", true, "bool"}, {"e", "true", "string"},
 		{"f", 0.0, "negative"}, {"g", 0.0, "zero"},
 	} {
-		h, _ := files[0].Get(tc.root)
-		if got, ok := h.(*Hash).Get(tc.key); !ok || got != tc.want {
+		h := hashAt(t, files[0], tc.root)
+		if got, ok := h.Get(tc.key); !ok || got != tc.want {
 			t.Errorf("%s[%#v] = %v, %v; want %s", tc.root, tc.key, got, ok, tc.want)
 		}
-		if h.(*Hash).Len() != 1 {
-			t.Errorf("%s has %d keys", tc.root, h.(*Hash).Len())
+		if h.Len() != 1 {
+			t.Errorf("%s has %d keys", tc.root, h.Len())
 		}
 	}
 	// -0.0 and 0.0 are one key, but each hash shows the one it was written with.
