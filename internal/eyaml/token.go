@@ -23,6 +23,16 @@ var (
 // passes it even when it holds no decryptable token.
 func Gated(s string) bool { return gateRe.MatchString(s) }
 
+// ChompGated is what hiera-eyaml does to a string without a decryptable token: one that passes
+// its encrypted? test (Gated) still loses one trailing line break, as the parser's result is
+// chomped. Other strings are returned as they are.
+func ChompGated(s string) string {
+	if (strings.HasSuffix(s, "\n") || strings.HasSuffix(s, "\r")) && Gated(s) {
+		return chomp(s)
+	}
+	return s
+}
+
 // HasToken reports whether ReplaceAll would decrypt anything in s.
 func HasToken(s string) bool {
 	return gateRe.MatchString(s) && tokenRe.MatchString(s)

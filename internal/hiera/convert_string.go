@@ -3,7 +3,6 @@ package hiera
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 )
@@ -30,14 +29,6 @@ func convContainerString(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "undef"
-	case bool:
-		return strconv.FormatBool(x)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case *big.Int:
-		return x.String()
-	case float64:
-		return rubyFloat(x)
 	case string:
 		return convQuote(x)
 	case []any:
@@ -54,7 +45,7 @@ func convContainerString(v any) string {
 		})
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
-	return fmt.Sprint(v)
+	return scalarInspect(v) // the other scalars print as inspect prints them
 }
 
 // convFormatF is Ruby's format('%f', f).

@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -202,26 +203,16 @@ func readLimited(path string) ([]byte, error) {
 	if fi, err := f.Stat(); err == nil && fi.Size() <= maxDataFileSize {
 		size = int(fi.Size())
 	}
-	// One byte over the limit is enough to tell a file that is too large.
-	r := io.LimitReader(f, maxDataFileSize+1)
-	data := make([]byte, 0, size+512) // room to see the end without growing, as os.ReadFile
-	for {
-		n, err := r.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(data) == cap(data) { // the file grew since Stat
-			data = append(data, 0)[:len(data)]
-		}
+	// MinRead spare bytes let ReadFrom see the end without growing the buffer; one byte over the
+	// limit is enough to tell a file that is too large.
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxDataFileSize+1)); err != nil {
+		return nil, err
 	}
-	if len(data) > maxDataFileSize {
+	if buf.Len() > maxDataFileSize {
 		return nil, fmt.Errorf("file is larger than the limit of %d bytes", maxDataFileSize)
 	}
-	return data, nil
+	return buf.Bytes(), nil
 }
 
 // Lookup runs one lookup. A key found nowhere is not an error: Result.Found is false and Value is

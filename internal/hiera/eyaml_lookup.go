@@ -3,7 +3,6 @@ package hiera
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
 )
@@ -34,11 +33,7 @@ func (inv *invocation) decryptValue(e *entry, v any) (any, error) {
 func chompGated(v any) any {
 	switch t := v.(type) {
 	case string:
-		if strings.HasSuffix(t, "\n") || strings.HasSuffix(t, "\r") {
-			if eyaml.Gated(t) {
-				return rubyChomp(t)
-			}
-		}
+		return eyaml.ChompGated(t)
 	case []any:
 		var out []any
 		for i, el := range t {
@@ -55,26 +50,25 @@ func chompGated(v any) any {
 			return out
 		}
 	case *Hash:
-		changed := false
-		t.Each(func(_, val any) bool {
-			changed = !sameRef(chompGated(val), val)
-			return !changed
-		})
-		if changed {
-			out := NewHash(t.Len())
-			t.Each(func(k, val any) bool { out.Set(k, chompGated(val)); return true })
+		var out *Hash // made at the first value that changes
+		for i, k := range t.keys() {
+			val := t.vals[i]
+			c := chompGated(val)
+			if out == nil && !sameRef(c, val) {
+				out = NewHash(t.Len())
+				for j, earlier := range t.keys()[:i] {
+					out.Set(earlier, t.vals[j])
+				}
+			}
+			if out != nil {
+				out.Set(k, c)
+			}
+		}
+		if out != nil {
 			return out
 		}
 	}
 	return v
-}
-
-// rubyChomp removes one trailing "\r\n", "\n" or "\r", like Ruby's String#chomp.
-func rubyChomp(s string) string {
-	if strings.HasSuffix(s, "\r\n") {
-		return s[:len(s)-2]
-	}
-	return strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r")
 }
 
 func hasEncToken(v any) bool {

@@ -84,13 +84,10 @@ func (h *Hash) ownKeys() *keyList {
 	switch {
 	case h.kl == nil:
 		h.kl = &keyList{}
-	case h.kl.shared:
+	case h.kl.shared: // shared lists are small: no index to copy
 		keys := make([]any, len(h.kl.keys), len(h.kl.keys)+1)
 		copy(keys, h.kl.keys)
 		h.kl = &keyList{keys: keys}
-		if len(keys) > hashIndexMin {
-			h.kl.buildIndex()
-		}
 	}
 	return h.kl
 }
@@ -100,9 +97,6 @@ func (h *Hash) ownKeys() *keyList {
 type hashIndex struct {
 	slots []int32
 }
-
-// bigKey is a big integer as a comparable Go value (its decimal text).
-type bigKey string
 
 // sameKey reports whether a and b are the same hash key, as Ruby's eql? sees them: Go's == (which
 // keeps 1 and 1.0 apart), except that big integers are compared by value.

@@ -356,6 +356,9 @@ func (p *jsonParser) number() (any, error) {
 		}
 		return f, nil
 	}
+	if i, err := strconv.ParseInt(text, 10, 64); err == nil {
+		return i, nil // most integers: no big.Int needed
+	}
 	i, _ := new(big.Int).SetString(text, 10)
 	return normInt(i), nil
 }

@@ -46,7 +46,7 @@ func (inv *invocation) run() (Result, error) {
 	}
 	if m := inv.req.Merge; m != nil && m.Strategy != "" && !knownStrategy(m.Strategy) {
 		// a Merge built without ParseMerge: refuse it even when a single value would not be merged
-		return Result{}, inv.wrap(errorf("Unknown merge strategy: '%s'", m.Strategy), names[0])
+		return Result{}, withKey(errorf("Unknown merge strategy: '%s'", m.Strategy), names[0])
 	}
 	var found bool
 	var value any
@@ -54,7 +54,7 @@ func (inv *invocation) run() (Result, error) {
 	for _, name := range names {
 		value, found, err = inv.lookupTop(name, inv.req.Merge, inv.req.Function)
 		if err != nil {
-			return Result{}, inv.wrap(err, name)
+			return Result{}, withKey(err, name)
 		}
 		if found {
 			break
@@ -66,7 +66,7 @@ func (inv *invocation) run() (Result, error) {
 		if s, isStr := res.Value.(string); isStr && inv.cfg.v3 != nil {
 			// Hiera 3 interpolates a string default
 			if res.Value, err = inv.interpolateString(s, true); err != nil {
-				return Result{}, inv.wrap(err, inv.req.Key)
+				return Result{}, withKey(err, inv.req.Key)
 			}
 		}
 		inv.ex.line("Using the default value: %s", inv.show(res.Value))
@@ -76,12 +76,6 @@ func (inv *invocation) run() (Result, error) {
 	}
 	res.Explanation = inv.ex.String()
 	return res, nil
-}
-
-// wrap names the requested key on an error (rather than a key met on the way, such as a nested
-// lookup's: the message names that one).
-func (inv *invocation) wrap(err error, key string) error {
-	return withKey(err, key)
 }
 
 // withKey sets an error's Key. Errors may be shared (cached with a data file or the
@@ -145,7 +139,7 @@ func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any,
 	var found bool
 	err = inv.check(key, func() error {
 		if inv.cfg.v3 != nil && explicit == nil && fn != FuncLookup {
-			value, found, err = inv.searchHiera3(key, segs)
+			value, found, err = inv.searchHiera3(key)
 			return err
 		}
 		if value, found, err = inv.cachedSearch(root, merge); err != nil || !found {
@@ -419,6 +413,3 @@ func withFile(err error, level, file string) error {
 	}
 	return err
 }
-
-// String is for explain output only.
-func (l location) String() string { return fmt.Sprintf("%s (%s)", l.path, l.original) }

@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -122,7 +123,7 @@ func (m *Merge) setOptions(opts *Hash) error {
 	if len(problems) > 0 {
 		return errorf("%s", joinTypeProblems("The merge options has wrong type, ", problems))
 	}
-	if v, ok := opts.Get("knockout_prefix"); ok && v != nil && v != false {
+	if v, _ := opts.Get("knockout_prefix"); truthy(v) {
 		m.KnockoutPrefix = rubyToS(v)
 		if m.KnockoutPrefix == "" {
 			return errorf("knockout_prefix cannot be an empty string in deep_merge!")
@@ -133,14 +134,7 @@ func (m *Merge) setOptions(opts *Hash) error {
 	return nil
 }
 
-func isDeepOption(k string) bool {
-	for _, o := range deepOptionKeys {
-		if o == k {
-			return true
-		}
-	}
-	return false
-}
+func isDeepOption(k string) bool { return slices.Contains(deepOptionKeys, k) }
 
 // truthyOption reads a deep_merge flag the way the gem does (`options[:x] || false`).
 func truthyOption(opts *Hash, k string) bool {
@@ -314,6 +308,9 @@ func rubyUnion(a, b []any) []any {
 	}
 	return out
 }
+
+// bigKey is a big integer as a comparable Go value (its decimal text).
+type bigKey string
 
 // scalarSetKey gives scalars a map key that is equal exactly when Equal is (NaN excluded: it never
 // equals itself, so it is compared the slow way and always kept).

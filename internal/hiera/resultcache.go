@@ -94,10 +94,7 @@ func (inv *invocation) data(path, function string) (*dataFile, bool) {
 	if inv.files == nil {
 		inv.files = map[fileKey]*dataFile{}
 	}
-	if !exists {
-		df = nil
-	}
-	inv.files[key] = df
+	inv.files[key] = df // nil when the file does not exist
 	return df, exists
 }
 

@@ -4,8 +4,8 @@ import "strings"
 
 // searchHiera3 is hiera_hash / hiera_array over a version 3 hiera.yaml, with Hiera 3's own
 // resolution: every found value, in priority order, folded by :merge_behavior: or array rules.
-func (inv *invocation) searchHiera3(key string, segs []any) (any, bool, error) {
-	if len(segs) > 1 || strings.Contains(key, ".") {
+func (inv *invocation) searchHiera3(key string) (any, bool, error) {
+	if strings.Contains(key, ".") { // a dotted key, quoted or not
 		kind := ":hash"
 		if inv.req.Function == FuncArray {
 			kind = ":array"
@@ -17,7 +17,7 @@ func (inv *invocation) searchHiera3(key string, segs []any) (any, bool, error) {
 	for _, e := range inv.cfg.entries {
 		var found []any
 		inv.noteSearched(e.name)
-		locs, err := inv.locations(e)
+		locs, err := inv.entryLocations(e)
 		if err != nil {
 			return nil, false, err
 		}

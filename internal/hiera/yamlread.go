@@ -59,7 +59,7 @@ type rubySymbol struct {
 // Most data files are plain block YAML, which the fast reader in yamlfast.go reads directly; anything
 // else, and every error, goes through yaml.v3.
 func parseYAML(data []byte) (v any, lines map[*Hash]int, err error) {
-	v, lines, _, err = readYAML(data, yamlSetup{lines: true})
+	v, lines, err = readYAML(data, yamlSetup{lines: true})
 	if err != nil {
 		lines = nil
 	}
@@ -70,27 +70,30 @@ func parseYAML(data []byte) (v any, lines map[*Hash]int, err error) {
 // thousands of hashes, and a map of their lines would only be garbage), shares keys and key lists
 // through share (which may be nil) and refuses values nested more than maxDataNesting levels deep.
 func parseDataYAML(data []byte, share *sharing) (any, error) {
-	v, _, shared, err := readYAML(data, yamlSetup{share: share})
-	if err == nil && nestingExceeds(v, maxDataNesting, shared) {
-		return nil, &YAMLError{Msg: fmt.Sprintf("arrays and hashes nest more than %d levels deep", maxDataNesting)}
-	}
+	v, _, err := readYAML(data, yamlSetup{share: share, maxNesting: maxDataNesting})
 	return v, err
 }
 
-// readYAML is parseYAML as set up. shared reports that some collections are shared through aliases.
-func readYAML(data []byte, setup yamlSetup) (v any, lines map[*Hash]int, shared bool, err error) {
+// The fast reader needs no nesting check: it gives up on deeper values.
+const _ = uint(maxDataNesting - fastYAMLMaxDepth)
+
+// readYAML is parseYAML as set up.
+func readYAML(data []byte, setup yamlSetup) (v any, lines map[*Hash]int, err error) {
 	simple, e := checkYAMLText(data)
 	if e != nil {
-		return nil, nil, false, e
+		return nil, nil, e
 	}
 	if simple {
 		if v, lines, ok := tryFastYAML(data, setup); ok {
-			return v, lines, false, nil // the fast reader gives up on aliases
+			return v, lines, nil
 		}
 	}
 	r := newYAMLReader(setup)
 	v, err = r.parseYAMLv3(data)
-	return v, r.lines, len(r.anchors) > 0, err
+	if err == nil && setup.maxNesting > 0 && nestingExceeds(v, setup.maxNesting, len(r.anchors) > 0) {
+		return nil, nil, &YAMLError{Msg: fmt.Sprintf("arrays and hashes nest more than %d levels deep", setup.maxNesting)}
+	}
+	return v, r.lines, err
 }
 
 // parseYAMLv3 is readYAML through yaml.v3, for text that checkYAMLText accepts.
@@ -237,8 +240,9 @@ const yamlInternMax = 128
 
 // yamlSetup says what a yamlReader records and shares.
 type yamlSetup struct {
-	lines bool     // record the line where each hash starts
-	share *sharing // what to share with other files; nil shares nothing
+	lines      bool     // record the line where each hash starts
+	share      *sharing // what to share with other files; nil shares nothing
+	maxNesting int      // refuse arrays and hashes nested deeper; 0: no limit
 }
 
 func newYAMLReader(setup yamlSetup) *yamlReader {
@@ -593,8 +597,10 @@ func psychDropSeparators(s string) string {
 	if !strings.ContainsAny(s, ",_") {
 		return s
 	}
-	return strings.NewReplacer(",", "", "_", "").Replace(s)
+	return psychSeparators.Replace(s)
 }
+
+var psychSeparators = strings.NewReplacer(",", "", "_", "")
 
 // psychSymbolName is the name of the symbol written ":name" (or :"name", :'name').
 func psychSymbolName(s string) string {
