@@ -172,10 +172,16 @@ func (g *globber) walkPlain(path string, cur []int) error {
 
 // yield records a matched path unless it is a directory (Puppet rejects path.directory?).
 func (g *globber) yield(path string) error {
-	if !globExists(path) {
+	fi, err := os.Lstat(path)
+	if err != nil {
 		return nil // vanished or unreadable: no match, as in Ruby
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+	if fi.Mode()&os.ModeSymlink != 0 {
+		if target, err := os.Stat(path); err == nil {
+			fi = target // a link to a directory is a directory; a dangling one is a match
+		}
+	}
+	if fi.IsDir() {
 		return nil
 	}
 	clean, err := confinedPath(path, g.root)
@@ -184,12 +190,6 @@ func (g *globber) yield(path string) error {
 	}
 	g.out = append(g.out, clean)
 	return nil
-}
-
-// globExists reports whether path exists (without following a final symlink).
-func globExists(path string) bool {
-	_, err := os.Lstat(path)
-	return err == nil
 }
 
 func globJoin(dir, name string) string {

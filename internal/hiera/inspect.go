@@ -233,66 +233,72 @@ func writePretty(b *strings.Builder, v any, indent string) {
 // text (as Ruby's JSON does), big integers stay exact, floats use Ruby's notation so that integral
 // floats stay floats (1.0); NaN and infinities have no JSON form and are an error.
 func MarshalJSON(v any) ([]byte, error) {
-	var b bytes.Buffer
-	if err := writeJSON(&b, v); err != nil {
+	w := &jsonWriter{}
+	w.enc = json.NewEncoder(&w.b)
+	w.enc.SetEscapeHTML(false)
+	if err := w.value(v); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return w.b.Bytes(), nil
 }
 
-func writeJSON(b *bytes.Buffer, v any) error {
+// jsonWriter renders one value; its encoder quotes strings (one encoder for all of them).
+type jsonWriter struct {
+	b   bytes.Buffer
+	enc *json.Encoder
+}
+
+func (w *jsonWriter) value(v any) error {
 	switch t := v.(type) {
 	case nil:
-		b.WriteString("null")
+		w.b.WriteString("null")
 	case bool:
-		b.WriteString(strconv.FormatBool(t))
+		w.b.WriteString(strconv.FormatBool(t))
 	case int64:
-		b.WriteString(strconv.FormatInt(t, 10))
+		w.b.WriteString(strconv.FormatInt(t, 10))
 	case *big.Int:
-		b.WriteString(t.String())
+		w.b.WriteString(t.String())
 	case float64:
 		if math.IsNaN(t) || math.IsInf(t, 0) {
 			return fmt.Errorf("%s is not allowed in JSON", rubyFloat(t))
 		}
-		b.WriteString(rubyFloat(t))
+		w.b.WriteString(rubyFloat(t))
 	case string:
-		writeJSONString(b, t)
+		w.str(t)
 	case []any:
-		b.WriteByte('[')
+		w.b.WriteByte('[')
 		for i, e := range t {
 			if i > 0 {
-				b.WriteByte(',')
+				w.b.WriteByte(',')
 			}
-			if err := writeJSON(b, e); err != nil {
+			if err := w.value(e); err != nil {
 				return err
 			}
 		}
-		b.WriteByte(']')
+		w.b.WriteByte(']')
 	case *Hash:
-		b.WriteByte('{')
+		w.b.WriteByte('{')
 		for i, k := range t.keys() {
 			if i > 0 {
-				b.WriteByte(',')
+				w.b.WriteByte(',')
 			}
-			writeJSONString(b, rubyToS(k))
-			b.WriteByte(':')
-			if err := writeJSON(b, t.vals[i]); err != nil {
+			w.str(rubyToS(k))
+			w.b.WriteByte(':')
+			if err := w.value(t.vals[i]); err != nil {
 				return err
 			}
 		}
-		b.WriteByte('}')
+		w.b.WriteByte('}')
 	default:
 		return fmt.Errorf("cannot render a value of Go type %T as JSON", v)
 	}
 	return nil
 }
 
-// writeJSONString quotes s without Go's HTML escaping of <, > and &.
-func writeJSONString(b *bytes.Buffer, s string) {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)       // encoding a string cannot fail
-	b.Truncate(b.Len() - 1) // Encode appends a newline
+// str quotes s without Go's HTML escaping of <, > and &.
+func (w *jsonWriter) str(s string) {
+	_ = w.enc.Encode(s)         // encoding a string cannot fail
+	w.b.Truncate(w.b.Len() - 1) // Encode appends a newline
 }
 
 // rubyClassName is the Ruby class of a value, as Hiera 3 and Ruby's comparison errors name it.

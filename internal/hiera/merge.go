@@ -284,19 +284,18 @@ func flatten(out, a []any) []any {
 // type (1, 1.0 and "1" differ). It returns a new slice.
 func rubyUnion(a, b []any) []any {
 	out := make([]any, 0, len(a)+len(b))
-	seen := map[any]bool{}
+	var seen map[any]bool // for longer arrays; scanning a short one costs less than hashing
+	if len(a)+len(b) > 16 {
+		seen = make(map[any]bool, len(a)+len(b))
+	}
 	add := func(e any) {
-		if k, ok := scalarSetKey(e); ok {
+		if k, ok := scalarSetKey(e); ok && seen != nil {
 			if seen[k] {
 				return
 			}
 			seen[k] = true
-		} else {
-			for _, o := range out {
-				if Equal(o, e) {
-					return
-				}
-			}
+		} else if slices.ContainsFunc(out, func(o any) bool { return Equal(o, e) }) {
+			return
 		}
 		out = append(out, e)
 	}

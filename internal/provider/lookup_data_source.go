@@ -13,7 +13,13 @@ func NewLookupDataSource() datasource.DataSource {
 		function: hiera.FuncLookup,
 		description: "Looks up one key in Hiera as Puppet's `lookup()` does and returns the value with its real types. " +
 			"Values found at several hierarchy levels are merged as `lookup_options` in the data say, else the first one found wins.",
-		mergeText: "Without it, the strategy comes from `lookup_options` for the key in the data, else `first`.",
-		shape:     func(v any) (any, string) { return v, "" },
+		mergeText: lookupMergeText,
+		shape:     anyShape,
 	}}
 }
+
+// lookupMergeText is the merge block's default for lookups that follow lookup_options.
+const lookupMergeText = "Without it, the strategy comes from `lookup_options` for the key in the data, else `first`."
+
+// anyShape accepts a value of any shape, as lookup() does.
+func anyShape(v any) (any, string) { return v, "" }

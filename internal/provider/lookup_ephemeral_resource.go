@@ -32,8 +32,8 @@ var ephemeralLookupKind = dataSourceKind{
 	description: "Looks up one key in Hiera as the `hiera_lookup` data source does, secrets included (values decrypted " +
 		"from eyaml, `convert_to: Sensitive`), and never lets Terraform write the result to the plan or the state. " +
 		"Needs Terraform 1.10 or later.",
-	mergeText: "Without it, the strategy comes from `lookup_options` for the key in the data, else `first`.",
-	shape:     func(v any) (any, string) { return v, "" },
+	mergeText: lookupMergeText,
+	shape:     anyShape,
 	secret:    true,
 }
 

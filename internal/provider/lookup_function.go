@@ -24,7 +24,7 @@ type lookupFunction struct {
 var lookupFunctionKind = dataSourceKind{
 	name:        "lookup",
 	function:    hiera.FuncLookup,
-	shape:       func(v any) (any, string) { return v, "" },
+	shape:       anyShape,
 	missingHint: "Wrap the call in try() to fall back to a default, or use the hiera_lookup data source and its default_value.",
 }
 

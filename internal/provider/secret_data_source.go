@@ -16,8 +16,8 @@ func NewSecretDataSource() datasource.DataSource {
 			"(`lookup_key: eyaml_lookup_key`) and values whose `lookup_options` say `convert_to: Sensitive`. " +
 			"`value`, `json` and `explanation` are marked sensitive, so Terraform hides them in plan output, but like every " +
 			"data source result they are stored in the state. To keep a secret out of plan and state, use the ephemeral resource `hiera_lookup`.",
-		mergeText: "Without it, the strategy comes from `lookup_options` for the key in the data, else `first`.",
-		shape:     func(v any) (any, string) { return v, "" },
+		mergeText: lookupMergeText,
+		shape:     anyShape,
 		secret:    true,
 	}}
 }
