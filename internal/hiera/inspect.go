@@ -321,6 +321,8 @@ func rubyClassName(v any) string {
 		return "Array"
 	case *Hash:
 		return "Hash"
+	case rubySymbol:
+		return "Symbol"
 	}
 	return fmt.Sprintf("%T", v)
 }

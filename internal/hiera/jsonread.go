@@ -65,13 +65,8 @@ type jsonParser struct {
 
 // errorf makes an error placed at the current position.
 func (p *jsonParser) errorf(format string, args ...any) *JSONError {
-	before := p.data[:min(p.pos, len(p.data))]
-	lineStart := bytes.LastIndexByte(before, '\n') + 1
-	return &JSONError{
-		Line:   1 + bytes.Count(before, []byte("\n")),
-		Column: 1 + utf8.RuneCount(before[lineStart:]),
-		Msg:    fmt.Sprintf(format, args...),
-	}
+	line, col := textPosition(p.data, min(p.pos, len(p.data)))
+	return &JSONError{Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
 }
 
 // describe names what is at the current position, for messages.

@@ -182,6 +182,12 @@ var yamlParserContexts = map[string]string{
 	"found undefined tag handle":             "",
 }
 
+// textPosition is the 1-based line and column (in characters) of byte offset i of data.
+func textPosition(data []byte, i int) (line, col int) {
+	before := data[:i]
+	return 1 + bytes.Count(before, []byte("\n")), 1 + utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:])
+}
+
 // yamlSyntaxError turns a yaml.v3 error into a *YAMLError. yaml.v3 gives a line but no column; it leaves
 // the line out when it is the first one, and gives parser (not scanner) errors a 0-based line.
 func yamlSyntaxError(err error, data []byte) *YAMLError {
@@ -195,8 +201,7 @@ func yamlSyntaxError(err error, data []byte) *YAMLError {
 		name = strings.TrimSuffix(name, "' referenced")
 		e := &YAMLError{Msg: "Unknown alias: " + name}
 		if i := bytes.Index(data, []byte("*"+name)); i >= 0 {
-			e.Line = 1 + bytes.Count(data[:i], []byte("\n"))
-			e.Column = 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:i], '\n')+1:i])
+			e.Line, e.Column = textPosition(data, i)
 		}
 		return e
 	}
@@ -741,14 +746,7 @@ func psychFloatOf(n *yaml.Node, v any) (any, error) {
 	case bool:
 		return nil, yamlNodeError(n, "can't convert %v into Float", t)
 	}
-	return nil, yamlNodeError(n, "can't convert %s into Float", psychClassName(v))
-}
-
-func psychClassName(v any) string {
-	if _, ok := v.(rubySymbol); ok {
-		return "Symbol"
-	}
-	return fmt.Sprintf("%T", v)
+	return nil, yamlNodeError(n, "can't convert %s into Float", rubyClassName(v))
 }
 
 // psychBase64 is Ruby's unpack('m'): characters outside the alphabet are skipped, decoding stops
