@@ -67,7 +67,7 @@ func (d *deepMerger) merge(src, dst any) (any, error) {
 	case *Hash:
 		return d.mergeHash(s, dst)
 	case []any:
-		return d.mergeArray(s, dst)
+		return d.mergeArray(s, dst, false)
 	}
 	return d.overwrite(src, dst), nil
 }
@@ -110,7 +110,8 @@ func (d *deepMerger) mergeHash(s *Hash, dst any) (any, error) {
 	return dh, nil
 }
 
-func (d *deepMerger) mergeArray(s []any, dst any) (any, error) {
+// mergeArray merges the array s into dst; aliased is set when dst is a copy of s (see joinArrays).
+func (d *deepMerger) mergeArray(s []any, dst any, aliased bool) (any, error) {
 	src := append([]any{}, s...)
 	if d.ko != nil && containsValue(src, d.koStr) {
 		// A bare prefix empties the destination.
@@ -124,7 +125,7 @@ func (d *deepMerger) mergeArray(s []any, dst any) (any, error) {
 	if d.ko != nil {
 		src, da = d.knockOut(src, da)
 	}
-	return d.joinArrays(src, da, false)
+	return d.joinArrays(src, da, aliased)
 }
 
 // knockOut removes the prefixed strings from src and what they name (with or without the prefix)
@@ -216,16 +217,7 @@ func (d *deepMerger) fresh(v any) (any, error) {
 	case *Hash:
 		return d.self(t)
 	case []any:
-		src := append([]any{}, t...)
-		dst := append([]any{}, t...)
-		if d.ko != nil && containsValue(src, d.koStr) {
-			dst = []any{}
-			src = deleteValue(src, d.koStr)
-		}
-		if d.ko != nil {
-			src, dst = d.knockOut(src, dst)
-		}
-		return d.joinArrays(src, dst, true)
+		return d.mergeArray(t, append([]any{}, t...), true)
 	}
 	return d.merge(v, v)
 }

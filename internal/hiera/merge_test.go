@@ -66,38 +66,8 @@ func mtRun(m *Merge, v any) (any, bool, error) {
 	if !ok {
 		return v, v != mtNotFound, nil
 	}
-	switch len(st) {
-	case 0:
-		return nil, false, nil
-	case 1:
-		val, found, err := mtRun(m, st[0])
-		if err != nil || !found {
-			return nil, found, err
-		}
-		return m.Single(val), true, nil
-	}
-	var memo any
-	found := false
-	for _, variant := range st {
-		val, ok, err := mtRun(m, variant)
-		if err != nil {
-			return nil, false, err
-		}
-		if !ok {
-			continue
-		}
-		if m.IsFirst() {
-			return val, true, nil
-		}
-		if !found {
-			memo, found = m.Convert(val), true
-			continue
-		}
-		if memo, err = m.Combine(memo, val); err != nil {
-			return nil, false, err
-		}
-	}
-	return memo, found, nil
+	// Each stage merges its variants with the engine's own loop.
+	return mergeVariants(m, len(st), func(i int) (any, bool, error) { return mtRun(m, st[i]) })
 }
 
 // mtDump renders a stage tree, to check that merging left it unchanged.
