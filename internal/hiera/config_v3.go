@@ -1,7 +1,6 @@
 package hiera
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -122,7 +121,7 @@ func (c *config) v3StringList(top *Hash, key string, dflt []string) ([]string, e
 	for _, el := range list {
 		s, isStr := el.(string)
 		if !isStr {
-			return nil, c.errAt(0, ":%s: must be a string or an array of strings, got an element %s", key, fmt.Sprint(rubyInspect(el)))
+			return nil, c.errAt(0, ":%s: must be a string or an array of strings, got an element %s", key, rubyInspect(el))
 		}
 		out = append(out, s)
 	}

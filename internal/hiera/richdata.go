@@ -1,6 +1,9 @@
 package hiera
 
-import "fmt"
+import (
+	"fmt"
+	"math/big"
+)
 
 // Puppet validates a looked-up value as RichData: hash keys must be strings or numbers. A YAML
 // file may hold other keys (true: x); Puppet fails the lookup of the root key that contains them.
@@ -34,11 +37,9 @@ func isRichData(v any) bool {
 		ok := true
 		t.Each(func(k, val any) bool {
 			switch k.(type) {
-			case string, int64, float64:
+			case string, int64, float64, *big.Int:
 			default:
-				if _, isBig := k.(interface{ IsInt64() bool }); !isBig {
-					ok = false
-				}
+				ok = false
 			}
 			ok = ok && isRichData(val)
 			return ok
