@@ -118,8 +118,24 @@ func decryptAll(dec *eyaml.Decryptor, v any) (any, error) {
 	return v, nil
 }
 
-// decryptor loads the entry's pkcs7 key (paths relative to hiera.yaml, interpolation allowed).
+// decryptor is the entry's decryptor, found once per lookup (every encrypted value asks for it).
 func (inv *invocation) decryptor(e *entry) (*eyaml.Decryptor, error) {
+	if dec := inv.decryptors[e]; dec != nil {
+		return dec, nil
+	}
+	dec, err := inv.loadDecryptor(e)
+	if err == nil {
+		if inv.decryptors == nil {
+			inv.decryptors = map[*entry]*eyaml.Decryptor{}
+		}
+		inv.decryptors[e] = dec
+	}
+	return dec, err
+}
+
+// loadDecryptor loads the entry's pkcs7 key (paths relative to hiera.yaml, interpolation allowed),
+// through the engine's cache of keys by path and version.
+func (inv *invocation) loadDecryptor(e *entry) (*eyaml.Decryptor, error) {
 	privPath, err := inv.keyOption(e, "pkcs7_private_key")
 	if err != nil {
 		return nil, err

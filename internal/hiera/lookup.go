@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
 )
 
 // invocation is the state of one Engine.Lookup: the recursion guard, the lookup_options assembled
@@ -17,10 +19,11 @@ type invocation struct {
 	nameStack []string
 	ex        *explainer // nil unless explaining
 
-	signature []byte                // hierarchySignature, once computed
-	locs      map[*entry][]location // resolved locations per entry
-	files     map[fileKey]*dataFile // data files seen (nil: missing)
-	volatile  int                   // bumped when a found value depended on more than the files
+	signature  []byte                      // hierarchySignature, once computed
+	locs       map[*entry][]location       // resolved locations per entry
+	files      map[fileKey]*dataFile       // data files seen (nil: missing)
+	decryptors map[*entry]*eyaml.Decryptor // per eyaml entry, once loaded
+	volatile   int                         // bumped when a found value depended on more than the files
 
 	options     *Hash // assembled lookup_options (nil: none)
 	optionsDone bool
