@@ -172,9 +172,9 @@ func (g *globber) walkPlain(path string, cur []int) error {
 
 // yield records a matched path unless it is a directory (Puppet rejects path.directory?).
 func (g *globber) yield(path string) error {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return nil // vanished or unreadable: no match, as in Ruby
+	fi, statErr := os.Lstat(path)
+	if statErr != nil {
+		return nil //nolint:nilerr // vanished or unreadable: no match, as in Ruby
 	}
 	if fi.Mode()&os.ModeSymlink != 0 {
 		if target, err := os.Stat(path); err == nil {
