@@ -48,14 +48,3 @@ type Result struct {
 	// Warnings are soft problems met on the way (a data file that is not a hash, ...).
 	Warnings []string
 }
-
-// Merge is a merge strategy with its options, as given in a lookup's merge argument or in
-// lookup_options. Build one with ParseMerge to get Puppet's validation.
-type Merge struct {
-	// Strategy is first, unique, hash, deep, or Puppet's hidden reverse_deep / unconstrained_deep.
-	Strategy string
-	// KnockoutPrefix, SortMergedArrays and MergeHashArrays are the deep options ("" = no knockout).
-	KnockoutPrefix   string
-	SortMergedArrays bool
-	MergeHashArrays  bool
-}

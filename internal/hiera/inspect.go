@@ -1,8 +1,6 @@
 package hiera
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -227,78 +225,6 @@ func writePretty(b *strings.Builder, v any, indent string) {
 	default:
 		b.WriteString(scalarInspect(v))
 	}
-}
-
-// MarshalJSON renders a value as JSON keeping hash key order. Non-string keys become their Ruby to_s
-// text (as Ruby's JSON does), big integers stay exact, floats use Ruby's notation so that integral
-// floats stay floats (1.0); NaN and infinities have no JSON form and are an error.
-func MarshalJSON(v any) ([]byte, error) {
-	w := &jsonWriter{}
-	w.enc = json.NewEncoder(&w.b)
-	w.enc.SetEscapeHTML(false)
-	if err := w.value(v); err != nil {
-		return nil, err
-	}
-	return w.b.Bytes(), nil
-}
-
-// jsonWriter renders one value; its encoder quotes strings (one encoder for all of them).
-type jsonWriter struct {
-	b   bytes.Buffer
-	enc *json.Encoder
-}
-
-func (w *jsonWriter) value(v any) error {
-	switch t := v.(type) {
-	case nil:
-		w.b.WriteString("null")
-	case bool:
-		w.b.WriteString(strconv.FormatBool(t))
-	case int64:
-		w.b.WriteString(strconv.FormatInt(t, 10))
-	case *big.Int:
-		w.b.WriteString(t.String())
-	case float64:
-		if math.IsNaN(t) || math.IsInf(t, 0) {
-			return fmt.Errorf("%s is not allowed in JSON", rubyFloat(t))
-		}
-		w.b.WriteString(rubyFloat(t))
-	case string:
-		w.str(t)
-	case []any:
-		w.b.WriteByte('[')
-		for i, e := range t {
-			if i > 0 {
-				w.b.WriteByte(',')
-			}
-			if err := w.value(e); err != nil {
-				return err
-			}
-		}
-		w.b.WriteByte(']')
-	case *Hash:
-		w.b.WriteByte('{')
-		for i, k := range t.keys() {
-			if i > 0 {
-				w.b.WriteByte(',')
-			}
-			w.str(rubyToS(k))
-			w.b.WriteByte(':')
-			if err := w.value(t.vals[i]); err != nil {
-				return err
-			}
-		}
-		w.b.WriteByte('}')
-	default:
-		return fmt.Errorf("cannot render a value of Go type %T as JSON", v)
-	}
-	return nil
-}
-
-// str quotes s without Go's HTML escaping of <, > and &.
-func (w *jsonWriter) str(s string) {
-	_ = w.enc.Encode(s)         // encoding a string cannot fail
-	w.b.Truncate(w.b.Len() - 1) // Encode appends a newline
 }
 
 // rubyClassName is the Ruby class of a value, as Hiera 3 and Ruby's comparison errors name it.

@@ -385,3 +385,14 @@ func mergeTypeError(which string, problems []string) error {
 	}
 	return errorf("%s", joinTypeProblems("The "+which+" element of the merge has wrong type, ", problems))
 }
+
+// Merge is a merge strategy with its options, as given in a lookup's merge argument or in
+// lookup_options. Build one with ParseMerge to get Puppet's validation.
+type Merge struct {
+	// Strategy is first, unique, hash, deep, or Puppet's hidden reverse_deep / unconstrained_deep.
+	Strategy string
+	// KnockoutPrefix, SortMergedArrays and MergeHashArrays are the deep options ("" = no knockout).
+	KnockoutPrefix   string
+	SortMergedArrays bool
+	MergeHashArrays  bool
+}

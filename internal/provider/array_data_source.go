@@ -9,7 +9,7 @@ import (
 // NewArrayDataSource returns hiera_array, which behaves like Puppet's hiera_array(): a unique merge
 // whose result is always a list.
 func NewArrayDataSource() datasource.DataSource {
-	return &hieraDataSource{kind: dataSourceKind{
+	return &hieraDataSource{kind: lookupVariant{
 		name:     "array",
 		function: hiera.FuncArray,
 		description: "Collects the values found for one key at every hierarchy level into one list without duplicates, " +

@@ -12,9 +12,9 @@ import (
 )
 
 // The hiera_* data sources differ only in the Puppet function they behave like (the default merge
-// and the shape of the result) and in whether they return secrets. dataSourceKind holds those
+// and the shape of the result) and in whether they return secrets. lookupVariant holds those
 // differences; hieraDataSource the rest. The ephemeral resource and the lookup function use it too.
-type dataSourceKind struct {
+type lookupVariant struct {
 	name        string // type name without the "hiera_" prefix
 	function    hiera.Function
 	description string
@@ -34,7 +34,7 @@ var (
 )
 
 type hieraDataSource struct {
-	kind dataSourceKind
+	kind lookupVariant
 	data *providerData
 }
 
@@ -48,7 +48,7 @@ func (d *hieraDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 
 // lookupSchema is the schema of the hiera_* data sources, and of the ephemeral resource through
 // ephemeralSchema.
-func lookupSchema(kind dataSourceKind) schema.Schema {
+func lookupSchema(kind lookupVariant) schema.Schema {
 	redacted := ""
 	if kind.secret {
 		redacted = " It never shows a secret: from the point where the lookup meets one, values read `(sensitive value)`."
@@ -135,3 +135,18 @@ func (d *hieraDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
+
+// configDescription describes a config argument; what says how this one is used.
+func configDescription(what string) string {
+	return "Path to a `hiera.yaml` (version 5, or version 3). " + what +
+		" A relative path is taken from Terraform's working directory; use `${path.module}/hiera.yaml` in modules. " +
+		"Paths inside the file (`datadir`, key files) are relative to the directory that holds it."
+}
+
+const factsDescription = "The node's facts, an object of any shape. Interpolation sees them as `%{facts.x}` and, as Puppet does, " +
+	"as top-scope variables `%{x}` and `%{::x}`; values keep their types."
+
+const scopeDescription = "Other top-scope variables such as `trusted`, `server_facts` or `environment`, an object of any shape. " +
+	"A name here wins over a fact of the same name."
+
+	// Merge block.

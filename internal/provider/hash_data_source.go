@@ -11,7 +11,7 @@ import (
 // NewHashDataSource returns hiera_hash, which behaves like Puppet's hiera_hash(): a hash merge
 // whose result must be a hash.
 func NewHashDataSource() datasource.DataSource {
-	return &hieraDataSource{kind: dataSourceKind{
+	return &hieraDataSource{kind: lookupVariant{
 		name:     "hash",
 		function: hiera.FuncHash,
 		description: "Merges the hashes found for one key at every hierarchy level, as Puppet's `hiera_hash()` does, " +

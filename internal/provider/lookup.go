@@ -32,7 +32,7 @@ type lookupModel struct {
 
 // lookup answers m's key with the provider's engines and fills m's results. Diagnostics on an
 // argument name it with path.Root(argument).
-func (pd *providerData) lookup(ctx context.Context, kind dataSourceKind, m *lookupModel) (diags diag.Diagnostics) {
+func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *lookupModel) (diags diag.Diagnostics) {
 	// The engine recovers its own panics; this catches any in the provider's conversions, so a
 	// bug becomes a diagnostic instead of "Plugin did not respond".
 	defer func() {
@@ -126,7 +126,7 @@ func secretRefusal(key string) string {
 }
 
 // request builds the engine request from the lookup's arguments and the provider's.
-func (pd *providerData) request(ctx context.Context, kind dataSourceKind, m *lookupModel) (hiera.Request, diag.Diagnostics) {
+func (pd *providerData) request(ctx context.Context, kind lookupVariant, m *lookupModel) (hiera.Request, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	req := hiera.Request{Key: m.Key.ValueString(), Function: kind.function, Merge: m.Merge.toEngine(), Explain: m.Explain.ValueBool()}
 	for _, a := range []struct {

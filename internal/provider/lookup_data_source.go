@@ -8,7 +8,7 @@ import (
 
 // NewLookupDataSource returns hiera_lookup, which behaves like Puppet's lookup().
 func NewLookupDataSource() datasource.DataSource {
-	return &hieraDataSource{kind: dataSourceKind{
+	return &hieraDataSource{kind: lookupVariant{
 		name:     "lookup",
 		function: hiera.FuncLookup,
 		description: "Looks up one key in Hiera as Puppet's `lookup()` does and returns the value with its real types. " +

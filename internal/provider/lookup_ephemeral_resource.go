@@ -26,7 +26,7 @@ type lookupEphemeralResource struct {
 	data *providerData
 }
 
-var ephemeralLookupKind = dataSourceKind{
+var ephemeralLookupKind = lookupVariant{
 	name:     "lookup",
 	function: hiera.FuncLookup,
 	description: "Looks up one key in Hiera as the `hiera_lookup` data source does, secrets included (values decrypted " +

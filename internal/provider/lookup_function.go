@@ -21,7 +21,7 @@ type lookupFunction struct {
 	engines *engineCache
 }
 
-var lookupFunctionKind = dataSourceKind{
+var lookupFunctionKind = lookupVariant{
 	name:        "lookup",
 	function:    hiera.FuncLookup,
 	shape:       anyShape,

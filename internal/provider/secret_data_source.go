@@ -9,7 +9,7 @@ import (
 // NewSecretDataSource returns hiera_secret: hiera_lookup for secrets (eyaml-encrypted values,
 // convert_to: Sensitive), whose results are marked sensitive.
 func NewSecretDataSource() datasource.DataSource {
-	return &hieraDataSource{kind: dataSourceKind{
+	return &hieraDataSource{kind: lookupVariant{
 		name:     "secret",
 		function: hiera.FuncLookup,
 		description: "Looks up one key in Hiera as `hiera_lookup` does, including secrets: values decrypted from eyaml " +

@@ -1,0 +1,157 @@
+// The state of one lookup, and the wrappers that give its errors key, level and file.
+package hiera
+
+import (
+	"context"
+	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
+)
+
+// invocation is the state of one Engine.Lookup: the recursion guard, the lookup_options assembled
+// for its scope, the explain trace. It is used by one goroutine only.
+type invocation struct {
+	ctx       context.Context
+	engine    *Engine
+	cfg       *config
+	req       Request
+	scope     *scope
+	nameStack []string
+	ex        *explainer // nil unless explaining
+
+	signature  []byte                      // hierarchySignature, once computed
+	locs       map[*entry][]location       // resolved locations per entry
+	files      map[fileKey]*dataFile       // data files seen (nil: missing)
+	decryptors map[*entry]*eyaml.Decryptor // per eyaml entry, once loaded
+	volatile   int                         // bumped when a found value depended on more than the files
+
+	options     *Hash // assembled lookup_options (nil: none)
+	optionsDone bool
+	sensitive   bool
+	redact      bool // explain prints no values (the key converts to Sensitive)
+	searched    []string
+	warnings    []string
+	warned      map[string]bool
+}
+
+func newInvocation(ctx context.Context, e *Engine, cfg *config, req Request) *invocation {
+	inv := &invocation{ctx: ctx, engine: e, cfg: cfg, req: req, scope: newScope(req.Scope)}
+	if req.Explain {
+		inv.ex = &explainer{}
+	}
+	return inv
+}
+
+func (inv *invocation) run() (Result, error) {
+	names := []string{inv.req.Key}
+	if len(inv.req.Keys) > 0 {
+		names = inv.req.Keys
+	}
+	if m := inv.req.Merge; m != nil && m.Strategy != "" && !knownStrategy(m.Strategy) {
+		// a Merge built without ParseMerge: refuse it even when a single value would not be merged
+		return Result{}, withKey(errorf("Unknown merge strategy: '%s'", m.Strategy), names[0])
+	}
+	var found bool
+	var value any
+	var err error
+	for _, name := range names {
+		value, found, err = inv.lookupTop(name, inv.req.Merge, inv.req.Function)
+		if err != nil {
+			return Result{}, withKey(err, name)
+		}
+		if found {
+			break
+		}
+	}
+	res := Result{Value: value, Found: found, Sensitive: inv.sensitive, Searched: inv.searched, Warnings: inv.warnings}
+	if !found && inv.req.HasDefault {
+		res.Value = inv.req.Default
+		if s, isStr := res.Value.(string); isStr && inv.cfg.v3 != nil {
+			// Hiera 3 interpolates a string default
+			if res.Value, err = inv.interpolateString(s, true); err != nil {
+				return Result{}, withKey(err, inv.req.Key)
+			}
+		}
+		inv.ex.line("Using the default value: %s", inv.show(res.Value))
+	}
+	if !found && !inv.req.HasDefault {
+		inv.ex.line("Function lookup() did not find a value for the name '%s'", inv.req.Key)
+	}
+	res.Explanation = inv.ex.String()
+	return res, nil
+}
+
+// withKey sets an error's Key. Errors may be shared (cached with a data file or the
+// configuration), so a copy is changed, never the error itself.
+func withKey(err error, key string) error {
+	e, ok := err.(*Error)
+	if !ok {
+		return &Error{Message: err.Error(), Key: key, Err: err}
+	}
+	if e.Key != key {
+		c := *e
+		c.Key = key
+		return &c
+	}
+	return e
+}
+
+// check runs fn with name on the recursion guard, failing as Puppet does if name is already there.
+func (inv *invocation) check(name string, fn func() error) error {
+	for _, n := range inv.nameStack {
+		if n == name {
+			if inv.cfg.v3 != nil {
+				return errorf("Lookup recursion detected in [%s]", strings.Join(inv.nameStack, ", "))
+			}
+			return errorf("Recursive lookup detected in [%s]", strings.Join(inv.nameStack, ", "))
+		}
+	}
+	if len(inv.nameStack) > 100 {
+		return errorf("Interpolation nested more than 100 levels deep in [%s]", strings.Join(inv.nameStack, ", "))
+	}
+	inv.nameStack = append(inv.nameStack, name)
+	defer func() { inv.nameStack = inv.nameStack[:len(inv.nameStack)-1] }()
+	return fn()
+}
+
+func (inv *invocation) noteSearched(name string) {
+	for _, s := range inv.searched {
+		if s == name {
+			return
+		}
+	}
+	inv.searched = append(inv.searched, name)
+}
+
+func (inv *invocation) warn(msg string) {
+	if inv.warned == nil {
+		inv.warned = map[string]bool{}
+	}
+	if !inv.warned[msg] {
+		inv.warned[msg] = true
+		inv.warnings = append(inv.warnings, msg)
+	}
+}
+
+// withLevel names the hierarchy level on an error that does not say it yet.
+func withLevel(err error, level string) error {
+	if e, ok := err.(*Error); ok {
+		if e.Level == "" {
+			c := *e
+			c.Level = level
+			return &c
+		}
+		return e
+	}
+	return &Error{Message: err.Error(), Level: level, Err: err}
+}
+
+func withFile(err error, level, file string) error {
+	err = withLevel(err, level)
+	if e, ok := err.(*Error); ok && e.File == "" {
+		c := *e
+		c.File = file
+		return &c
+	}
+	return err
+}

@@ -1,0 +1,106 @@
+// Ruby symbols in YAML, and Puppet's symkeys_to_string on a finished document.
+package hiera
+
+import (
+	"fmt"
+	"strings"
+)
+
+// rubySymbol is a scalar that Psych reads as a Ruby Symbol (plain ":name", or tagged !ruby/sym). It only
+// lives while a file is read: hash keys become strings (Puppet's symkeys_to_string) and a symbol left
+// as a value is an error, since Puppet's data validation rejects it.
+type rubySymbol struct {
+	name      string
+	line, col int // where a symbol value was written; zero in keys so that equal symbols are equal keys
+}
+
+// fixSymbols turns the symbol keys of a finished document into strings, if it has any.
+func (r *yamlReader) fixSymbols(v any) (any, error) {
+	if !r.symbols {
+		return v, nil
+	}
+	_, isHash := v.(*Hash)
+	fix := &yamlSymbolFixer{strict: isHash, lines: r.lines, hashes: map[*Hash]*Hash{}, lists: map[*any][]any{}}
+	v, _, err := fix.value(v)
+	return v, err
+}
+
+// psychSymbolName is the name of the symbol written ":name" (or :"name", :'name').
+func psychSymbolName(s string) string {
+	if q := s[1]; q == '"' || q == '\'' {
+		if end := strings.LastIndexByte(s, q); end > 1 {
+			return strings.TrimPrefix(s[2:end], ":")
+		}
+	}
+	return s[1:]
+}
+
+// yamlSymbolFixer does Puppet's symkeys_to_string on the finished document: symbol keys become strings.
+// With strict set (the document is a hash, which Puppet validates), a symbol left as a value is an
+// error; otherwise (Puppet ignores a document that is not a hash) it just becomes its name.
+// Shared (aliased) collections are converted once, and collections without symbols are kept as they are.
+type yamlSymbolFixer struct {
+	strict bool
+	lines  map[*Hash]int
+	hashes map[*Hash]*Hash
+	lists  map[*any][]any
+}
+
+// value returns v converted and whether that made a new value.
+func (f *yamlSymbolFixer) value(v any) (any, bool, error) {
+	switch t := v.(type) {
+	case rubySymbol:
+		if f.strict {
+			return nil, false, &YAMLError{Line: t.line, Column: t.col, Msg: fmt.Sprintf(
+				"the value :%s is a Ruby Symbol: has wrong type, expects Puppet::LookupValue, got Runtime[ruby, 'Symbol'] (quote it to make it a string)", t.name)}
+		}
+		return t.name, true, nil
+	case *Hash:
+		if done, ok := f.hashes[t]; ok {
+			return done, done != t, nil
+		}
+		out := NewHash(t.Len())
+		changed := false
+		for i, k := range t.keys() {
+			if s, ok := k.(rubySymbol); ok {
+				k, changed = s.name, true
+			}
+			e, c, err := f.value(t.vals[i])
+			if err != nil {
+				return nil, false, err
+			}
+			changed = changed || c
+			out.Set(k, e)
+		}
+		if !changed {
+			out = t
+		} else if line, ok := f.lines[t]; ok {
+			f.lines[out] = line // f.lines is nil when no lines are recorded, and then never ok
+		}
+		f.hashes[t] = out
+		return out, changed, nil
+	case []any:
+		if len(t) == 0 {
+			return t, false, nil
+		}
+		if done, ok := f.lists[&t[0]]; ok {
+			return done, &done[0] != &t[0], nil
+		}
+		out := make([]any, len(t))
+		changed := false
+		for i, e := range t {
+			ne, c, err := f.value(e)
+			if err != nil {
+				return nil, false, err
+			}
+			changed = changed || c
+			out[i] = ne
+		}
+		if !changed {
+			out = t
+		}
+		f.lists[&t[0]] = out
+		return out, changed, nil
+	}
+	return v, false, nil
+}
