@@ -24,14 +24,13 @@ type config struct {
 
 // entry is one hierarchy level.
 type entry struct {
-	name     string
-	line     int
-	kind     string // data_hash, lookup_key or data_dig
-	function string // yaml_data, json_data, eyaml_lookup_key, ...
-	datadir  string // as written (interpolated per lookup)
-	locKind  string // path, paths, glob, globs, uri, uris, mapped_paths, or "" for none
-	locs     []string
-	options  *Hash // entry options (replace defaults.options entirely), may be nil
+	name    string
+	line    int
+	fn      *dataFunction // its data function
+	datadir string        // as written (interpolated per lookup)
+	locKind string        // path, paths, glob, globs, uri, uris, mapped_paths, or "" for none
+	locs    []string
+	options *Hash // entry options (replace defaults.options entirely), may be nil
 }
 
 var (
@@ -44,16 +43,6 @@ var (
 	// Puppet's option-name pattern, including its literal optional ':' (a typo Puppet ships with).
 	optionKeyPattern = regexp.MustCompile(`\A[A-Za-z](:?[0-9A-Za-z_-]*[0-9A-Za-z])?\z`)
 )
-
-// knownFunctions are the data functions this engine can serve, by kind.
-var knownFunctions = map[string]map[string]bool{
-	"data_hash":  {"yaml_data": true, "json_data": true},
-	"lookup_key": {"eyaml_lookup_key": true},
-	"data_dig":   {},
-}
-
-// unservableFunctions exist in Puppet but need Ruby code or gems we do not run.
-var unservableFunctions = map[string]bool{"hocon_data": true}
 
 // parseConfig validates the content of a hiera.yaml.
 func parseConfig(path string, data []byte) (*config, error) {
@@ -205,20 +194,21 @@ func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int)
 	if err := c.checkOptions(h, fmt.Sprintf("hierarchy '%s'", e.name), at); err != nil {
 		return nil, withLevel(err, e.name)
 	}
+	var kind, function string // as written: data_hash, lookup_key, data_dig or hiera3_backend, and a name
 	switch countKeys(h, functionKeys) {
 	case 0:
 		for _, k := range functionKeys {
 			if v, ok := defaults.Get(k); ok {
-				e.kind, e.function = k, rubyToS(v)
+				kind, function = k, rubyToS(v)
 			}
 		}
-		if e.kind == "" {
+		if kind == "" {
 			return nil, c.entryErr(e, 0, "One of data_hash, lookup_key, data_dig, or hiera3_backend must be defined in hierarchy '%s'", e.name)
 		}
 	case 1:
 		for _, k := range functionKeys {
 			if v, ok := h.Get(k); ok {
-				e.kind, e.function = k, rubyToS(v) // validated as a string above
+				kind, function = k, rubyToS(v) // validated as a string above
 			}
 		}
 	default:
@@ -240,9 +230,11 @@ func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int)
 			}
 		}
 	}
-	if err := c.checkFunction(i, e); err != nil {
+	fn, err := c.dataFunction(i, e, kind, function)
+	if err != nil {
 		return nil, err
 	}
+	e.fn = fn
 	e.datadir = "data"
 	if v, ok := h.Get("datadir"); ok {
 		e.datadir, _ = v.(string) // validated as a String[1] above
@@ -259,23 +251,25 @@ func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int)
 	return e, nil
 }
 
-// checkFunction rejects functions this engine cannot run, before any lookup uses them. i is the
-// entry's index in the hierarchy.
-func (c *config) checkFunction(i int, e *entry) error {
-	if e.kind == "hiera3_backend" {
-		switch e.function {
-		case "yaml", "json", "hocon":
-			return c.entryErr(e, sourceLine(c.src, "hierarchy", i, "hiera3_backend"), "Use \"data_hash: %s_data\" instead of \"hiera3_backend: %s\"", e.function, e.function)
+// dataFunction finds an entry's row in dataFunctions from the kind and name hiera.yaml gives,
+// rejecting functions this engine cannot run before any lookup uses them. i is the entry's index
+// in the hierarchy.
+func (c *config) dataFunction(i int, e *entry, kind, name string) (*dataFunction, error) {
+	if kind == "hiera3_backend" {
+		// Puppet's advice for a Hiera 3 backend that has a Hiera 5 data_hash function
+		if f := dataFunctionNamed(name + "_data"); f != nil && f.kind == "data_hash" {
+			return nil, c.entryErr(e, sourceLine(c.src, "hierarchy", i, "hiera3_backend"), "Use \"data_hash: %s_data\" instead of \"hiera3_backend: %s\"", name, name)
 		}
-		return c.entryErr(e, e.line, "Hierarchy entry '%s' uses hiera3_backend '%s': Hiera 3 backends are Ruby code, which this provider does not run", e.name, e.function)
+		return nil, c.entryErr(e, e.line, "Hierarchy entry '%s' uses hiera3_backend '%s': Hiera 3 backends are Ruby code, which this provider does not run", e.name, name)
 	}
-	if unservableFunctions[e.function] {
-		return c.entryErr(e, e.line, "Hierarchy entry '%s' uses %s '%s', which this provider does not support (only yaml_data, json_data and eyaml_lookup_key)", e.name, e.kind, e.function)
+	f := dataFunctionNamed(name)
+	if f != nil && f.refusal != "" {
+		return nil, c.entryErr(e, e.line, "Hierarchy entry '%s' uses %s '%s', %s (only %s)", e.name, kind, name, f.refusal, servedNames(func(f *dataFunction) string { return f.name }))
 	}
-	if !knownFunctions[e.kind][e.function] {
-		return c.entryErr(e, 0, "Unable to find '%s' function named '%s'", e.kind, e.function)
+	if f == nil || f.kind != kind {
+		return nil, c.entryErr(e, 0, "Unable to find '%s' function named '%s'", kind, name)
 	}
-	return nil
+	return f, nil
 }
 
 // checkOptions validates an options hash: Puppet's key pattern and its reserved keys.

@@ -10,8 +10,6 @@ type v3Settings struct {
 	deepOptions   *Merge // :deep_merge_options:
 }
 
-var v3Backends = map[string]string{"yaml": "yaml_data", "json": "json_data", "eyaml": "eyaml_lookup_key"}
-
 // parseV3 converts a Hiera 3 configuration into one hierarchy entry per backend, each walking the
 // whole :hierarchy:, which is the order Hiera 3 consults them in.
 func (c *config) parseV3(top *Hash) error {
@@ -57,14 +55,11 @@ func (c *config) parseV3(top *Hash) error {
 			return c.errAt(sourceLine(c.src, "backends", j), "Backend '%s' is defined more than once. First defined at (line: %d)", b, sourceLine(c.src, "backends", first))
 		}
 		seen[b] = j
-		fn, ok := v3Backends[b]
-		if !ok {
-			return c.errAt(0, "Hiera 3 backend '%s' is not supported (only yaml, json and eyaml)", b)
+		fn := v3DataFunction(b)
+		if fn == nil {
+			return c.errAt(0, "Hiera 3 backend '%s' is not supported (only %s)", b, servedNames(func(f *dataFunction) string { return f.v3Backend }))
 		}
-		e := &entry{name: b, kind: "data_hash", function: fn, locKind: "paths"}
-		if fn == "eyaml_lookup_key" {
-			e.kind = "lookup_key"
-		}
+		e := &entry{name: b, fn: fn, locKind: "paths"}
 		ext := "." + b
 		settings, _ := top.Get(b)
 		if sh, isHash := settings.(*Hash); isHash {

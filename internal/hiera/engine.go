@@ -102,13 +102,13 @@ func (e *Engine) config() (*config, error) {
 }
 
 // dataFor returns the parsed data hash of a data file; exists is false for a missing file.
-func (e *Engine) dataFor(path, function string) (df *dataFile, exists bool) {
+func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bool) {
 	fi, err := os.Stat(path)
 	if err != nil || fi.IsDir() {
 		return nil, false
 	}
 	stamp := stampOf(fi)
-	key := fileKey{function: function, path: path}
+	key := fileKey{fn: fn, path: path}
 	v, ok := e.files.Load(key)
 	if !ok {
 		v, _ = e.files.LoadOrStore(key, &fileSlot{})
@@ -126,13 +126,16 @@ func (e *Engine) dataFor(path, function string) (df *dataFile, exists bool) {
 	if cached := slot.current.Load(); cached != nil && cached.stamp == stamp {
 		return cached, true
 	}
-	df = parseDataFile(path, function, stamp, &e.share)
+	df = parseDataFile(path, fn, stamp, &e.share)
 	slot.current.Store(df)
 	return df, true
 }
 
 // fileKey names a data file as read by one data function.
-type fileKey struct{ function, path string }
+type fileKey struct {
+	fn   *dataFunction
+	path string
+}
 
 // fileSlot holds the current parse of one data file.
 type fileSlot struct {
@@ -140,7 +143,7 @@ type fileSlot struct {
 	current atomic.Pointer[dataFile]
 }
 
-func parseDataFile(path, function string, stamp fileStamp, share *sharing) *dataFile {
+func parseDataFile(path string, fn *dataFunction, stamp fileStamp, share *sharing) *dataFile {
 	df := &dataFile{stamp: stamp}
 	if stamp.size > maxDataFileSize {
 		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): the file is %d bytes, more than the limit of %d", path, stamp.size, maxDataFileSize), File: path}
@@ -151,12 +154,7 @@ func parseDataFile(path, function string, stamp fileStamp, share *sharing) *data
 		df.err = &Error{Message: fmt.Sprintf("Unable to read (%s): %v", path, err), File: path, Err: err}
 		return df
 	}
-	var v any
-	if function == "json_data" {
-		v, err = parseJSON(text)
-	} else {
-		v, err = parseDataYAML(text, share)
-	}
+	v, err := fn.read(text, share)
 	if err != nil {
 		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): %v", path, err), File: path, Line: errorLine(err), Err: err}
 		return df
@@ -168,8 +166,8 @@ func parseDataFile(path, function string, stamp fileStamp, share *sharing) *data
 	case nil:
 		df.data = NewHash(0) // an empty file
 	default:
-		if function == "json_data" {
-			df.err = &Error{Message: fmt.Sprintf("Value returned from data_hash function 'json_data', when using location '%s', has wrong type, expects a Hash value, got %s", path, puppetTypeName(v)), File: path}
+		if !fn.nonHashWarns {
+			df.err = fn.nonHashError(path, v)
 			return df
 		}
 		df.data = NewHash(0)

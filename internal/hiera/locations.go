@@ -32,7 +32,7 @@ func (inv *invocation) locations(e *entry) ([]location, error) {
 	}
 	// Puppet resolves the locations (bad URI, ...) before it calls the function, which then checks
 	// its options.
-	if err := inv.checkFunctionOptions(e); err != nil {
+	if err := e.fn.checkLocations(e, inv.cfg); err != nil {
 		return nil, err
 	}
 	if cacheable {
@@ -120,24 +120,6 @@ func (inv *invocation) resolveLocations(e *entry) ([]location, error) {
 		}
 	}
 	return out, nil
-}
-
-// checkFunctionOptions applies the data functions' rules: each needs a path (a uri is never read
-// as a file), and yaml_data/json_data take no other option.
-func (inv *invocation) checkFunctionOptions(e *entry) error {
-	noPath := e.locKind == "" || e.locKind == "uri" || e.locKind == "uris"
-	if e.function == "eyaml_lookup_key" && noPath {
-		return &Error{Message: "'eyaml_lookup_key': one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this lookup_key function",
-			Level: e.name, File: inv.cfg.path}
-	}
-	if e.function != "yaml_data" && e.function != "json_data" {
-		return nil
-	}
-	if noPath || (e.options.Len() > 0 && inv.cfg.v3 == nil) {
-		return &Error{Message: fmt.Sprintf("'%s' one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths' must be declared in hiera.yaml when using this data_hash function", e.function),
-			Level: e.name, File: inv.cfg.path}
-	}
-	return nil
 }
 
 func (inv *invocation) mappedLocations(e *entry, datadir string) ([]location, error) {

@@ -220,7 +220,7 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 	inv.ex.push()
 	defer inv.ex.pop()
 	inv.ex.line("Original path: %q", loc.original)
-	df, exists := inv.data(loc.path, e.function)
+	df, exists := inv.data(loc.path, e.fn)
 	if !exists {
 		inv.ex.line("Path not found")
 		return nil, false, nil
@@ -238,11 +238,11 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 		return nil, false, nil
 	}
 	if typ, bad := df.invalid[root]; bad {
-		return nil, false, withLevel(richDataError(root, e.function, loc.path, typ), e.name)
+		return nil, false, withLevel(richDataError(root, e.fn.name, loc.path, typ), e.name)
 	}
 	decrypted := false
-	if e.function == "eyaml_lookup_key" {
-		dec, err := inv.decryptValue(e, v)
+	if e.fn.decrypt != nil {
+		dec, err := e.fn.decrypt(inv, e, v)
 		if err != nil {
 			return nil, false, withLevel(err, e.name)
 		}

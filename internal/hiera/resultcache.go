@@ -54,10 +54,10 @@ func (inv *invocation) hierarchySignature() ([]byte, bool) {
 		if err != nil {
 			return nil, false
 		}
-		b = append(append(append(append(b, e.name...), 0), e.function...), 0)
+		b = append(append(append(append(b, e.name...), 0), e.fn.name...), 0)
 		for _, loc := range locs {
 			b = append(b, loc.path...)
-			if df, exists := inv.data(loc.path, e.function); exists {
+			if df, exists := inv.data(loc.path, e.fn); exists {
 				b = strconv.AppendInt(append(b, 1), df.stamp.size, 36)
 				b = strconv.AppendInt(append(b, 1), df.stamp.mtime.UnixNano(), 36)
 			}
@@ -85,12 +85,12 @@ func (inv *invocation) entryLocations(e *entry) ([]location, error) {
 }
 
 // data returns a data file, stat-ing it once per invocation.
-func (inv *invocation) data(path, function string) (*dataFile, bool) {
-	key := fileKey{function: function, path: path}
+func (inv *invocation) data(path string, fn *dataFunction) (*dataFile, bool) {
+	key := fileKey{fn: fn, path: path}
 	if df, ok := inv.files[key]; ok {
 		return df, df != nil
 	}
-	df, exists := inv.engine.dataFor(path, function)
+	df, exists := inv.engine.dataFor(path, fn)
 	if inv.files == nil {
 		inv.files = map[fileKey]*dataFile{}
 	}
