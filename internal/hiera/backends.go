@@ -105,5 +105,5 @@ func (f *dataFunction) checkLocations(e *entry, cfg *config) error {
 
 // nonHashError is Puppet's error for a data_hash function whose file holds no hash.
 func (f *dataFunction) nonHashError(path string, v any) error {
-	return &Error{Message: fmt.Sprintf("Value returned from %s function '%s', when using location '%s', has wrong type, expects a Hash value, got %s", f.kind, f.name, path, puppetTypeName(v)), File: path}
+	return &Error{Message: fmt.Sprintf("Value returned from %s function '%s', when using location '%s', has wrong type, expects a Hash value, got %s", f.kind, f.name, path, puppetTypeName(v)), File: path, valueFree: true}
 }

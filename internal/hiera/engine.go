@@ -146,17 +146,17 @@ type fileSlot struct {
 func parseDataFile(path string, fn *dataFunction, stamp fileStamp, share *sharing) *dataFile {
 	df := &dataFile{stamp: stamp}
 	if stamp.size > maxDataFileSize {
-		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): the file is %d bytes, more than the limit of %d", path, stamp.size, maxDataFileSize), File: path}
+		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): the file is %d bytes, more than the limit of %d", path, stamp.size, maxDataFileSize), File: path, valueFree: true}
 		return df
 	}
 	text, err := readLimited(path)
 	if err != nil {
-		df.err = &Error{Message: fmt.Sprintf("Unable to read (%s): %v", path, err), File: path, Err: err}
+		df.err = &Error{Message: fmt.Sprintf("Unable to read (%s): %v", path, err), File: path, Err: err, valueFree: true}
 		return df
 	}
 	v, err := fn.read(text, share)
 	if err != nil {
-		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): %v", path, err), File: path, Line: errorLine(err), Err: err}
+		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): %v", path, err), File: path, Line: errorLine(err), Err: err, valueFree: true}
 		return df
 	}
 	switch t := v.(type) {

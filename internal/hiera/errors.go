@@ -1,6 +1,8 @@
 package hiera
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -14,6 +16,10 @@ type Error struct {
 	Line    int    // 1-based line in File, 0 when unknown
 	Level   string // the hierarchy entry name
 	Err     error  // an underlying error, if any
+
+	// valueFree says the message names only keys, paths, types and limits, never a data value,
+	// so it is shown in full even when the lookup touched a secret (see withholdSecret).
+	valueFree bool
 }
 
 func (e *Error) Error() string {
@@ -41,4 +47,37 @@ func (e *Error) Unwrap() error { return e.Err }
 // errorf builds an *Error with a formatted message.
 func errorf(format string, args ...any) *Error {
 	return &Error{Message: fmt.Sprintf(format, args...)}
+}
+
+// valueFreef builds an *Error whose message quotes no data value (only keys, paths, types, limits).
+func valueFreef(format string, args ...any) *Error {
+	return &Error{Message: fmt.Sprintf(format, args...), valueFree: true}
+}
+
+// QuotesNoValue reports whether err is an *Error whose message quotes no data value, so that
+// callers merging values that may be sensitive can show it.
+func QuotesNoValue(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.valueFree
+}
+
+// withholdSecret replaces the message of an error raised in a lookup that touched a secret (an eyaml
+// decryption or a convert_to Sensitive, possibly in a nested lookup): Puppet's messages quote the
+// text or value they failed on, which may be the secret or derived from it. Where the error
+// happened (key, level, file, line) is kept; value-free messages are kept whole.
+func withholdSecret(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		e = &Error{}
+	}
+	if e.valueFree {
+		return err
+	}
+	return &Error{
+		Message: fmt.Sprintf("Lookup of key '%s' failed on a value derived from a secret (details withheld: the value is secret)", e.Key),
+		Key:     e.Key, File: e.File, Line: e.Line, Level: e.Level, valueFree: true,
+	}
 }

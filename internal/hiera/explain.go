@@ -52,7 +52,7 @@ func (inv *invocation) show(v any) string {
 	if inv.ex == nil {
 		return "" // explain is off: never pay for printing
 	}
-	if inv.sensitive || inv.redact {
+	if inv.secret() {
 		return "(sensitive value)"
 	}
 	return prettyInspect(v, 0)

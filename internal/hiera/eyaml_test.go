@@ -398,3 +398,88 @@ func TestEyamlVersion3Backend(t *testing.T) {
 		t.Errorf("users = %s, Sensitive %v", got, res.Sensitive)
 	}
 }
+
+// TestSecretsNeverInDiagnostics: a value derived from a secret (decrypted, or converted to
+// Sensitive, here or in a nested lookup) must not show in any error, warning or explanation, also
+// when the failure comes later: a second interpolation pass, a comparison in a sorted merge.
+func TestSecretsNeverInDiagnostics(t *testing.T) {
+	t.Parallel()
+	const plaintext = "PLAINTEXT-bananas"
+	const pin = "73519"
+	sortedDeep := "    merge: {strategy: deep, sort_merged_arrays: true}\n"
+	tests := map[string]struct {
+		secrets, common string
+		key             string
+		wantErr         string // "" when the lookup succeeds or finds nothing
+	}{
+		// the plaintext is %{'}... once its own %{literal('%')} is interpolated; the outer key
+		// interpolates the nested lookup's result again, which fails on that text
+		"second interpolation pass": {
+			secrets: "password: " + encrypt(t, "%{literal('%')}{'}"+plaintext) + "\n",
+			common:  "dsn: \"db://app:%{lookup('password')}@db\"\n",
+			key:     "dsn", wantErr: "Lookup of key 'dsn' failed on a value derived from a secret (details withheld",
+		},
+		"second interpolation pass through alias": {
+			secrets: "password: " + encrypt(t, "%{literal('%')}{'}"+plaintext) + "\n",
+			common:  "wrapped: [\"%{alias('password')}\", \"%{lookup('password')}\"]\n",
+			key:     "wrapped", wantErr: "details withheld",
+		},
+		"comparison in sort_merged_arrays": {
+			secrets: "pin: " + encrypt(t, pin) + "\npins: [\"%{alias('pin')}\"]\n",
+			common:  "lookup_options:\n  pin:\n    convert_to: Integer\n  pins:\n" + sortedDeep + "pins: [abc]\n",
+			key:     "pins", wantErr: "Lookup of key 'pins' failed on a value derived from a secret",
+		},
+		"convert_to of a decrypted value": {
+			secrets: "n: " + encrypt(t, plaintext) + "\n",
+			common:  "lookup_options:\n  n:\n    convert_to: Integer\n",
+			key:     "n", wantErr: "details withheld",
+		},
+	}
+	for _, spelling := range []string{"'Sensitive '", "' Sensitive'", "'::Sensitive'", "Sensitive"} {
+		common := "lookup_options:\n  token:\n    convert_to: " + spelling + "\ntoken: {value: " + plaintext + "}\n"
+		tests["convert_to "+spelling] = struct {
+			secrets, common string
+			key             string
+			wantErr         string
+		}{secrets: "other: x\n", common: common, key: "token"}
+		tests["convert_to "+spelling+", dig misses"] = struct {
+			secrets, common string
+			key             string
+			wantErr         string
+		}{secrets: "other: x\n", common: common, key: "token.missing"}
+		tests["convert_to "+spelling+", later failure"] = struct {
+			secrets, common string
+			key             string
+			wantErr         string
+		}{secrets: "other: x\n", common: "lookup_options:\n  token:\n    convert_to: " + spelling + "\ntoken: \"%{literal('%')}{'}" + plaintext + "\"\nuse: \"%{lookup('token')}\"\n", key: "use", wantErr: "details withheld"}
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			e, _ := eyamlEngine(t, eyamlConfig, tt.secrets, tt.common)
+			res, err := lookup(t, e, hiera.Request{Key: tt.key, Explain: true})
+			var outputs []string
+			if err != nil {
+				outputs = append(outputs, errorsUnwrapAll(err))
+			}
+			outputs = append(append(outputs, res.Explanation), res.Warnings...)
+			for _, out := range outputs {
+				for _, secret := range []string{plaintext, pin} {
+					if strings.Contains(out, secret) {
+						t.Errorf("%q in an output:\n%s", secret, out)
+					}
+				}
+			}
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("unexpected error: %v", err)
+			case tt.wantErr != "" && err == nil:
+				t.Fatalf("want an error containing %q, got %s", tt.wantErr, jsonOf(t, res.Value))
+			case tt.wantErr != "":
+				wantContains(t, "error", err.Error(), tt.wantErr)
+			case res.Found && !res.Sensitive:
+				t.Errorf("found %q but not Sensitive", tt.key)
+			}
+		})
+	}
+}

@@ -24,7 +24,11 @@ func (inv *invocation) decryptValue(e *entry, v any) (any, error) {
 		return nil, err
 	}
 	inv.sensitive = true
-	return decryptAll(dec, v)
+	out, err := decryptAll(dec, v)
+	if err != nil { // eyaml's errors name the token's problem, never its plaintext
+		return nil, &Error{Message: err.Error(), Err: err, valueFree: true}
+	}
+	return out, nil
 }
 
 // chompGated is what hiera-eyaml does to a value without a decryptable token: a string that passes
@@ -141,7 +145,7 @@ func (inv *invocation) loadDecryptor(e *entry) (*eyaml.Decryptor, error) {
 		return nil, err
 	}
 	if privPath == "" {
-		return nil, &Error{Message: "eyaml_lookup_key needs options.pkcs7_private_key (the path of the private key)", Level: e.name, File: inv.cfg.path}
+		return nil, &Error{Message: "eyaml_lookup_key needs options.pkcs7_private_key (the path of the private key)", Level: e.name, File: inv.cfg.path, valueFree: true}
 	}
 	pubPath, err := inv.keyOption(e, "pkcs7_public_key")
 	if err != nil {
@@ -149,13 +153,13 @@ func (inv *invocation) loadDecryptor(e *entry) (*eyaml.Decryptor, error) {
 	}
 	fi, err := os.Stat(privPath)
 	if err != nil {
-		return nil, &Error{Message: fmt.Sprintf("cannot read the eyaml private key %s: %v", privPath, err), Level: e.name, File: inv.cfg.path}
+		return nil, &Error{Message: fmt.Sprintf("cannot read the eyaml private key %s: %v", privPath, err), Level: e.name, File: inv.cfg.path, valueFree: true}
 	}
 	ck := decryptorKey{private: privPath, public: pubPath, privateStamp: stampOf(fi)}
 	if pubPath != "" {
 		pfi, err := os.Stat(pubPath)
 		if err != nil {
-			return nil, &Error{Message: fmt.Sprintf("cannot read the eyaml public key %s: %v", pubPath, err), Level: e.name, File: inv.cfg.path}
+			return nil, &Error{Message: fmt.Sprintf("cannot read the eyaml public key %s: %v", pubPath, err), Level: e.name, File: inv.cfg.path, valueFree: true}
 		}
 		ck.publicStamp = stampOf(pfi)
 	}
@@ -172,7 +176,7 @@ func (inv *invocation) loadDecryptor(e *entry) (*eyaml.Decryptor, error) {
 		}
 	}
 	if err != nil {
-		return nil, &Error{Message: err.Error(), Level: e.name, File: inv.cfg.path, Err: err}
+		return nil, &Error{Message: err.Error(), Level: e.name, File: inv.cfg.path, Err: err, valueFree: true}
 	}
 	inv.engine.decryptors.Store(ck, dec)
 	return dec, nil
@@ -185,7 +189,7 @@ func (inv *invocation) keyOption(e *entry, name string) (string, error) {
 	}
 	s, isStr := v.(string)
 	if !isStr {
-		return "", &Error{Message: fmt.Sprintf("options.%s must be a path string", name), Level: e.name, File: inv.cfg.path}
+		return "", &Error{Message: fmt.Sprintf("options.%s must be a path string", name), Level: e.name, File: inv.cfg.path, valueFree: true}
 	}
 	text, err := inv.interpolatePath(e, s)
 	if err != nil {

@@ -57,7 +57,7 @@ func (inv *invocation) run() (Result, error) {
 	for _, name := range names {
 		value, found, err = inv.lookupTop(name, inv.req.Merge, inv.req.Function)
 		if err != nil {
-			return Result{}, withKey(err, name)
+			return Result{}, inv.guard(withKey(err, name))
 		}
 		if found {
 			break
@@ -69,7 +69,7 @@ func (inv *invocation) run() (Result, error) {
 		if s, isStr := res.Value.(string); isStr && inv.cfg.v3 != nil {
 			// Hiera 3 interpolates a string default
 			if res.Value, err = inv.interpolateString(s, true); err != nil {
-				return Result{}, withKey(err, inv.req.Key)
+				return Result{}, inv.guard(withKey(err, inv.req.Key))
 			}
 		}
 		inv.ex.line("Using the default value: %s", inv.show(res.Value))
@@ -79,6 +79,18 @@ func (inv *invocation) run() (Result, error) {
 	}
 	res.Explanation = inv.ex.String()
 	return res, nil
+}
+
+// secret reports whether the lookup touched a secret: a decrypted eyaml value or a key that
+// converts to Sensitive, in this lookup or a nested one. Every value may then derive from it.
+func (inv *invocation) secret() bool { return inv.sensitive || inv.redact }
+
+// guard withholds the details of an error once the lookup touched a secret.
+func (inv *invocation) guard(err error) error {
+	if inv.secret() {
+		return withholdSecret(err)
+	}
+	return err
 }
 
 // withKey sets an error's Key. Errors may be shared (cached with a data file or the
@@ -101,13 +113,13 @@ func (inv *invocation) check(name string, fn func() error) error {
 	for _, n := range inv.nameStack {
 		if n == name {
 			if inv.cfg.v3 != nil {
-				return errorf("Lookup recursion detected in [%s]", strings.Join(inv.nameStack, ", "))
+				return valueFreef("Lookup recursion detected in [%s]", strings.Join(inv.nameStack, ", "))
 			}
-			return errorf("Recursive lookup detected in [%s]", strings.Join(inv.nameStack, ", "))
+			return valueFreef("Recursive lookup detected in [%s]", strings.Join(inv.nameStack, ", "))
 		}
 	}
 	if len(inv.nameStack) > 100 {
-		return errorf("Interpolation nested more than 100 levels deep in [%s]", strings.Join(inv.nameStack, ", "))
+		return valueFreef("Interpolation nested more than 100 levels deep in [%s]", strings.Join(inv.nameStack, ", "))
 	}
 	inv.nameStack = append(inv.nameStack, name)
 	defer func() { inv.nameStack = inv.nameStack[:len(inv.nameStack)-1] }()

@@ -1,7 +1,6 @@
 package hiera
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -69,10 +68,7 @@ func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any,
 		inv.ex.line("Applying convert_to lookup_option with arguments %s", convertToText(opts.convertTo))
 		out, sensitive, err := convertTo(key, value, opts.convertTo)
 		if err != nil {
-			if inv.sensitive { // Puppet's message quotes the value, here a decrypted secret
-				return nil, false, errorf("The convert_to lookup_option for key '%s' failed on a decrypted value (details withheld: the value is secret)", key)
-			}
-			return nil, false, err
+			return nil, false, err // quoting the value: withheld by run() if it is secret
 		}
 		value = out
 		inv.sensitive = inv.sensitive || sensitive
@@ -252,10 +248,7 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 	raw := v
 	v, err := inv.interpolateValue(v)
 	if err != nil {
-		if decrypted { // interpolation messages quote the text, here a decrypted secret
-			err = &Error{Message: fmt.Sprintf("Interpolation failed in the decrypted value of key '%s' (details withheld: the value is secret)", root)}
-		}
-		return nil, false, withFile(err, e.name, loc.path)
+		return nil, false, withFile(err, e.name, loc.path) // quoting the text: withheld by run() if it is secret
 	}
 	if decrypted || !sameRef(raw, v) {
 		inv.volatile++ // the value depends on the scope or is secret: not for the result cache

@@ -136,5 +136,9 @@ func isSensitiveType(spec any) bool {
 		spec = list[0]
 	}
 	s, ok := spec.(string)
-	return ok && (s == "Sensitive" || strings.HasPrefix(s, "Sensitive["))
+	if !ok {
+		return false
+	}
+	name, _ := convParseType(s) // as convertTo reads it: ' Sensitive', 'Sensitive ', '::Sensitive'
+	return name == "Sensitive" || strings.HasPrefix(name, "Sensitive[")
 }

@@ -50,5 +50,5 @@ func isRichData(v any) bool {
 }
 
 func richDataError(key, function, path, typ string) error {
-	return &Error{Message: fmt.Sprintf("Value for key '%s', in hash returned from data_hash function '%s', when using location '%s', has wrong type, expects Puppet::LookupValue, got %s", key, function, path, typ), File: path}
+	return &Error{Message: fmt.Sprintf("Value for key '%s', in hash returned from data_hash function '%s', when using location '%s', has wrong type, expects Puppet::LookupValue, got %s", key, function, path, typ), File: path, valueFree: true}
 }

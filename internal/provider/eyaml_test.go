@@ -12,9 +12,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/echoprovider"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -22,6 +26,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
 // End-to-end secrets: testdata/eyaml holds keys and data that the real eyaml made (regen.sh, which
@@ -35,6 +41,9 @@ var eyamlSecrets = []string{
 	"tok-7Qz-api-TOPSECRET",    // api_token, an eyaml block
 	"key-3Vm-nested-TOPSECRET", // app.key, a token inside a hash deep-merged with plain data
 	"tok-5Hn-marked-TOPSECRET", // marked_token, plain YAML with convert_to: Sensitive
+	"tok-8Rw-spaced-TOPSECRET", // spaced_token.value, plain YAML with convert_to: 'Sensitive '
+	"pw-Dq4-dsn-TOPSECRET",     // dsn_password, interpolated again by dsn: a syntax error
+	"736251",                   // pin, an eyaml integer that pins sorts beside a string
 	"TOPSECRET",
 }
 
@@ -315,4 +324,112 @@ func TestEyaml_badInput(t *testing.T) {
 			})
 		})
 	}
+}
+
+// Values derived from a secret fail later (a second interpolation, a sorted merge) or are
+// explained (convert_to 'Sensitive '): no error, warning, explanation or attribute of any lookup
+// variant may show them. Puppet fails dsn and pins quoting the secret (regen.sh checks that).
+func TestEyaml_secretsNeverInDiagnostics(t *testing.T) {
+	t.Parallel()
+	kinds := map[string]lookupVariant{
+		"hiera_lookup": NewLookupDataSource().(*hieraDataSource).kind,
+		"hiera_hash":   NewHashDataSource().(*hieraDataSource).kind,
+		"hiera_secret": NewSecretDataSource().(*hieraDataSource).kind,
+		"ephemeral":    ephemeralLookupKind,
+		"function":     lookupFunctionKind,
+	}
+	pd := &providerData{engines: newEngineCache(), config: "testdata/eyaml/hiera.yaml"}
+	for name, kind := range kinds {
+		for _, key := range []string{"dsn", "pins", "spaced_token", "spaced_token.missing", "app"} {
+			m := lookupModel{Key: types.StringValue(key), Facts: types.DynamicNull(), Scope: types.DynamicNull(),
+				DefaultValue: types.DynamicNull(), Explain: types.BoolValue(true)}
+			diags := pd.lookup(context.Background(), kind, &m)
+			if !diags.HasError() && !kind.secret {
+				t.Errorf("%s %q: no error", name, key)
+			}
+			outputs := []string{m.Explanation.ValueString(), m.JSON.ValueString()}
+			for _, d := range diags {
+				outputs = append(outputs, d.Summary(), d.Detail())
+			}
+			if !kind.secret && diags.HasError() && !strings.Contains(fmt.Sprint(diags), "withheld") &&
+				!strings.Contains(fmt.Sprint(diags), "is secret") && !strings.Contains(fmt.Sprint(diags), "not found") {
+				t.Errorf("%s %q: unexpected diagnostics %v", name, key, diags)
+			}
+			for _, out := range outputs {
+				if s := findPlaintext([]byte(out)); s != "" && !(kind.secret && out == m.JSON.ValueString()) {
+					t.Errorf("%s %q: %q in an output:\n%s", name, key, s, out)
+				}
+			}
+		}
+	}
+	// The merge functions cannot tell a sensitive argument: their errors quote no value.
+	spec, err := hiera.FromGo(map[string]any{"strategy": "deep", "sort_merged_arrays": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := hiera.ParseMerge(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args []types.Dynamic
+	for _, v := range []any{[]any{"abc"}, []any{int64(736251)}} {
+		d, err := toDynamic(v, path.Empty())
+		if err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, d)
+	}
+	if _, ferr := mergeArguments(context.Background(), m, args, 1); ferr == nil || findPlaintext([]byte(ferr.Error())) != "" ||
+		!strings.Contains(ferr.Error(), "details withheld") {
+		t.Errorf("merge error: %v", ferr)
+	}
+	ko := types.DynamicValue(types.ObjectValueMust(map[string]attr.Type{"strategy": types.StringType, "knockout_prefix": types.StringType},
+		map[string]attr.Value{"strategy": types.StringValue("deep"), "knockout_prefix": types.StringValue("(TOPSECRET")}))
+	if _, err := mergeOptions(context.Background(), ko); err == nil || findPlaintext([]byte(err.Error())) != "" {
+		t.Errorf("knockout_prefix error: %v", err)
+	}
+}
+
+// The same through Terraform: what the user sees names the key and withholds the details, and
+// the explanation of a 'Sensitive ' key carried into the state holds no value.
+func TestEyaml_derivedSecretsThroughTerraform(t *testing.T) {
+	dir := t.TempDir()
+	clean := noPlaintext{dir: dir}
+	withheld := func(key string) *regexp.Regexp {
+		return errorRE(`Lookup of key '` + key + `' failed on a value derived from a secret \(details withheld: the value is secret\)`)
+	}
+	secretTest(t, dir, tfversion.SkipBelow(tfversion.Version1_10_0),
+		resource.TestStep{Config: eyamlProvider + `ephemeral "hiera_lookup" "test" { key = "dsn" }`, ExpectError: withheld("dsn")},
+		resource.TestStep{Config: eyamlProvider + `data "hiera_secret" "test" { key = "pins" }`, ExpectError: withheld("pins")},
+		resource.TestStep{Config: eyamlProvider + `data "hiera_lookup" "test" {
+  key     = "spaced_token"
+  explain = true
+}`, ExpectError: errorRE(`Sensitive Hiera Value.*"spaced_token" is secret`)},
+		resource.TestStep{
+			Config:      `output "test" { value = provider::hiera::lookup("testdata/eyaml/hiera.yaml", "dsn", null) }`,
+			ExpectError: withheld("dsn"),
+		},
+		resource.TestStep{
+			Config:      `output "test" { value = provider::hiera::merge({ strategy = "deep", sort_merged_arrays = true }, ["abc"], sensitive([736251])) }`,
+			ExpectError: errorRE(`sort_merged_arrays could not order the merged lists.*details withheld`),
+		},
+		// the last step succeeds, so that the test's final destroy can run
+		resource.TestStep{
+			Config: eyamlProvider + `
+ephemeral "hiera_lookup" "spaced" {
+  key     = "spaced_token"
+  explain = true
+}
+provider "echo" {
+  data = {
+    explanation = ephemeral.hiera_lookup.spaced.explanation
+    value       = sha256(ephemeral.hiera_lookup.spaced.value.value)
+  }
+}
+resource "echo" "test" {}
+`,
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{clean}},
+			ConfigStateChecks: []statecheck.StateCheck{clean},
+		},
+	)
 }

@@ -69,7 +69,21 @@ func mergeError(m *hiera.Merge, values []any, offset int, err error) *function.F
 				"the %q merge strategy cannot merge argument %d, which is %s: %s", m.Strategy, offset+i+1, tfKind(v), strategyInputs(m.Strategy)))
 		}
 	}
-	return function.NewFuncError("The values cannot be merged: " + err.Error())
+	return function.NewFuncError("The values cannot be merged: " + valueFreeMessage(m, err))
+}
+
+// valueFreeMessage is err's message when it quotes no value. Otherwise it says what failed without
+// the engine's text, which quotes values: Terraform does not tell a provider function which of its
+// arguments are sensitive, so any of them may be.
+func valueFreeMessage(m *hiera.Merge, err error) string {
+	if hiera.QuotesNoValue(err) {
+		return err.Error()
+	}
+	if m.SortMergedArrays {
+		return "sort_merged_arrays could not order the merged lists, which mix strings, numbers or other types " +
+			"(details withheld: the values may be sensitive)"
+	}
+	return "the merge failed (details withheld: the values may be sensitive)"
 }
 
 // strategyInputs says what a merge strategy accepts, in Terraform's words.

@@ -107,7 +107,8 @@ func mergeOptions(ctx context.Context, options types.Dynamic) (*hiera.Merge, err
 	// A knockout prefix is a regular expression, compiled only when two values meet.
 	if m.KnockoutPrefix != "" {
 		if _, _, err := hiera.MergeValues(m, []any{hiera.NewHash(0), hiera.NewHash(0)}); err != nil {
-			return nil, err
+			// not repeated: the prefix may be a sensitive value
+			return nil, errors.New("knockout_prefix is not a valid regular expression (the deep strategy reads it as one; its text is not repeated here, as it may be sensitive)")
 		}
 	}
 	return m, nil

@@ -115,7 +115,7 @@ func TestMergeFunction_errors(t *testing.T) {
 		step(`{ knockout_prefix = "--" }`, `must contain the name of a strategy`),
 		step(`{ strategy = "hash", knockout_prefix = "--" }, {}`, `unrecognized key 'knockout_prefix'`),
 		step(`{ strategy = "deep", sort_merged_arrays = "yes" }, {}`, `'sort_merged_arrays' expects a value of type Undef or Boolean, got String`),
-		step(`{ strategy = "deep", knockout_prefix = "(" }, ["a"], ["b"]`, `invalid merge options: knockout_prefix "\(" is not a valid regular expression`),
+		step(`{ strategy = "deep", knockout_prefix = "(" }, ["a"], ["b"]`, `invalid merge options: knockout_prefix is not a valid regular expression.*not repeated`),
 		step(`null, {}`, `Invalid value for "options" parameter: argument must not be null`),
 		step(`"hash", { a = 1 }, null, ["x"]`, `Invalid value for "values" parameter: the "hash" merge strategy cannot merge argument 4, which is a list: it merges objects and maps only`),
 		step(`"hash", "text", { a = 1 }`, `cannot merge argument 2, which is a string`),
