@@ -9,8 +9,9 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
 )
 
 // Decryptor decrypts ENC[PKCS7,...] values with one RSA private key and,
@@ -30,9 +31,13 @@ func NewDecryptor(privateKeyPEM []byte) (*Decryptor, error) {
 	return &Decryptor{key: key}, nil
 }
 
+// maxKeyFileSize bounds a key or certificate file: a PEM key is a few kilobytes, and a key path
+// naming /dev/zero or a huge file must not exhaust memory.
+const maxKeyFileSize = 1 << 20
+
 // LoadDecryptor reads and parses a private key file; errors name the path.
 func LoadDecryptor(privateKeyPath string) (*Decryptor, error) {
-	data, err := os.ReadFile(privateKeyPath)
+	data, err := boundedfile.Read(privateKeyPath, maxKeyFileSize)
 	if err != nil {
 		return nil, newErr(KindKeyFile, err, "cannot read private key %q", privateKeyPath)
 	}
@@ -45,6 +50,15 @@ func LoadDecryptor(privateKeyPath string) (*Decryptor, error) {
 		return nil, newErr(e.Kind, e.Err, "key file %q: %s", privateKeyPath, e.Msg)
 	}
 	return d, nil
+}
+
+// WithCertificateFile is WithCertificate with the certificate read from a file.
+func (d *Decryptor) WithCertificateFile(path string) (*Decryptor, error) {
+	data, err := boundedfile.Read(path, maxKeyFileSize)
+	if err != nil {
+		return nil, newErr(KindKeyFile, err, "cannot read public key %q", path)
+	}
+	return d.WithCertificate(data)
 }
 
 // WithCertificate returns a copy of d that also knows its public certificate

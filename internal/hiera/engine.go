@@ -1,17 +1,17 @@
 package hiera
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
 )
 
 // maxDataFileSize bounds the memory one data file can take; larger files are a clear error.
@@ -189,29 +189,8 @@ func errorLine(err error) int {
 	return 0
 }
 
-// readLimited reads a file, refusing one larger than maxDataFileSize. Like os.ReadFile it sizes its
-// buffer from the file's size: growing it by doubling would take twice the memory of a large file.
-func readLimited(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = f.Close() }() // read-only: nothing to lose on close
-	size := 0
-	if fi, err := f.Stat(); err == nil && fi.Size() <= maxDataFileSize {
-		size = int(fi.Size())
-	}
-	// MinRead spare bytes let ReadFrom see the end without growing the buffer; one byte over the
-	// limit is enough to tell a file that is too large.
-	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-	if _, err := buf.ReadFrom(io.LimitReader(f, maxDataFileSize+1)); err != nil {
-		return nil, err
-	}
-	if buf.Len() > maxDataFileSize {
-		return nil, fmt.Errorf("file is larger than the limit of %d bytes", maxDataFileSize)
-	}
-	return buf.Bytes(), nil
-}
+// readLimited reads a regular file of at most maxDataFileSize bytes.
+func readLimited(path string) ([]byte, error) { return boundedfile.Read(path, maxDataFileSize) }
 
 // Lookup runs one lookup. A key found nowhere is not an error: Result.Found is false and Value is
 // the request's default, if it has one. Errors are *Error values; no panic escapes.

@@ -170,10 +170,7 @@ func (inv *invocation) loadDecryptor(e *entry) (*eyaml.Decryptor, error) {
 	}
 	dec, err := eyaml.LoadDecryptor(privPath)
 	if err == nil && pubPath != "" {
-		var cert []byte
-		if cert, err = os.ReadFile(pubPath); err == nil {
-			dec, err = dec.WithCertificate(cert)
-		}
+		dec, err = dec.WithCertificateFile(pubPath)
 	}
 	if err != nil {
 		return nil, &Error{Message: err.Error(), Level: e.name, File: inv.cfg.path, Err: err, valueFree: true}

@@ -258,29 +258,32 @@ func findPlaintextIn(s string, secrets []string) string {
 	return ""
 }
 
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err == nil {
+		err = os.MkdirAll(filepath.Dir(to), 0o755)
+	}
+	if err == nil {
+		err = os.WriteFile(to, b, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// eyamlFixture is a copy of testdata/eyaml that a test may change.
+func eyamlFixture(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"hiera.yaml", "data/secrets.eyaml", "data/common.yaml", "keys/private_key.pkcs7.pem", "keys/public_key.pkcs7.pem"} {
+		copyFile(t, filepath.Join("testdata/eyaml", f), filepath.Join(dir, f))
+	}
+	return dir
+}
+
 // Bad keys and tokens are errors that name the level, never a crash.
 func TestEyaml_badInput(t *testing.T) {
-	copyFile := func(t *testing.T, from, to string) {
-		t.Helper()
-		b, err := os.ReadFile(from)
-		if err == nil {
-			err = os.MkdirAll(filepath.Dir(to), 0o755)
-		}
-		if err == nil {
-			err = os.WriteFile(to, b, 0o644)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	fixture := func(t *testing.T) string {
-		t.Helper()
-		dir := t.TempDir()
-		for _, f := range []string{"hiera.yaml", "data/secrets.eyaml", "data/common.yaml", "keys/private_key.pkcs7.pem", "keys/public_key.pkcs7.pem"} {
-			copyFile(t, filepath.Join("testdata/eyaml", f), filepath.Join(dir, f))
-		}
-		return dir
-	}
 	testCases := map[string]struct {
 		edit func(t *testing.T, dir string)
 		want string
@@ -316,7 +319,7 @@ func TestEyaml_badInput(t *testing.T) {
 	}
 	for name, tc := range testCases {
 		t.Run(name, func(t *testing.T) {
-			dir := fixture(t)
+			dir := eyamlFixture(t)
 			tc.edit(t, dir)
 			unitTest(t, resource.TestStep{
 				Config:      `data "hiera_secret" "test" {` + "\n" + `  key = "db_password"` + "\n" + `  config = "` + filepath.ToSlash(dir) + `/hiera.yaml"` + "\n}",
