@@ -25,13 +25,17 @@ type Scope struct {
 type Request struct {
 	Key string
 	// Keys, when set, are candidate names tried in order instead of Key: the first found wins.
-	Keys       []string
-	Function   Function
-	Merge      *Merge // nil: lookup_options for the key, else the function's default
-	Default    any    // returned when nothing is found and HasDefault is set
-	HasDefault bool
-	Scope      Scope
-	Explain    bool
+	Keys     []string
+	Function Function
+	Merge    *Merge // nil: lookup_options for the key, else the function's default
+	// ValueType, when HasValueType is set, is a Puppet type expression ("Array[String, 1]") the found
+	// value, or the default, must match, as lookup()'s value_type. See ParseValueType.
+	ValueType    string
+	HasValueType bool
+	Default      any // returned when nothing is found and HasDefault is set
+	HasDefault   bool
+	Scope        Scope
+	Explain      bool
 }
 
 // Result is the outcome of a lookup that did not fail.
@@ -47,4 +51,11 @@ type Result struct {
 	Searched []string
 	// Warnings are soft problems met on the way (a data file that is not a hash, ...).
 	Warnings []string
+}
+
+// ParseValueType checks a value_type expression as Puppet's type parser does, for validation ahead
+// of a lookup; the error carries Puppet's message.
+func ParseValueType(s string) error {
+	_, err := parseType(s)
+	return err
 }

@@ -3,6 +3,7 @@ package hiera
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,6 +30,7 @@ type confLookup struct {
 	Merge   any      `json:"merge"`
 	Default any      `json:"default_value"`
 	HasDef  bool     `json:"-"`
+	Type    *string  `json:"value_type"`
 	Skip    string   `json:"-"`
 }
 
@@ -81,7 +83,7 @@ func parseConfLookup(raw json.RawMessage) confLookup {
 	if k, ok := fields["keys"]; ok {
 		_ = json.Unmarshal(k, &lk.Keys)
 	}
-	for _, k := range []string{"value_type", "default_values_hash", "override"} {
+	for _, k := range []string{"default_values_hash", "override"} {
 		if _, ok := fields[k]; ok {
 			lk.Skip = "`" + k + "` is not part of the provider's interface"
 		}
@@ -150,6 +152,9 @@ func jsonNumbers(v any) any {
 
 func requestFor(c confCase, lk confLookup, scope Scope) (Request, error) {
 	req := Request{Key: lk.Key, Keys: lk.Keys, Scope: scope, Default: lk.Default, HasDefault: lk.HasDef}
+	if lk.Type != nil {
+		req.ValueType, req.HasValueType = *lk.Type, true
+	}
 	merge := lk.Merge
 	if c.Engine == "hiera3" {
 		switch merge {
@@ -223,7 +228,7 @@ func runConfLookup(engine *Engine, c confCase, lk confLookup, scope Scope, exp c
 	}
 	if wantFailure {
 		if gotFailure {
-			return ""
+			return valueTypeMessageProblem(lk, exp, err)
 		}
 		return fmt.Sprintf("Puppet failed (%.120s), we returned %s", exp.Error+notFoundText(exp), rubyInspect(res.Value))
 	}
@@ -246,6 +251,16 @@ func runConfLookup(engine *Engine, c confCase, lk confLookup, scope Scope, exp c
 		return fmt.Sprintf("want %s, got %s", wantJSON, got)
 	}
 	return ""
+}
+
+// valueTypeMessageProblem compares the message of a failed lookup that has a value_type with Puppet's:
+// the type checker's and type parser's messages are Puppet's own, word for word.
+func valueTypeMessageProblem(lk confLookup, exp confResult, err error) string {
+	var herr *Error
+	if lk.Type == nil || exp.Error == "" || exp.Crash || !errors.As(err, &herr) || herr.Message == exp.Error {
+		return ""
+	}
+	return fmt.Sprintf("message differs:\n  want %q\n  got  %q", exp.Error, herr.Message)
 }
 
 func notFoundText(exp confResult) string {

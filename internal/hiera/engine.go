@@ -200,14 +200,21 @@ func (e *Engine) Lookup(ctx context.Context, req Request) (res Result, err error
 			err = &Error{Message: fmt.Sprintf("internal error in the hiera engine (please report): %v", r), Key: req.Key}
 		}
 	}()
+	key := req.Key
+	if key == "" && len(req.Keys) > 0 {
+		key = req.Keys[0]
+	}
+	var valueType *ptype
+	if req.HasValueType {
+		if valueType, err = parseType(req.ValueType); err != nil {
+			return Result{}, withKey(err, key)
+		}
+	}
 	cfg, err := e.config()
 	if err != nil {
-		key := req.Key
-		if key == "" && len(req.Keys) > 0 {
-			key = req.Keys[0]
-		}
 		return Result{}, withKey(err, key)
 	}
 	inv := newInvocation(ctx, e, cfg, req)
+	inv.valueType = valueType
 	return inv.run()
 }

@@ -126,3 +126,27 @@ func fuzzWrite(tb testing.TB, path, text string) {
 		tb.Fatal(err)
 	}
 }
+
+// FuzzParseValueType: any value_type text parses to a type or fails with a message, and checking
+// values against the type never panics.
+func FuzzParseValueType(f *testing.F) {
+	for _, s := range []string{"Array[String, 1]", "Hash[String, Integer[0, 10], 1, default]", "Struct[{a => Integer, Optional[b] => String}]",
+		"Variant[Enum[a, b], Pattern[/^x/], Optional[Tuple[String, 1, 2]]]", "Integer[", "Data", "RichData", "Foo[1]", "NotUndef['x']",
+		"Sensitive[String]", "Iterable[Integer]", "Float[-1.5e3, default]", "Collection[2]", "[1, {a => b}]", "'x' # c"} {
+		f.Add(s)
+	}
+	h := NewHash(2)
+	h.Set("a", []any{int64(1), "x", nil})
+	h.Set(int64(2), 1.5)
+	values := []any{nil, true, int64(-3), "text", 2.5, []any{}, NewHash(0), h, []any{"a", h}, sensitiveValue{value: "s"}}
+	f.Fuzz(func(t *testing.T, src string) {
+		typ, err := parseType(src)
+		if err != nil {
+			return
+		}
+		_ = typ.String()
+		for _, v := range values {
+			_ = checkType("Found value", typ, v)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package hiera
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
@@ -28,7 +29,9 @@ type invocation struct {
 	options     *Hash // assembled lookup_options (nil: none)
 	optionsDone bool
 	sensitive   bool
-	redact      bool // explain prints no values (the key converts to Sensitive)
+	wrapped     bool   // the key's convert_to made the value Puppet-Sensitive (value_type sees Sensitive[...])
+	valueType   *ptype // the request's value_type, parsed
+	redact      bool   // explain prints no values (the key converts to Sensitive)
 	searched    []string
 	warnings    []string
 	warned      map[string]bool
@@ -63,6 +66,11 @@ func (inv *invocation) run() (Result, error) {
 			break
 		}
 	}
+	if found {
+		if err := inv.checkValueType("Found value", value); err != nil {
+			return Result{}, withKey(err, names[0])
+		}
+	}
 	res := Result{Value: value, Found: found, Sensitive: inv.sensitive, Searched: inv.searched, Warnings: inv.warnings}
 	if !found && inv.req.HasDefault {
 		res.Value = inv.req.Default
@@ -73,6 +81,10 @@ func (inv *invocation) run() (Result, error) {
 			}
 		}
 		inv.ex.line("Using the default value: %s", inv.show(res.Value))
+		inv.wrapped = false
+		if err := inv.checkValueType("Default value", res.Value); err != nil {
+			return Result{}, withKey(err, inv.req.Key)
+		}
 	}
 	if !found && !inv.req.HasDefault {
 		inv.ex.line("Function lookup() did not find a value for the name '%s'", inv.req.Key)
@@ -91,6 +103,27 @@ func (inv *invocation) guard(err error) error {
 		return withholdSecret(err)
 	}
 	return err
+}
+
+// checkValueType applies the request's value_type as lookup() does, to the found value or the
+// default. A decrypted value is not described: Puppet's messages quote values and show their ranges.
+func (inv *invocation) checkValueType(subject string, v any) error {
+	if inv.valueType == nil {
+		return nil
+	}
+	if inv.wrapped {
+		v = sensitiveValue{value: v}
+	}
+	msg := checkType(subject, inv.valueType, v)
+	switch {
+	case msg == "":
+		return nil
+	case inv.sensitive && !inv.wrapped:
+		return &Error{Message: fmt.Sprintf("%s has wrong type, expects a value of type %s (details withheld: the value is secret)", subject, inv.valueType), valueFree: true}
+	case inv.wrapped: // Puppet's message shows Sensitive[String], never the value
+		return &Error{Message: msg, valueFree: true}
+	}
+	return errorf("%s", msg)
 }
 
 // withKey sets an error's Key. Errors may be shared (cached with a data file or the

@@ -72,6 +72,9 @@ func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any,
 		}
 		value = out
 		inv.sensitive = inv.sensitive || sensitive
+		if sensitive && len(inv.nameStack) == 0 {
+			inv.wrapped = true
+		}
 	}
 	return value, true, nil
 }
