@@ -253,7 +253,7 @@ func (t *ptype) formatContainer(b *strings.Builder) {
 		if t.key != nil || t.elem != nil {
 			parts = append(parts, orAny(t.key).String(), orAny(t.elem).String())
 		}
-	} else if t.elem != nil && !(t.elem.kind == ptAny && t.size == nil) {
+	} else if t.elem != nil && (t.elem.kind != ptAny || t.size != nil) {
 		parts = append(parts, t.elem.String())
 	}
 	parts = append(parts, t.size.rangeParts()...)

@@ -134,24 +134,24 @@ func (m mismatch) format() string {
 }
 
 func rangeText(r *ptype) string {
-	min, max := "0", ""
+	lo, hi := "0", ""
 	if r.from != nil {
-		min = r.from.String()
+		lo = r.from.String()
 	}
 	if r.to != nil {
-		max = r.to.String()
+		hi = r.to.String()
 	}
 	switch {
-	case min == max:
-		return min
-	case min == "0" && max == "":
+	case lo == hi:
+		return lo
+	case lo == "0" && hi == "":
 		return "unlimited"
-	case min == "0":
-		return "at most " + max
-	case max == "":
-		return "at least " + min
+	case lo == "0":
+		return "at most " + hi
+	case hi == "":
+		return "at least " + lo
 	}
-	return "between " + min + " and " + max
+	return "between " + lo + " and " + hi
 }
 
 func (m mismatch) patternMessage() string {

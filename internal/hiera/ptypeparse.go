@@ -823,18 +823,10 @@ func (c *ctor) tuple() (any, error) {
 		if !isRangeParam(ps[n-1]) {
 			return nil, c.invalid()
 		}
-		min := ps[n-2]
-		if _, isDefault := min.(ptDefaultLit); isDefault || min == "default" {
-			min = big.NewInt(0)
-		}
-		t.size, err = c.rangeOf(min, ps[n-1])
+		t.size, err = c.rangeOf(tupleMin(ps[n-2]), ps[n-1])
 		ps = ps[:n-2]
 	case isRangeParam(ps[n-1]):
-		min := ps[n-1]
-		if _, isDefault := min.(ptDefaultLit); isDefault || min == "default" {
-			min = big.NewInt(0)
-		}
-		t.size, err = c.rangeOf(min, nil)
+		t.size, err = c.rangeOf(tupleMin(ps[n-1]), nil)
 		ps = ps[:n-1]
 	}
 	if err != nil {
@@ -845,6 +837,14 @@ func (c *ctor) tuple() (any, error) {
 	}
 	t.types = typesOf(ps)
 	return t, nil
+}
+
+// tupleMin is a Tuple's minimum size parameter: default means 0.
+func tupleMin(v any) any {
+	if _, isDefault := v.(ptDefaultLit); isDefault || v == "default" {
+		return big.NewInt(0)
+	}
+	return v
 }
 
 func (c *ctor) structType() (any, error) {
