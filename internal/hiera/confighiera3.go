@@ -6,8 +6,8 @@ import (
 
 // v3Settings are the parts of a version 3 hiera.yaml that change how lookups behave.
 type v3Settings struct {
-	mergeBehavior string // native, deep or deeper: used by hiera_hash
-	deepOptions   *Merge // :deep_merge_options:
+	mergeBehavior string      // native, deep or deeper: used by hiera_hash
+	deepOptions   DeepOptions // :deep_merge_options:
 }
 
 // parseV3 converts a Hiera 3 configuration into one hierarchy entry per backend, each walking the
@@ -36,7 +36,6 @@ func (c *config) parseV3(top *Hash) error {
 		if !isHash {
 			return c.errAt(0, ":deep_merge_options: must be a hash, got %s", puppetTypeName(v))
 		}
-		c.v3.deepOptions = &Merge{Strategy: "deep"}
 		opts.Each(func(k, val any) bool {
 			switch rubyToS(k) {
 			case "knockout_prefix":

@@ -21,8 +21,9 @@ type deepMerger struct {
 	preserve   bool // preserve_unmergeables (Hiera 3 "deep")
 }
 
-func newDeepMerger(ko string, sortArrays, hashArrays, preserve bool) (*deepMerger, error) {
-	d := &deepMerger{koStr: ko, sort: sortArrays, hashArrays: hashArrays, preserve: preserve}
+func newDeepMerger(opts DeepOptions, preserve bool) (*deepMerger, error) {
+	ko := opts.KnockoutPrefix
+	d := &deepMerger{koStr: ko, sort: opts.SortMergedArrays, hashArrays: opts.MergeHashArrays, preserve: preserve}
 	if ko == "" {
 		return d, nil
 	}

@@ -253,7 +253,7 @@ func TestHiera3Hash(t *testing.T) {
 	)
 	testCases := map[string]struct {
 		behavior string
-		opts     *Merge
+		opts     DeepOptions
 		found    []any
 		want     any
 		wantErr  string
@@ -285,7 +285,7 @@ func TestHiera3Hash(t *testing.T) {
 		},
 		"deeper-nil-higher": {behavior: "deeper", found: mtA(mtH("a", nil), mtH("a", "low")), want: mtH("a", "low")},
 		"deeper-knockout": {
-			behavior: "deeper", opts: &Merge{KnockoutPrefix: "--"},
+			behavior: "deeper", opts: DeepOptions{KnockoutPrefix: "--"},
 			found: mtA(mtH("arr", mtA("--a", "c"), "s", "--"), mtH("arr", mtA("a", "b"), "s", "x")),
 			want:  mtH("arr", mtA("b", "c"), "s", ""),
 		},
@@ -303,7 +303,7 @@ func TestHiera3Hash(t *testing.T) {
 			want: mtH("a", "str"),
 		},
 		"deep-knockout-rejected": {
-			behavior: "deep", opts: &Merge{KnockoutPrefix: "--"}, found: mtA(mtH("a", int64(1))),
+			behavior: "deep", opts: DeepOptions{KnockoutPrefix: "--"}, found: mtA(mtH("a", int64(1))),
 			wantErr: "overwrite_unmergeable must be true if knockout_prefix is specified in deep_merge!",
 		},
 		"single-value": {behavior: "deeper", found: mtA(mtH("arr", mtA("a", "a"))), want: mtH("arr", mtA("a", "a"))},

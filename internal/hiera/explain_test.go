@@ -95,7 +95,7 @@ func TestExplainMentions(t *testing.T) {
 			notWant: []string{"Merge strategy", `Hierarchy entry "Common"`},
 		},
 		"explicit-merge": {
-			req:  hiera.Request{Key: "h", Merge: &hiera.Merge{Strategy: "deep", KnockoutPrefix: "--"}},
+			req:  hiera.Request{Key: "h", Merge: &hiera.Merge{Strategy: "deep", Deep: hiera.DeepOptions{KnockoutPrefix: "--"}}},
 			want: []string{"Merge strategy deep", `"knockout_prefix" => "--"`, "Merged result: {"},
 		},
 		"convert-to": {

@@ -59,11 +59,7 @@ func ParseMerge(v any) (*Merge, error) {
 }
 
 func knownStrategy(s string) bool {
-	switch s {
-	case "first", "default", "unique", "hash", "deep", "reverse_deep", "unconstrained_deep":
-		return true
-	}
-	return false
+	return slices.Contains(Strategies, s) || slices.Contains(hiddenStrategies, s)
 }
 
 // setOptions checks opts against the strategy's options type and stores the deep options.
@@ -124,13 +120,13 @@ func (m *Merge) setOptions(opts *Hash) error {
 		return errorf("%s", joinTypeProblems("The merge options has wrong type, ", problems))
 	}
 	if v, _ := opts.Get("knockout_prefix"); truthy(v) {
-		m.KnockoutPrefix = rubyToS(v)
-		if m.KnockoutPrefix == "" {
+		m.Deep.KnockoutPrefix = rubyToS(v)
+		if m.Deep.KnockoutPrefix == "" {
 			return errorf("knockout_prefix cannot be an empty string in deep_merge!")
 		}
 	}
-	m.SortMergedArrays = truthyOption(opts, "sort_merged_arrays")
-	m.MergeHashArrays = truthyOption(opts, "merge_hash_arrays")
+	m.Deep.SortMergedArrays = truthyOption(opts, "sort_merged_arrays")
+	m.Deep.MergeHashArrays = truthyOption(opts, "merge_hash_arrays")
 	return nil
 }
 
@@ -179,18 +175,18 @@ func (m *Merge) String() string {
 // OptionsHash is the "Options:" hash explain prints for a deep merge, nil when there is none. Only
 // options that are set can be shown: Merge does not record options given with their default value.
 func (m *Merge) OptionsHash() *Hash {
-	if m == nil || !m.isDeep() || (m.KnockoutPrefix == "" && !m.SortMergedArrays && !m.MergeHashArrays) {
+	if m == nil || !m.isDeep() || m.Deep == (DeepOptions{}) {
 		return nil
 	}
 	h := NewHash(3)
-	if m.SortMergedArrays {
+	if m.Deep.SortMergedArrays {
 		h.Set("sort_merged_arrays", true)
 	}
-	if m.MergeHashArrays {
+	if m.Deep.MergeHashArrays {
 		h.Set("merge_hash_arrays", true)
 	}
-	if m.KnockoutPrefix != "" {
-		h.Set("knockout_prefix", m.KnockoutPrefix)
+	if m.Deep.KnockoutPrefix != "" {
+		h.Set("knockout_prefix", m.Deep.KnockoutPrefix)
 	}
 	return h
 }
@@ -250,7 +246,7 @@ func (m *Merge) Combine(memo, lower any) (any, error) {
 
 // deepMerge is deep_merge!(source, deep copy of dest) with the merge's options.
 func (m *Merge) deepMerge(source, dest any) (any, error) {
-	dm, err := newDeepMerger(m.KnockoutPrefix, m.SortMergedArrays, m.MergeHashArrays, false)
+	dm, err := newDeepMerger(m.Deep, false)
 	if err != nil {
 		return nil, err
 	}
@@ -387,12 +383,36 @@ func mergeTypeError(which string, problems []string) error {
 }
 
 // Merge is a merge strategy with its options, as given in a lookup's merge argument or in
-// lookup_options. Build one with ParseMerge to get Puppet's validation.
+// lookup_options. Build one with ParseMerge to get Puppet's validation. Every field is part of
+// its cache key (appendKey); TestMergeKeyCoversEveryField fails when a new one is not.
 type Merge struct {
-	// Strategy is first, unique, hash, deep, or Puppet's hidden reverse_deep / unconstrained_deep.
+	// Strategy is one of Strategies, or "default" (first), or Puppet's hidden reverse_deep /
+	// unconstrained_deep.
 	Strategy string
-	// KnockoutPrefix, SortMergedArrays and MergeHashArrays are the deep options ("" = no knockout).
-	KnockoutPrefix   string
+	// Deep holds the deep strategies' options.
+	Deep DeepOptions
+}
+
+// DeepOptions are the options of the deep strategies (the deep_merge gem's), also used by a
+// version 3 hiera.yaml's :deep_merge_options:.
+type DeepOptions struct {
+	KnockoutPrefix   string // "" = no knockout
 	SortMergedArrays bool
 	MergeHashArrays  bool
+}
+
+// Strategies are the merge strategies a user names, in the order messages list them.
+var Strategies = []string{"first", "unique", "hash", "deep"}
+
+// hiddenStrategies are accepted too, as Puppet does: "default" is first, the others are deep
+// variants Puppet uses internally.
+var hiddenStrategies = []string{"default", "reverse_deep", "unconstrained_deep"}
+
+// appendKey appends the merge's identity for the result cache: every field, each ended by a 0.
+func (m *Merge) appendKey(b []byte) []byte {
+	b = append(append(b, m.String()...), 0)
+	b = append(append(b, m.Deep.KnockoutPrefix...), 0)
+	b = strconv.AppendBool(b, m.Deep.SortMergedArrays)
+	b = strconv.AppendBool(b, m.Deep.MergeHashArrays)
+	return append(b, 0)
 }

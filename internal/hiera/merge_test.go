@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"math/big"
+	"reflect"
 	"testing"
 )
 
@@ -131,7 +132,7 @@ func TestParseMerge(t *testing.T) {
 		"hash-float-strategy":   {in: mtH("strategy", 1.5), wantErr: "Unknown merge strategy: '1.5'"},
 		"deep-options": {
 			in:   mtH("strategy", "deep", "knockout_prefix", "--", "sort_merged_arrays", true, "merge_hash_arrays", true, "merge_debug", false),
-			want: Merge{Strategy: "deep", KnockoutPrefix: "--", SortMergedArrays: true, MergeHashArrays: true},
+			want: Merge{Strategy: "deep", Deep: DeepOptions{KnockoutPrefix: "--", SortMergedArrays: true, MergeHashArrays: true}},
 		},
 		"deep-nil-options": {
 			in:   mtH("strategy", "deep", "knockout_prefix", nil, "sort_merged_arrays", nil),
@@ -163,11 +164,11 @@ func TestParseMerge(t *testing.T) {
 		},
 		"unconstrained-free-options": {
 			in:   mtH("strategy", "unconstrained_deep", "unpack_arrays", ",", "sort_merged_arrays", "yes"),
-			want: Merge{Strategy: "unconstrained_deep", SortMergedArrays: true},
+			want: Merge{Strategy: "unconstrained_deep", Deep: DeepOptions{SortMergedArrays: true}},
 		},
 		"reverse-deep-free-options": {
 			in:   mtH("strategy", "reverse_deep", "bogus", int64(1), "knockout_prefix", "--"),
-			want: Merge{Strategy: "reverse_deep", KnockoutPrefix: "--"},
+			want: Merge{Strategy: "reverse_deep", Deep: DeepOptions{KnockoutPrefix: "--"}},
 		},
 		"unconstrained-non-string-key": {
 			in: mtH("strategy", "unconstrained_deep", "bogus", int64(1), int64(5), int64(2)),
@@ -209,7 +210,7 @@ func TestMergeDescribe(t *testing.T) {
 		"hash":    {m: &Merge{Strategy: "hash"}, name: "hash"},
 		"deep":    {m: &Merge{Strategy: "deep"}, name: "deep"},
 		"deep-options": {
-			m:       &Merge{Strategy: "deep", KnockoutPrefix: "--", SortMergedArrays: true},
+			m:       &Merge{Strategy: "deep", Deep: DeepOptions{KnockoutPrefix: "--", SortMergedArrays: true}},
 			name:    "deep",
 			options: mtH("sort_merged_arrays", true, "knockout_prefix", "--"),
 		},
@@ -443,4 +444,41 @@ func TestMergeStagesDeep(t *testing.T) {
 			want:  mtA("y", "x"),
 		},
 	})
+}
+
+// TestMergeKeyCoversEveryField guards the result cache: two merges that differ in any field must
+// have different cache keys, or a cached answer for one would be returned for the other. A field
+// added to Merge (or DeepOptions) without a place in appendKey fails here.
+func TestMergeKeyCoversEveryField(t *testing.T) {
+	base := Merge{Strategy: "deep"}
+	baseKey := string(base.appendKey(nil))
+	var visit func(v reflect.Value, name string)
+	visit = func(v reflect.Value, name string) {
+		for i := 0; i < v.NumField(); i++ {
+			f, field := v.Field(i), name+v.Type().Field(i).Name
+			if f.Kind() == reflect.Struct {
+				visit(f, field+".")
+				continue
+			}
+			saved := reflect.ValueOf(f.Interface())
+			switch f.Kind() {
+			case reflect.String:
+				f.SetString(f.String() + "x")
+			case reflect.Bool:
+				f.SetBool(!f.Bool())
+			case reflect.Int, reflect.Int64:
+				f.SetInt(f.Int() + 1)
+			default:
+				t.Fatalf("Merge.%s has a kind (%s) this test cannot vary: extend the test and appendKey", field, f.Kind())
+			}
+			if string(base.appendKey(nil)) == baseKey {
+				t.Errorf("changing Merge.%s leaves the result cache key unchanged: add it to appendKey", field)
+			}
+			f.Set(saved)
+		}
+	}
+	visit(reflect.ValueOf(&base).Elem(), "")
+	if string(base.appendKey(nil)) != baseKey {
+		t.Fatal("the test did not restore the fields it changed")
+	}
 }

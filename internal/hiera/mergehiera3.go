@@ -26,9 +26,9 @@ func hiera3Array(key string, found []any) (any, error) {
 
 // hiera3Hash is the hash resolution: every found value (in priority order) must be a Hash; they are
 // folded with answer = merge_answer(lower, answer) under :merge_behavior: (native, deep or deeper;
-// anything else is native) and the :deep_merge_options: in opts (nil for none). found must not be
+// anything else is native) and the :deep_merge_options: in opts. found must not be
 // empty.
-func hiera3Hash(key, behavior string, opts *Merge, found []any) (any, error) {
+func hiera3Hash(key, behavior string, opts DeepOptions, found []any) (any, error) {
 	var answer any = NewHash(0)
 	for _, v := range found {
 		lower, ok := v.(*Hash)
@@ -44,7 +44,7 @@ func hiera3Hash(key, behavior string, opts *Merge, found []any) (any, error) {
 }
 
 // hiera3MergeAnswer is Backend.merge_answer(lower, higher).
-func hiera3MergeAnswer(behavior string, opts *Merge, lower *Hash, higher any) (any, error) {
+func hiera3MergeAnswer(behavior string, opts DeepOptions, lower *Hash, higher any) (any, error) {
 	if behavior != "deep" && behavior != "deeper" {
 		high, isHash := higher.(*Hash)
 		if !isHash { // cannot happen: hiera3Hash starts from a Hash and a native merge keeps it one
@@ -52,12 +52,9 @@ func hiera3MergeAnswer(behavior string, opts *Merge, lower *Hash, higher any) (a
 		}
 		return hashMerge(high, lower), nil // lower.merge(higher)
 	}
-	if opts == nil {
-		opts = &Merge{}
-	}
 	// deeper is Hash#deeper_merge!, deep is Hash#deeper_merge: the same merge but keeping the lower
 	// value whenever the two cannot be merged.
-	dm, err := newDeepMerger(opts.KnockoutPrefix, opts.SortMergedArrays, opts.MergeHashArrays, behavior == "deep")
+	dm, err := newDeepMerger(opts, behavior == "deep")
 	if err != nil {
 		return nil, err
 	}

@@ -107,11 +107,9 @@ func (inv *invocation) cachedSearch(root string, m *Merge) (any, bool, error) {
 	if !ok {
 		return inv.search(root, m)
 	}
-	key := make([]byte, 0, len(root)+len(m.KnockoutPrefix)+len(sig)+32)
-	key = append(append(append(append(key, root...), 0), m.String()...), 0)
-	key = append(append(key, m.KnockoutPrefix...), 0)
-	key = strconv.AppendBool(strconv.AppendBool(key, m.SortMergedArrays), m.MergeHashArrays)
-	key = append(append(key, 0), sig...)
+	key := make([]byte, 0, len(root)+len(m.Deep.KnockoutPrefix)+len(sig)+32)
+	key = m.appendKey(append(append(key, root...), 0))
+	key = append(key, sig...)
 	if r, hit := inv.engine.results.get(key); hit {
 		for _, name := range r.searched {
 			inv.noteSearched(name)

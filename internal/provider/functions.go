@@ -79,7 +79,7 @@ func valueFreeMessage(m *hiera.Merge, err error) string {
 	if hiera.QuotesNoValue(err) {
 		return err.Error()
 	}
-	if m.SortMergedArrays {
+	if m.Deep.SortMergedArrays {
 		return "sort_merged_arrays could not order the merged lists, which mix strings, numbers or other types " +
 			"(details withheld: the values may be sensitive)"
 	}

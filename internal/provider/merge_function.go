@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -99,17 +102,27 @@ func mergeOptions(ctx context.Context, options types.Dynamic) (*hiera.Merge, err
 	if err != nil {
 		return nil, err
 	}
-	switch m.Strategy {
-	case "first", "unique", "hash", "deep":
-	default:
-		return nil, fmt.Errorf("the strategy must be one of \"first\", \"unique\", \"hash\" or \"deep\", not %q", m.Strategy)
+	if !slices.Contains(hiera.Strategies, m.Strategy) { // not Puppet's hidden ones
+		return nil, fmt.Errorf("the strategy must be one of %s, not %q", quotedList(hiera.Strategies), m.Strategy)
 	}
 	// A knockout prefix is a regular expression, compiled only when two values meet.
-	if m.KnockoutPrefix != "" {
+	if m.Deep.KnockoutPrefix != "" {
 		if _, _, err := hiera.MergeValues(m, []any{hiera.NewHash(0), hiera.NewHash(0)}); err != nil {
 			// not repeated: the prefix may be a sensitive value
 			return nil, errors.New("knockout_prefix is not a valid regular expression (the deep strategy reads it as one; its text is not repeated here, as it may be sensitive)")
 		}
 	}
 	return m, nil
+}
+
+// quotedList is names quoted and joined as "a", "b" or "c".
+func quotedList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	if len(q) < 2 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }

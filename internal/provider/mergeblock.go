@@ -27,10 +27,12 @@ func (m *mergeModel) toEngine() *hiera.Merge {
 		return nil
 	}
 	return &hiera.Merge{
-		Strategy:         m.Strategy.ValueString(),
-		KnockoutPrefix:   m.KnockoutPrefix.ValueString(),
-		SortMergedArrays: m.SortMergedArrays.ValueBool(),
-		MergeHashArrays:  m.MergeHashArrays.ValueBool(),
+		Strategy: m.Strategy.ValueString(),
+		Deep: hiera.DeepOptions{
+			KnockoutPrefix:   m.KnockoutPrefix.ValueString(),
+			SortMergedArrays: m.SortMergedArrays.ValueBool(),
+			MergeHashArrays:  m.MergeHashArrays.ValueBool(),
+		},
 	}
 }
 
@@ -45,7 +47,7 @@ func mergeBlock(defaultText string) schema.SingleNestedBlock {
 				MarkdownDescription: "The merge strategy, required in the block: `first` (the first value found), `unique` (arrays flattened and joined without duplicates), " +
 					"`hash` (top-level hash keys merged, higher levels winning) or `deep` (hashes merged recursively, arrays joined).",
 				Optional:   true, // required in a given block: see the block's validator
-				Validators: []validator.String{stringvalidator.OneOf("first", "unique", "hash", "deep")},
+				Validators: []validator.String{stringvalidator.OneOf(hiera.Strategies...)},
 			},
 			"knockout_prefix": schema.StringAttribute{
 				MarkdownDescription: "`deep` only: a value or array element starting with this prefix (such as `--`) removes that entry coming from lower levels.",
