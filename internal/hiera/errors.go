@@ -20,6 +20,9 @@ type Error struct {
 	// valueFree says the message names only keys, paths, types and limits, never a data value,
 	// so it is shown in full even when the lookup touched a secret (see withholdSecret).
 	valueFree bool
+	// ofConfig marks a problem of hiera.yaml met while resolving its locations, which Puppet
+	// reports before any lookup: no "Lookup of key 'lookup_options' failed" in front.
+	ofConfig bool
 }
 
 func (e *Error) Error() string {

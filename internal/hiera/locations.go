@@ -28,6 +28,11 @@ func (inv *invocation) locations(e *entry) ([]location, error) {
 	}
 	out, err := inv.resolveLocations(e)
 	if err != nil {
+		if ce, ok := err.(*Error); ok {
+			c := *ce
+			c.ofConfig = true
+			return nil, &c
+		}
 		return nil, err
 	}
 	// Puppet resolves the locations (bad URI, ...) before it calls the function, which then checks

@@ -58,10 +58,12 @@ func (inv *invocation) assembledOptions() (*Hash, error) {
 	return h, nil
 }
 
+// wrapOptionsError names the lookup_options search in a failure of it, as Puppet does, except
+// for a problem of hiera.yaml itself (a location that does not resolve).
 func wrapOptionsError(err error) error {
 	if e, ok := err.(*Error); ok {
 		c := *e
-		if !strings.HasPrefix(c.Message, "Lookup of key") {
+		if !c.ofConfig && !strings.HasPrefix(c.Message, "Lookup of key") {
 			c.Message = "Lookup of key 'lookup_options' failed: " + c.Message
 		}
 		return &c
