@@ -118,22 +118,14 @@ func (d *hieraDataSource) Configure(_ context.Context, req datasource.ConfigureR
 }
 
 func (d *hieraDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m lookupModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	// Terraform reads data sources at plan time even when the provider's own arguments are
-	// unknown, and rejects unknown results: defer where the client allows it, else lookup says why.
-	if d.data != nil && d.data.unknown && req.ClientCapabilities.DeferralAllowed {
+	m, deferred, diags := d.data.readLookup(ctx, d.kind, req.Config, req.ClientCapabilities.DeferralAllowed)
+	resp.Diagnostics.Append(diags...)
+	switch {
+	case deferred:
 		resp.Deferred = &datasource.Deferred{Reason: datasource.DeferredReasonProviderConfigUnknown}
-		return
+	case !resp.Diagnostics.HasError():
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	}
-	resp.Diagnostics.Append(d.data.lookup(ctx, d.kind, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // configDescription describes a config argument; what says how this one is used.

@@ -97,23 +97,6 @@ func strategyInputs(strategy string) string {
 	return "the values have the wrong types"
 }
 
-// tfKind names the kind of an engine value the way Terraform users know it.
-func tfKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a bool"
-	case string:
-		return "a string"
-	case []any:
-		return "a list"
-	case *hiera.Hash:
-		return "an object"
-	}
-	return "a number"
-}
-
 // Terraform ends a function error's message with a period of its own.
 
 // funcErrorFromDiags turns the errors of a lookup into a function error; an error on an argument

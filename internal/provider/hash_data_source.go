@@ -27,5 +27,5 @@ func hashShape(v any) (any, string) {
 	if _, ok := v.(*hiera.Hash); ok {
 		return v, ""
 	}
-	return v, fmt.Sprintf("must be a hash for hiera_hash, but it is %s", describe(v))
+	return v, fmt.Sprintf("must be a hash for hiera_hash, but it is %s", tfKind(v))
 }

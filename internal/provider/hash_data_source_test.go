@@ -109,6 +109,15 @@ data "hiera_hash" "test" {
 }`,
 			ExpectError: errorRE(`Unexpected Hiera Value Type.*must be a hash for hiera_hash, but it is a string`),
 		},
+		resource.TestStep{
+			Config: siteProvider + `
+data "hiera_hash" "test" {
+  key           = "no::such::hash"
+  default_value = ["x"]
+}`,
+			// Terraform's word for the kind, as in the merge function's messages
+			ExpectError: errorRE(`Unexpected Hiera Value Type.*must be a hash for hiera_hash, but it is a list`),
+		},
 	)
 }
 

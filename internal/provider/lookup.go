@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -28,6 +29,22 @@ type lookupModel struct {
 	JSON         types.String  `tfsdk:"json"`
 	Found        types.Bool    `tfsdk:"found"`
 	Explanation  types.String  `tfsdk:"explanation"`
+}
+
+// readLookup is the data sources' Read and the ephemeral resource's Open: it reads the arguments
+// from config and looks the key up. deferred is true when the lookup waits instead: Terraform
+// reads data sources at plan time even when the provider's own arguments are unknown, and rejects
+// unknown results, so it defers where the client allows it (else lookup says why).
+func (pd *providerData) readLookup(ctx context.Context, kind lookupVariant, config tfsdk.Config, deferralAllowed bool) (m lookupModel, deferred bool, diags diag.Diagnostics) {
+	diags = config.Get(ctx, &m)
+	if diags.HasError() {
+		return m, false, diags
+	}
+	if pd != nil && pd.unknown && deferralAllowed {
+		return m, true, diags
+	}
+	diags.Append(pd.lookup(ctx, kind, &m)...)
+	return m, false, diags
 }
 
 // lookup answers m's key with the provider's engines and fills m's results. Diagnostics on an

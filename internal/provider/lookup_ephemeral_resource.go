@@ -57,20 +57,14 @@ func (r *lookupEphemeralResource) Configure(_ context.Context, req ephemeral.Con
 }
 
 func (r *lookupEphemeralResource) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
-	var m lookupModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if r.data != nil && r.data.unknown && req.ClientCapabilities.DeferralAllowed {
+	m, deferred, diags := r.data.readLookup(ctx, ephemeralLookupKind, req.Config, req.ClientCapabilities.DeferralAllowed)
+	resp.Diagnostics.Append(diags...)
+	switch {
+	case deferred:
 		resp.Deferred = &ephemeral.Deferred{Reason: ephemeral.DeferredReasonProviderConfigUnknown}
-		return
+	case !resp.Diagnostics.HasError():
+		resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
 	}
-	resp.Diagnostics.Append(r.data.lookup(ctx, ephemeralLookupKind, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
 }
 
 // ephemeralSchema turns a data source schema into the same schema for an ephemeral resource, so

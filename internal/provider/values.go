@@ -117,24 +117,25 @@ func objectArg(ctx context.Context, v attr.Value, at path.Path) (map[string]any,
 	}
 	m, ok := g.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s must be an object such as { role = \"web\" }, got %s", at, describe(g))
+		return nil, fmt.Errorf("%s must be an object such as { role = \"web\" }, got %s", at, tfKind(g))
 	}
 	return m, nil
 }
 
-// describe names the kind of a value (engine or plain Go) for error messages.
-func describe(v any) string {
+// tfKind names the kind of a value (engine or plain Go) for messages, in Terraform's words: a
+// Hiera array is a list, a hash an object.
+func tfKind(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
 	case bool:
-		return "a boolean"
+		return "a bool"
 	case string:
 		return "a string"
 	case []any:
-		return "an array"
+		return "a list"
 	case *hiera.Hash, map[string]any:
-		return "a hash"
+		return "an object"
 	}
 	return "a number"
 }
