@@ -10,7 +10,7 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
-// TestConfigValidation covers the hiera.yaml version 5 rules of spec §2.2: each invalid file fails the
+// TestConfigValidation covers the hiera.yaml version 5 rules of hiera-semantics.md §2.2: each invalid file fails the
 // first lookup with Puppet's message, and the error names the hiera.yaml (and the line, where Puppet
 // gives one).
 func TestConfigValidation(t *testing.T) {
@@ -344,7 +344,7 @@ func TestConfigMalformedYAML(t *testing.T) {
 	}
 }
 
-// TestConfigVersion3 covers the conversion of a Hiera 3 configuration (spec §2.6): one entry per
+// TestConfigVersion3 covers the conversion of a Hiera 3 configuration (hiera-semantics.md §2.6): one entry per
 // backend in :backends: order, each walking the whole :hierarchy:, with the extension appended.
 func TestConfigVersion3(t *testing.T) {
 	t.Parallel()

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// lookup_options convert_to (spec §5.5) runs Puppet's new(Type, value, *args). The messages
+// lookup_options convert_to (hiera-semantics.md §5.5) runs Puppet's new(Type, value, *args). The messages
 // follow Puppet 7/8 (checked against recorded Puppet 8.10 answers where available): conversion
 // functions report argument mismatches as "'<function name>' <message>", e.g. "'new' The string
 // 'bananas' cannot be converted to Integer" ('new' is the Integer function's name, the others

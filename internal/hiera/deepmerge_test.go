@@ -46,7 +46,7 @@ func runDeepCases(t *testing.T, testCases map[string]deepCase) {
 	}
 }
 
-// TestDeepMerge covers the verified consequences of spec §4.5 (the edge-deep-* cases).
+// TestDeepMerge covers the verified consequences of hiera-semantics.md §4.5 (the edge-deep-* cases).
 func TestDeepMerge(t *testing.T) {
 	t.Parallel()
 	one, two := int64(1), int64(2)
@@ -136,7 +136,7 @@ func TestDeepMerge(t *testing.T) {
 	})
 }
 
-// TestDeepMergeKnockout covers the knockout_prefix consequences of spec §4.5.
+// TestDeepMergeKnockout covers the knockout_prefix consequences of hiera-semantics.md §4.5.
 func TestDeepMergeKnockout(t *testing.T) {
 	t.Parallel()
 	ko := mtH("strategy", "deep", "knockout_prefix", "--")
@@ -238,7 +238,7 @@ func TestHiera3Array(t *testing.T) {
 	}
 }
 
-// TestHiera3Hash covers spec §8.2 (the edge-h3-hash-* and seed-hiera3-* cases).
+// TestHiera3Hash covers hiera-semantics.md §8.2 (the edge-h3-hash-* and seed-hiera3-* cases).
 func TestHiera3Hash(t *testing.T) {
 	t.Parallel()
 	users := func() []any {

@@ -5,7 +5,7 @@ import (
 	"math/big"
 )
 
-// dig walks segs[1:] into v, the (merged) value of the root key (spec §3.7, Puppet's
+// dig walks segs[1:] into v, the (merged) value of the root key (hiera-semantics.md §3.7, Puppet's
 // SubLookup#sub_lookup). found=false when a segment is missing, an index is out of range or a nil
 // is reached. Any other value that is not hash-like is an error with Puppet's text.
 func dig(v any, segs []any, key string) (any, bool, error) {
@@ -41,7 +41,7 @@ func dig(v any, segs []any, key string) (any, bool, error) {
 	return v, true, nil
 }
 
-// dig3 is the Hiera 3 variant (spec §8.2, Hiera::Backend#qualified_lookup): it splits key itself
+// dig3 is the Hiera 3 variant (hiera-semantics.md §8.2, Hiera::Backend#qualified_lookup): it splits key itself
 // (no whitespace trimming), an all-digit segment requires an Array, any other segment a Hash.
 func dig3(v any, key string) (any, bool, error) {
 	segs, err := splitKey3(key)

@@ -8,7 +8,7 @@ import (
 )
 
 // Hiera's glob/globs locations use Ruby's Pathname.glob (Dir.glob, Ruby 3 with sort: true) and then
-// drop directories (spec §2.3). Ruby's order is reproduced exactly:
+// drop directories (hiera-semantics.md §2.3). Ruby's order is reproduced exactly:
 //   - {a,b} alternatives are expanded first, in written order, and each expanded pattern is
 //     globbed on its own (results are concatenated, duplicates kept);
 //   - inside one pattern the tree is walked depth first, each directory's entries sorted bytewise,

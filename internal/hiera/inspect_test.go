@@ -122,7 +122,7 @@ func TestInspectPretty(t *testing.T) {
 		"scalar":      {v: "x", want: `"x"`},
 		"empty-hash":  {v: mtH(), want: "{}"},
 		"empty-array": {v: mtA(), indent: 4, want: "[]"},
-		// The merged result of spec §7.1's example, printed at "    Merged result: ".
+		// The merged result of hiera-semantics.md §7.1's example, printed at "    Merged result: ".
 		"explain-example": {
 			v:      mtH("m", "module", "arr", mtA("m", "e", "g"), "e", "env", "g", "global"),
 			indent: 4,

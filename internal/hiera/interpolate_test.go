@@ -8,7 +8,7 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
-// interpolationData is one data file exercising the %{...} forms of spec §6.
+// interpolationData is one data file exercising the %{...} forms of hiera-semantics.md §6.
 const interpolationData = `
 var: "%{hostname}"
 var_top: "%{::hostname}"
@@ -245,7 +245,7 @@ func TestInterpolationErrors(t *testing.T) {
 	}
 }
 
-// TestInterpolationInHieraYAML covers spec §2.5: only variables are interpolated in hiera.yaml.
+// TestInterpolationInHieraYAML covers hiera-semantics.md §2.5: only variables are interpolated in hiera.yaml.
 func TestInterpolationInHieraYAML(t *testing.T) {
 	t.Parallel()
 	tests := map[string]struct {

@@ -7,12 +7,12 @@ import (
 	"strings"
 )
 
-// Key syntax (spec §3.2). Puppet splits a key with Ruby's
+// Key syntax (hiera-semantics.md §3.2). Puppet splits a key with Ruby's
 // key.split(/(\s*"[^"]+"\s*|\s*'[^']+'\s*|[^'".]+)/) and then checks that the pieces alternate
 // segment, ".", segment. keyScan reproduces that: at each position the three alternatives are
 // tried in order, and the only text allowed between two segments is a single ".".
 
-// errKeySyntax is wrapped by key syntax errors so that callers (interpolation, §6.3) can detect
+// errKeySyntax is wrapped by key syntax errors so that callers (interpolation, hiera-semantics.md §6.3) can detect
 // them with errors.Is and report Puppet's "Syntax error in string: ..." instead.
 var errKeySyntax = errors.New("key syntax error")
 

@@ -10,7 +10,7 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
-// TestLocations covers how hierarchy entries find their files (spec §2.3): path, paths, glob, globs,
+// TestLocations covers how hierarchy entries find their files (hiera-semantics.md §2.3): path, paths, glob, globs,
 // mapped_paths, datadirs, and files that do not exist.
 func TestLocations(t *testing.T) {
 	t.Parallel()

@@ -171,7 +171,7 @@ func (inv *invocation) searchEntry(e *entry, root string, m *Merge) (any, bool, 
 	})
 }
 
-// mergeVariants is Puppet's "merge over variants" (semantics §4.1) for one stage.
+// mergeVariants is Puppet's "merge over variants" (hiera-semantics.md §4.1) for one stage.
 func mergeVariants(m *Merge, n int, lookup func(i int) (any, bool, error)) (any, bool, error) {
 	if m.IsFirst() {
 		for i := 0; i < n; i++ {

@@ -476,7 +476,7 @@ func TestLookupKeys(t *testing.T) {
 	}
 }
 
-// TestLookupHiera3Resolution covers hiera_hash / hiera_array over a version 3 hiera.yaml (spec §8.2).
+// TestLookupHiera3Resolution covers hiera_hash / hiera_array over a version 3 hiera.yaml (hiera-semantics.md §8.2).
 func TestLookupHiera3Resolution(t *testing.T) {
 	t.Parallel()
 	e, _ := newEngine(t, files{

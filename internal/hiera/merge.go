@@ -8,7 +8,7 @@ import (
 )
 
 // Merge strategies as Puppet's lookup() implements them (Puppet::Pops::MergeStrategy). The lookup code
-// drives the "merge over variants" loop of spec §4.1 with IsFirst, Convert, Single and Combine.
+// drives the "merge over variants" loop of hiera-semantics.md §4.1 with IsFirst, Convert, Single and Combine.
 
 // deepOptionKeys are the options the deep strategy accepts, in the order Puppet checks them.
 var deepOptionKeys = []string{"knockout_prefix", "merge_debug", "merge_hash_arrays", "sort_merged_arrays"}

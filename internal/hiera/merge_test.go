@@ -54,7 +54,7 @@ func mtSame(a, b any) bool {
 	return Equal(a, b)
 }
 
-// mtStage is one stage of the "merge over variants" procedure (spec §4.1): its variants are values,
+// mtStage is one stage of the "merge over variants" procedure (hiera-semantics.md §4.1): its variants are values,
 // mtNotFound, or nested stages. mtRun drives it the way the lookup code drives Merge.
 type mtStage []any
 
@@ -278,7 +278,7 @@ func runMergeCases(t *testing.T, testCases map[string]mergeCase) {
 	}
 }
 
-// TestMergeFirst covers spec §4.1-4.2.
+// TestMergeFirst covers hiera-semantics.md §4.1-4.2.
 func TestMergeFirst(t *testing.T) {
 	t.Parallel()
 	runMergeCases(t, map[string]mergeCase{
@@ -291,7 +291,7 @@ func TestMergeFirst(t *testing.T) {
 	})
 }
 
-// TestMergeUnique covers spec §4.3 (every row of its table).
+// TestMergeUnique covers hiera-semantics.md §4.3 (every row of its table).
 func TestMergeUnique(t *testing.T) {
 	t.Parallel()
 	x, y, z := "x", "y", "z"
@@ -350,7 +350,7 @@ func TestMergeUnique(t *testing.T) {
 	})
 }
 
-// TestMergeHash covers spec §4.4.
+// TestMergeHash covers hiera-semantics.md §4.4.
 func TestMergeHash(t *testing.T) {
 	t.Parallel()
 	one, two, three := int64(1), int64(2), int64(3)
@@ -403,7 +403,7 @@ func TestMergeHash(t *testing.T) {
 	})
 }
 
-// TestMergeStagesDeep covers spec §4.5's consequences that depend on the stages.
+// TestMergeStagesDeep covers hiera-semantics.md §4.5's consequences that depend on the stages.
 func TestMergeStagesDeep(t *testing.T) {
 	t.Parallel()
 	ko := mtH("strategy", "deep", "knockout_prefix", "--")

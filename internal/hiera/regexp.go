@@ -8,7 +8,7 @@ import (
 )
 
 // lookup_options keys that start with '^' are Ruby (Onigmo) regexps, matched unanchored with =~
-// (spec §5.2). compileRubyRegexp translates the constructs whose meaning differs in Go's RE2 and
+// (hiera-semantics.md §5.2). compileRubyRegexp translates the constructs whose meaning differs in Go's RE2 and
 // rejects, with a clear message, those RE2 cannot express at all.
 //
 // Semantics kept from Ruby: '^' and '$' always match at line boundaries (Go flag m), Ruby's (?m)

@@ -418,7 +418,7 @@ func TestYAMLConformance(t *testing.T) {
 		t.Errorf("yaml-scalars: got %s\nwant %s", ytShow(v), ytShow(want))
 	}
 
-	// yaml-scalars-11 (spec §1.2)
+	// yaml-scalars-11 (hiera-semantics.md §1.2)
 	v, _, err = parseYAML([]byte("k: [yes, no, on, off, y, n, True, NULL, 0x1F, 010, 0o10, 1_000, 1e3, 1.5e3, 'yes', 1:30, 0b101, +12]\n"))
 	if err != nil {
 		t.Fatal(err)
