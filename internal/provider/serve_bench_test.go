@@ -1,0 +1,141 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// These benchmarks drive the provider server as Terraform does over protocol 6: the schema once,
+// ConfigureProvider once, then per data source ValidateDataResourceConfig and ReadDataSource with
+// msgpack-encoded configuration. One op is one data source. Profile with
+//
+//	go test ./internal/provider -run '^$' -bench Serve -cpu 1 -cpuprofile cpu.out -memprofile mem.out
+
+// benchServer is a configured provider server and the types needed to encode configurations.
+type benchServer struct {
+	srv      tfprotov6.ProviderServer
+	dataType tftypes.Object // hiera_lookup's configuration type
+}
+
+// newBenchServer serves the provider and configures it with providerConfig (attribute -> value).
+func newBenchServer(b *testing.B, providerConfig map[string]tftypes.Value) *benchServer {
+	b.Helper()
+	ctx := context.Background()
+	srv, err := providerserver.NewProtocol6WithError(New("bench")())()
+	if err != nil {
+		b.Fatal(err)
+	}
+	schemas, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil || len(schemas.Diagnostics) > 0 {
+		b.Fatalf("GetProviderSchema: %v %v", err, schemas.Diagnostics)
+	}
+	providerType, _ := schemas.Provider.ValueType().(tftypes.Object)
+	dataType, _ := schemas.DataSourceSchemas["hiera_lookup"].ValueType().(tftypes.Object)
+	cfg := encodeConfig(b, providerType, providerConfig)
+	resp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.11.4", Config: &cfg})
+	if err != nil || len(resp.Diagnostics) > 0 {
+		b.Fatalf("ConfigureProvider: %v %v", err, resp.Diagnostics)
+	}
+	return &benchServer{srv: srv, dataType: dataType}
+}
+
+// encodeConfig builds a msgpack configuration of type typ: the given attributes, null elsewhere.
+func encodeConfig(b *testing.B, typ tftypes.Object, attrs map[string]tftypes.Value) tfprotov6.DynamicValue {
+	b.Helper()
+	vals := map[string]tftypes.Value{}
+	for name, t := range typ.AttributeTypes {
+		vals[name] = tftypes.NewValue(t, nil)
+		if v, ok := attrs[name]; ok {
+			vals[name] = v
+		}
+	}
+	dv, err := tfprotov6.NewDynamicValue(typ, tftypes.NewValue(typ, vals))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return dv
+}
+
+// read validates and reads one hiera_lookup data source, as Terraform's validate and plan walks do.
+func (s *benchServer) read(b *testing.B, cfg *tfprotov6.DynamicValue) {
+	ctx := context.Background()
+	v, err := s.srv.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: "hiera_lookup", Config: cfg})
+	if err != nil || len(v.Diagnostics) > 0 {
+		b.Fatalf("ValidateDataResourceConfig: %v %v", err, v.Diagnostics)
+	}
+	r, err := s.srv.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: "hiera_lookup", Config: cfg})
+	if err != nil || len(r.Diagnostics) > 0 || r.State == nil {
+		b.Fatalf("ReadDataSource: %v %v", err, r.Diagnostics)
+	}
+}
+
+func str6(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+
+// object6 is a Terraform object value of string attributes or nested objects.
+func object6(attrs map[string]tftypes.Value) tftypes.Value {
+	types := make(map[string]tftypes.Type, len(attrs))
+	for k, v := range attrs {
+		types[k] = v.Type()
+	}
+	return tftypes.NewValue(tftypes.Object{AttributeTypes: types}, attrs)
+}
+
+// BenchmarkServeTrivial is the cost of one trivial data source: one key in a one-file hierarchy.
+func BenchmarkServeTrivial(b *testing.B) {
+	dir := b.TempDir()
+	writeFile(b, filepath.Join(dir, "hiera.yaml"), "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n")
+	writeFile(b, filepath.Join(dir, "data", "common.yaml"), "greeting: hello\n")
+	s := newBenchServer(b, map[string]tftypes.Value{"config": str6(filepath.Join(dir, "hiera.yaml"))})
+	cfg := encodeConfig(b, s.dataType, map[string]tftypes.Value{"key": str6("greeting")})
+	b.ReportAllocs()
+	for b.Loop() {
+		s.read(b, &cfg)
+	}
+}
+
+// BenchmarkServeFleet is the cost of one data source of a fleet: 500 nodes, each with its own
+// facts and certname, looking keys up over testdata/site (four levels).
+func BenchmarkServeFleet(b *testing.B) {
+	s := newBenchServer(b, map[string]tftypes.Value{"config": str6("testdata/site/hiera.yaml")})
+	keys := []string{"profile::users", "packages", "greeting", "tags"}
+	var cfgs []tfprotov6.DynamicValue
+	for node := range 500 {
+		facts := object6(map[string]tftypes.Value{
+			"hostname": str6(fmt.Sprintf("node%03d", node)),
+			"role":     str6([]string{"web", "db"}[node%2]),
+			"os":       object6(map[string]tftypes.Value{"family": str6([]string{"Debian", "RedHat"}[node%2])}),
+		})
+		scope := object6(map[string]tftypes.Value{
+			"trusted": object6(map[string]tftypes.Value{"certname": str6(fmt.Sprintf("node%03d.example.com", node))}),
+		})
+		for _, key := range keys {
+			cfgs = append(cfgs, encodeConfig(b, s.dataType, map[string]tftypes.Value{
+				"key": str6(key), "facts": facts, "scope": scope,
+				"default_value": str6("none"),
+			}))
+		}
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		s.read(b, &cfgs[i%len(cfgs)])
+		i++
+	}
+}
+
+func writeFile(b *testing.B, path, text string) {
+	b.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		b.Fatal(err)
+	}
+}
