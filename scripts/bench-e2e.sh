@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
-# End-to-end benchmark: `terraform plan` over N hiera_lookup data sources.
+# End-to-end benchmarks: `terraform plan` over many data sources, timed against floors.
 #
-# Builds the provider, installs it through a dev_overrides CLI config (terraform init is never run,
-# nothing is downloaded), generates the bench hierarchy (six levels, ~500 keys per file) and the
-# floor hierarchy (one trivial file), and times `terraform plan` with N data sources on each; a
-# third of them are deep merges. The floor run is everything but real Hiera work (Terraform, the
-# plugin protocol, trivial lookups), so bench/floor and (bench - floor) / N show what the lookups
-# cost. The provider process's CPU time and peak RSS (VmHWM) are polled from /proc meanwhile.
-# Then it measures the provider's peak RSS while it looks values up for every node of the ~50 MB
-# large hierarchy, against the YAML size (target < 4x).
+# Builds the provider (and, with -base, a baseline build of another git revision, measured side by
+# side in the same run), installs it through a dev_overrides CLI config (terraform init is never
+# run, nothing is downloaded) and times `terraform plan`. Each provider process Terraform starts
+# runs under GNU time, which records its CPU time and peak RSS. Sections (-only picks some):
 #
-# Usage: scripts/bench-e2e.sh [-n "100 1000"] [-full] [-r REPS] [-rss-n N] [-no-rss] [-dir DIR]
-#   -n      counts of data sources (default "100 1000")
-#   -full   also run N=3000
-#   -r      plans per measurement; the fastest counts (default 2)
+#   floor    N hiera_lookup data sources (a third deep merges) over the bench hierarchy (six levels,
+#            ~500 keys per file) against the same over a one-file trivial hierarchy (the floor).
+#   builtin  2,000 trivial hiera_lookup data sources against 2,000 of Terraform's built-in
+#            terraform_remote_state data sources (backend "local", a small state file, no plugin):
+#            plan time ratio (target <= 1.5) and provider CPU per data source (target <= 0.5 ms).
+#   fleet    500 nodes x 4 keys, each data source with its own facts and certname, over a hierarchy
+#            with one file per node (~520 files): against the same over the trivial hierarchy
+#            (target <= 1.10), and that against the built-in floor (target <= 2).
+#   rss      the provider's peak RSS while it looks values up for every node of the ~50 MB large
+#            hierarchy, against the YAML size (target < 4).
+#
+# Usage: scripts/bench-e2e.sh [-n "100 1000"] [-full] [-r REPS] [-only "floor builtin fleet rss"]
+#                             [-base REV] [-rss-n N] [-no-rss] [-dir DIR]
+#   -n      counts of data sources in the floor section (default "100 1000")
+#   -full   also run N=3000 there
+#   -r      plans per measurement, alternating between builds; the fastest counts and the range is
+#           shown (default 2)
+#   -only   sections to run (default all four)
+#   -base   also build this git revision (e.g. main, HEAD~3) and measure it beside the work tree
 #   -rss-n  data sources in the peak-RSS run (default 480: 20 per node of the large hierarchy)
 #   -no-rss skip the peak-RSS run
 #   -dir    work directory to use and keep (default: a temporary one, removed at the end)
@@ -22,21 +33,26 @@ set -euo pipefail
 counts="100 1000"
 reps=2
 rss_n=480
-rss=1
+sections="floor builtin fleet rss"
+base=""
 work=""
 while (($#)); do
 	case "$1" in
 	-n) counts="$2"; shift ;;
 	-full) counts="$counts 3000" ;;
 	-r) reps="$2"; shift ;;
+	-only) sections="$2"; shift ;;
+	-base) base="$2"; shift ;;
 	-rss-n) rss_n="$2"; shift ;;
-	-no-rss) rss=0 ;;
+	-no-rss) sections=${sections/rss/} ;;
 	-dir) work="$2"; shift ;;
 	*) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 	shift
 done
+want() { [[ " $sections " == *" $1 "* ]]; }
 
+[[ -x /usr/bin/time ]] || { echo "bench-e2e.sh needs GNU time (/usr/bin/time, Debian package time)" >&2; exit 1; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [[ -z "$work" ]]; then
 	work=$(mktemp -d)
@@ -44,39 +60,59 @@ if [[ -z "$work" ]]; then
 fi
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
-bin="$work/bin"
 
 export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
 unset TF_LOG TF_LOG_PROVIDER
 
-echo "== building the provider and the hierarchies in $work"
-(cd "$root" && go build -o "$bin/terraform-provider-hiera" .)
-cat >"$work/terraformrc" <<EOF
+# install NAME SRC builds the provider from the source tree SRC into $work/NAME, behind a wrapper
+# that runs it under GNU time (appending "user-seconds system-seconds max-RSS-KiB" per process to
+# $HIERA_BENCH_RUSAGE), and writes the CLI config $work/NAME.tfrc that installs it.
+install() {
+	local name=$1 src=$2 dir="$work/$1"
+	mkdir -p "$dir"
+	(cd "$src" && go build -o "$dir/provider" .)
+	cat >"$dir/terraform-provider-hiera" <<EOF
+#!/bin/sh
+exec /usr/bin/time -a -o "\$HIERA_BENCH_RUSAGE" -f "%U %S %M" "$dir/provider" "\$@"
+EOF
+	chmod +x "$dir/terraform-provider-hiera"
+	cat >"$work/$name.tfrc" <<EOF
 provider_installation {
   dev_overrides {
-    "registry.terraform.io/hieraform/hiera" = "$bin"
+    "registry.terraform.io/hieraform/hiera" = "$dir"
   }
   direct {}
 }
 EOF
-export TF_CLI_CONFIG_FILE="$work/terraformrc"
+}
 
+echo "== building in $work"
+builds="new"
+install new "$root"
+if [[ -n "$base" ]]; then
+	rm -rf "$work/base-src"
+	git -C "$root" worktree add --detach -f "$work/base-src" "$base" >/dev/null 2>&1
+	install base "$work/base-src"
+	git -C "$root" worktree remove --force "$work/base-src"
+	builds="base new"
+	echo "   base = $base ($(git -C "$root" rev-parse --short "$base")), new = the work tree"
+fi
 (cd "$root" && go build -o "$work/benchgen" ./tools/benchgen)
-"$work/benchgen" -out "$work/hier/bench"
-"$work/benchgen" -out "$work/hier/floor" -floor
-((rss)) && "$work/benchgen" -out "$work/hier/large" -large
+gen() { [[ -e "$work/hier/$1/manifest.json" ]] || "$work/benchgen" -out "$work/hier/$1" "${@:2}"; }
 
 # gen_tf DIR HIERARCHY N SPREAD writes DIR/main.tf: N hiera_lookup data sources over HIERARCHY
-# (a directory from benchgen), every third one a deep merge. The provider looks up as the first
-# node; with SPREAD=1 data source i looks up as node i mod (number of nodes) instead.
+# (a directory from benchgen), every third one a deep merge unless SPREAD=2. The provider looks up
+# as the first node; with SPREAD=1 or 2 data source i looks up as node i mod (number of nodes)
+# instead (with SPREAD=2, node i/4 of NODES, key i mod 4: the fleet, every lookup a first-found).
 gen_tf() {
-	local dir=$1 hier=$2 n=$3 spread=$4 manifest="$2/manifest.json"
+	local dir=$1 hier=$2 n=$3 spread=$4 nodes=${5:-}
+	local manifest="$2/manifest.json"
 	local -a first deep facts scope
 	mapfile -t first < <(jq -r '.lookups.first[]' "$manifest")
 	mapfile -t deep < <(jq -r '.lookups.deep[]' "$manifest")
 	# JSON objects are valid HCL object expressions.
-	mapfile -t facts < <(jq -c '.nodes[].facts' "$manifest")
-	mapfile -t scope < <(jq -c '.nodes[].scope' "$manifest")
+	mapfile -t facts < <(jq -c '.nodes[].facts' "${nodes:-$manifest}")
+	mapfile -t scope < <(jq -c '.nodes[].scope' "${nodes:-$manifest}")
 	mkdir -p "$dir"
 	{
 		cat <<EOF
@@ -96,7 +132,9 @@ EOF
 		local i node
 		for ((i = 0; i < n; i++)); do
 			echo "data \"hiera_lookup\" \"d$i\" {"
-			if ((i % 3 == 2)); then
+			if ((spread == 2)); then
+				echo "  key = \"${first[i % 4]}\""
+			elif ((i % 3 == 2)); then
 				echo "  key = \"${deep[i % ${#deep[@]}]}\""
 				echo "  merge {"
 				echo "    strategy = \"deep\""
@@ -105,7 +143,7 @@ EOF
 				echo "  key = \"${first[i % ${#first[@]}]}\""
 			fi
 			if ((spread)); then
-				node=$((i % ${#facts[@]}))
+				node=$((spread == 2 ? i / 4 % ${#facts[@]} : i % ${#facts[@]}))
 				echo "  facts = ${facts[node]}"
 				echo "  scope = ${scope[node]}"
 			fi
@@ -114,83 +152,155 @@ EOF
 	} >"$dir/main.tf"
 }
 
-# read_all DIR N checks that the plan in DIR read all N data sources. (A key that is not found is
-# an error, so a plan that succeeds found them all.)
-read_all() {
-	[[ "$(grep -c ': Read complete after' "$1/plan.log")" == "$2" ]]
+# gen_builtin DIR N writes DIR/main.tf: N terraform_remote_state data sources reading a small local
+# state file, Terraform's own floor for a data source.
+gen_builtin() {
+	local dir=$1 n=$2 i
+	mkdir -p "$dir"
+	cat >"$dir/small.tfstate" <<EOF
+{"version": 4, "terraform_version": "1.11.4", "serial": 1, "lineage": "bench",
+ "outputs": {"greeting": {"value": "hello", "type": "string"}}, "resources": []}
+EOF
+	for ((i = 0; i < n; i++)); do
+		cat <<EOF
+data "terraform_remote_state" "d$i" {
+  backend = "local"
+  config  = { path = "\${path.module}/small.tfstate" }
+}
+EOF
+	done >"$dir/main.tf"
 }
 
-# plan DIR N runs terraform plan in DIR while watching the provider processes terraform starts
-# (their VmHWM and CPU time, polled from /proc), and checks that it read all N data sources.
-# It sets secs (wall time), cpu (seconds of provider CPU) and peak (provider peak RSS, KiB).
+# plan BUILD DIR N runs terraform plan in DIR with BUILD's provider and checks that it read all N
+# data sources. It sets secs (wall time), cpu (seconds of provider CPU, all processes) and peak
+# (largest provider peak RSS, KiB).
 plan() {
-	local dir=$1 n=$2 start end tfpid p hwm rest
-	local -A ticks=() # provider pid -> utime + stime, last seen
+	local build=$1 dir=$2 n=$3 start end
+	export HIERA_BENCH_RUSAGE="$dir/rusage" TF_CLI_CONFIG_FILE="$work/$build.tfrc"
+	: >"$HIERA_BENCH_RUSAGE"
 	start=$(date +%s%N)
-	(cd "$dir" && exec terraform plan -refresh=true -lock=false -input=false -no-color >plan.log 2>&1) &
-	tfpid=$!
-	peak=0
-	while kill -0 "$tfpid" 2>/dev/null; do
-		for p in $(pgrep -P "$tfpid" || true); do
-			[[ "$(readlink "/proc/$p/exe" 2>/dev/null)" == "$bin/terraform-provider-hiera" ]] || continue
-			hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$p/status" 2>/dev/null || true)
-			if [[ -n "$hwm" ]] && ((hwm > peak)); then peak=$hwm; fi
-			# /proc/PID/stat after "(comm) ": fields 3 (state) on; utime and stime are 14 and 15.
-			rest=$(cat "/proc/$p/stat" 2>/dev/null || true)
-			rest=${rest##*) }
-			[[ -n "$rest" ]] && ticks[$p]=$(awk '{ print $12 + $13 }' <<<"$rest")
-		done
-		sleep 0.05
-	done
-	end=$(date +%s%N)
-	if ! wait "$tfpid" || ! read_all "$dir" "$n"; then
+	if ! (cd "$dir" && terraform plan -refresh=true -lock=false -input=false -no-color >plan.log 2>&1) ||
+		[[ "$(grep -c ': Read complete after' "$dir/plan.log")" != "$n" ]]; then
 		echo "terraform plan failed or did not read $n data sources in $dir:" >&2
 		tail -n 30 "$dir/plan.log" >&2
 		exit 1
 	fi
+	end=$(date +%s%N)
 	secs=$(echo "scale=3; ($end - $start) / 1000000000" | bc)
-	cpu=0
-	for p in "${!ticks[@]}"; do cpu=$((cpu + ticks[$p])); done
-	cpu=$(echo "scale=2; $cpu / $(getconf CLK_TCK)" | bc)
+	read -r cpu peak < <(awk '/^[0-9.]+ [0-9.]+ [0-9]+$/ { cpu += $1 + $2; if ($3 > peak) peak = $3 }
+		END { printf "%.2f %d\n", cpu, peak }' "$HIERA_BENCH_RUSAGE")
 }
 
-# best DIR N runs $reps plans and keeps the fastest's secs, cpu and peak in best_secs, best_cpu
-# and best_peak.
-best() {
-	best_secs=""
-	for ((r = 0; r < reps; r++)); do
-		plan "$1" "$2"
-		if [[ -z "$best_secs" ]] || (($(echo "$secs < $best_secs" | bc))); then
-			best_secs=$secs best_cpu=$cpu best_peak=$peak
-		fi
+# measure KEY BUILD DIR N runs one plan and keeps, under KEY, the fastest (secs, cpu, peak) and the
+# slowest time seen.
+declare -A best_secs best_cpu best_peak worst_secs
+measure() {
+	local key=$1
+	plan "$2" "$3" "$4"
+	if [[ -z "${best_secs[$key]:-}" ]] || (($(echo "$secs < ${best_secs[$key]}" | bc))); then
+		best_secs[$key]=$secs best_cpu[$key]=$cpu best_peak[$key]=$peak
+	fi
+	if [[ -z "${worst_secs[$key]:-}" ]] || (($(echo "$secs > ${worst_secs[$key]}" | bc))); then
+		worst_secs[$key]=$secs
+	fi
+}
+ratio() { echo "scale=2; $1 / $2" | bc; }
+range() { echo "${best_secs[$1]}-${worst_secs[$1]}"; }
+perds() { echo "scale=3; ${best_cpu[$1]} * 1000 / $2" | bc; } # provider CPU ms per data source
+mb() { echo "scale=1; $1 * 1024 / 1000000" | bc; }            # KiB -> MB
+
+echo "== best of $reps plans, builds alternating; times are wall seconds (fastest-slowest),"
+echo "   cpu is provider CPU seconds (all its processes), rss its peak RSS"
+
+if want floor; then
+	gen bench
+	gen floor -floor
+	echo
+	echo "-- floor: N data sources (a third deep merges) over the six-level hierarchy vs the trivial one"
+	for n in $counts; do
+		gen_tf "$work/tf/bench-$n" "$work/hier/bench" "$n" 0
+		gen_tf "$work/tf/floor-$n" "$work/hier/floor" "$n" 0
+		for ((r = 0; r < reps; r++)); do
+			for b in $builds; do
+				measure "bench-$n-$b" "$b" "$work/tf/bench-$n" "$n"
+				measure "floor-$n-$b" "$b" "$work/tf/floor-$n" "$n"
+			done
+		done
 	done
-}
+	printf "%6s %5s %13s %13s %6s %13s %8s %8s %13s %8s %8s\n" N build time floor ratio "ms per lookup" \
+		cpu floor "cpu/lookup ms" "rss MB" floor
+	for n in $counts; do
+		for b in $builds; do
+			tb=${best_secs[bench-$n-$b]} tf=${best_secs[floor-$n-$b]}
+			printf "%6s %5s %13s %13s %6s %13s %8s %8s %13s %8s %8s\n" "$n" "$b" "$(range "bench-$n-$b")" \
+				"$(range "floor-$n-$b")" "$(ratio "$tb" "$tf")" "$(echo "scale=3; ($tb - $tf) * 1000 / $n" | bc)" \
+				"${best_cpu[bench-$n-$b]}" "${best_cpu[floor-$n-$b]}" \
+				"$(echo "scale=3; (${best_cpu[bench-$n-$b]} - ${best_cpu[floor-$n-$b]}) * 1000 / $n" | bc)" \
+				"$(mb "${best_peak[bench-$n-$b]}")" "$(mb "${best_peak[floor-$n-$b]}")"
+		done
+	done
+fi
 
-mb() { echo "scale=1; $1 * 1024 / 1000000" | bc; } # KiB -> MB
+if want builtin || want fleet; then
+	gen floor -floor
+	gen_builtin "$work/tf/builtin" 2000
+fi
 
-echo "== terraform plan, best of $reps (a third of the lookups are deep merges across six levels)"
-echo "   time: wall seconds of terraform plan; cpu: seconds of provider CPU; rss: provider peak RSS"
-printf "%6s %9s %9s %7s %15s %9s %9s %13s %9s %9s\n" "N" "time" "floor" "ratio" "per lookup ms" \
-	"cpu" "floor" "cpu/lookup ms" "rss MB" "floor"
-for n in $counts; do
-	gen_tf "$work/tf/bench-$n" "$work/hier/bench" "$n" 0
-	gen_tf "$work/tf/floor-$n" "$work/hier/floor" "$n" 0
-	best "$work/tf/bench-$n" "$n"
-	tb=$best_secs cb=$best_cpu pb=$best_peak
-	best "$work/tf/floor-$n" "$n"
-	printf "%6s %9s %9s %7s %15s %9s %9s %13s %9s %9s\n" "$n" "$tb" "$best_secs" \
-		"$(echo "scale=2; $tb / $best_secs" | bc)" "$(echo "scale=3; ($tb - $best_secs) * 1000 / $n" | bc)" \
-		"$cb" "$best_cpu" "$(echo "scale=3; ($cb - $best_cpu) * 1000 / $n" | bc)" "$(mb "$pb")" "$(mb "$best_peak")"
-done
+if want builtin; then
+	echo
+	echo "-- builtin: 2,000 trivial hiera_lookup data sources vs 2,000 built-in terraform_remote_state"
+	gen_tf "$work/tf/trivial" "$work/hier/floor" 2000 0
+	for ((r = 0; r < reps; r++)); do
+		measure builtin new "$work/tf/builtin" 2000
+		for b in $builds; do measure "trivial-$b" "$b" "$work/tf/trivial" 2000; done
+	done
+	printf "%5s %13s %13s %16s %24s\n" build builtin trivial "ratio (<= 1.5)" "cpu ms per ds (<= 0.5)"
+	for b in $builds; do
+		printf "%5s %13s %13s %16s %24s\n" "$b" "$(range builtin)" "$(range "trivial-$b")" \
+			"$(ratio "${best_secs[trivial-$b]}" "${best_secs[builtin]}")" "$(perds "trivial-$b" 2000)"
+	done
+fi
 
-if ((rss)); then
+if want fleet; then
+	echo
+	echo "-- fleet: 500 nodes x 4 keys, per-data-source facts and certname"
+	gen fleet -nodes 500 -keys 100
+	jq '{nodes: .nodes}' "$work/hier/fleet/manifest.json" >"$work/hier/fleet-nodes.json"
+	echo "   $(jq '.files' "$work/hier/fleet/manifest.json") files, $(jq '.yaml_bytes' "$work/hier/fleet/manifest.json") bytes of YAML"
+	gen_tf "$work/tf/fleet" "$work/hier/fleet" 2000 2
+	# The same nodes' facts and scope, over the trivial hierarchy.
+	gen_tf "$work/tf/fleet-trivial" "$work/hier/floor" 2000 2 "$work/hier/fleet-nodes.json"
+	for ((r = 0; r < reps; r++)); do
+		measure builtin new "$work/tf/builtin" 2000
+		for b in $builds; do
+			measure "fleet-$b" "$b" "$work/tf/fleet" 2000
+			measure "fleet-trivial-$b" "$b" "$work/tf/fleet-trivial" 2000
+		done
+	done
+	printf "%5s %13s %13s %13s %22s %24s %12s %12s\n" build builtin trivial fleet "fleet/trivial (<= 1.1)" \
+		"trivial/builtin (<= 2)" "cpu ms/ds" "trivial cpu"
+	for b in $builds; do
+		printf "%5s %13s %13s %13s %22s %24s %12s %12s\n" "$b" "$(range builtin)" "$(range "fleet-trivial-$b")" \
+			"$(range "fleet-$b")" "$(ratio "${best_secs[fleet-$b]}" "${best_secs[fleet-trivial-$b]}")" \
+			"$(ratio "${best_secs[fleet-trivial-$b]}" "${best_secs[builtin]}")" \
+			"$(perds "fleet-$b" 2000)" "$(perds "fleet-trivial-$b" 2000)"
+	done
+fi
+
+if want rss; then
+	gen large -large
 	dir="$work/tf/rss"
 	gen_tf "$dir" "$work/hier/large" "$rss_n" 1
 	yaml_bytes=$(jq '.yaml_bytes' "$work/hier/large/manifest.json")
 	nodes=$(jq '.nodes | length' "$work/hier/large/manifest.json")
-	echo "== peak RSS: $rss_n lookups spread over the $nodes nodes of the large hierarchy (every file is read)"
-	plan "$dir" "$rss_n"
-	printf "YAML %.1f MB, provider peak RSS %.1f MB, ratio %.2f (target < 4); plan %s s, provider CPU %s s\n" \
-		"$(echo "$yaml_bytes / 1000000" | bc -l)" "$(echo "$peak * 1024 / 1000000" | bc -l)" \
-		"$(echo "$peak * 1024 / $yaml_bytes" | bc -l)" "$secs" "$cpu"
+	echo
+	echo "-- rss: $rss_n lookups spread over the $nodes nodes of the large hierarchy (every file is read)"
+	for ((r = 0; r < reps; r++)); do
+		for b in $builds; do measure "rss-$b" "$b" "$dir" "$rss_n"; done
+	done
+	for b in $builds; do
+		printf "%5s YAML %.1f MB, provider peak RSS %.1f MB, ratio %.2f (target < 4); plan %s s, provider CPU %s s\n" \
+			"$b" "$(echo "$yaml_bytes / 1000000" | bc -l)" "$(echo "${best_peak[rss-$b]} * 1024 / 1000000" | bc -l)" \
+			"$(echo "${best_peak[rss-$b]} * 1024 / $yaml_bytes" | bc -l)" "$(range "rss-$b")" "${best_cpu[rss-$b]}"
+	done
 fi

@@ -30,6 +30,8 @@ type Options struct {
 	Keys int
 	// Large writes about 50 MB of YAML: more keys per file and more nodes.
 	Large bool
+	// Nodes is the number of nodes (one data file each): 0 means 12, or 24 with Large.
+	Nodes int
 	// Floor writes the one-file floor hierarchy instead (Keys and Large are then ignored).
 	Floor bool
 	// Seed makes a different but still deterministic hierarchy; 0 means 1.
@@ -117,7 +119,10 @@ func (n Node) DataFiles() []string {
 // Nodes returns the fleet Generate writes node files for.
 func Nodes(opts Options) []Node {
 	count := 12
-	if opts.Large {
+	switch {
+	case opts.Nodes > 0:
+		count = opts.Nodes
+	case opts.Large:
 		count = 24
 	}
 	nodes := make([]Node, count)

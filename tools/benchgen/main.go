@@ -19,6 +19,7 @@ func main() {
 	var opts benchgen.Options
 	out := flag.String("out", "", "directory to write hiera.yaml, data/ and manifest.json into (required)")
 	flag.IntVar(&opts.Keys, "keys", 0, "keys per data file (default 500, or 3600 with -large)")
+	flag.IntVar(&opts.Nodes, "nodes", 0, "nodes, one data file each (default 12, or 24 with -large)")
 	flag.BoolVar(&opts.Large, "large", false, "write the large variant (about 50 MB of YAML)")
 	flag.BoolVar(&opts.Floor, "floor", false, "write the one-file floor hierarchy instead")
 	flag.Int64Var(&opts.Seed, "seed", 1, "random seed")
