@@ -2,11 +2,12 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
+	"os"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/gcheadroom"
 	"github.com/hieraform/terraform-provider-hiera/internal/provider"
@@ -32,12 +33,37 @@ func main() {
 	flag.Parse()
 	gcheadroom.Start(gcHeadroom, gcFloorPercent)
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address:         "registry.terraform.io/hieraform/hiera",
-		Debug:           debug,
-		ProtocolVersion: 6,
-	})
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	} else {
+		quietUnlessLogged(os.Getenv, os.Setenv)
+	}
+	newServer := provider.NewServer(version)
+	// Built once here so that a mistake in it stops the provider with a message, not a panic.
+	if _, err := newServer(); err != nil {
+		log.Fatal(err.Error())
+	}
+	err := tf6server.Serve("registry.terraform.io/hieraform/hiera", func() tfprotov6.ProviderServer {
+		s, _ := newServer()
+		return s
+	}, opts...)
 	if err != nil {
 		log.Fatal(err.Error())
+	}
+}
+
+// quietUnlessLogged turns the SDK's and the provider's logs off when Terraform discards them: it
+// shows provider logs only with TF_LOG or TF_LOG_PROVIDER set, but without a level the SDK logs at
+// TRACE, writing every line as JSON to stderr for Terraform to parse and throw away. That was a
+// third of the provider's CPU. A level the user gives the SDK or the provider still wins.
+func quietUnlessLogged(getenv func(string) string, setenv func(string, string) error) {
+	if getenv("TF_LOG") != "" || getenv("TF_LOG_PROVIDER") != "" {
+		return
+	}
+	for _, name := range []string{"TF_LOG_SDK", "TF_LOG_PROVIDER_HIERA"} {
+		if getenv(name) == "" {
+			_ = setenv(name, "off") // cannot fail for these names
+		}
 	}
 }

@@ -5,6 +5,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
@@ -22,16 +23,20 @@ var (
 	_ provider.ProviderWithFunctions          = (*hieraProvider)(nil)
 )
 
-// New returns a factory for the provider; version is set at release time.
+// New returns a factory for the provider; version is set at release time. NewServer serves it.
 func New(version string) func() provider.Provider {
-	return func() provider.Provider {
-		return &hieraProvider{version: version, engines: newEngineCache()}
-	}
+	return func() provider.Provider { return newProvider(version) }
+}
+
+func newProvider(version string) *hieraProvider {
+	return &hieraProvider{version: version, engines: newEngineCache()}
 }
 
 type hieraProvider struct {
 	version string
 	engines *engineCache // lives as long as the provider, across Configure calls
+	// configured is what the last Configure handed the data sources, for the server's direct reads.
+	configured atomic.Pointer[providerData]
 }
 
 type hieraProviderModel struct {
@@ -90,6 +95,7 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	}
 	resp.DataSourceData = pd
 	resp.EphemeralResourceData = pd
+	p.configured.Store(pd)
 }
 
 func (p *hieraProvider) DataSources(context.Context) []func() datasource.DataSource {

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -16,7 +15,7 @@ import (
 
 // testAccProtoV6ProviderFactories serves the provider in-process to the real terraform CLI.
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"hiera": providerserver.NewProtocol6WithError(New("test")()),
+	"hiera": NewServer("test"),
 }
 
 // siteProvider configures the provider for testdata/site: the node web01.example.com, role web, on Debian.

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -28,7 +27,7 @@ type benchServer struct {
 func newBenchServer(b *testing.B, providerConfig map[string]tftypes.Value) *benchServer {
 	b.Helper()
 	ctx := context.Background()
-	srv, err := providerserver.NewProtocol6WithError(New("bench")())()
+	srv, err := NewServer("bench")()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,0 +1,137 @@
+// A model struct (fields tagged tfsdk, as the framework's Get and Set use) read from and written to a
+// Terraform value directly, for the data sources served without the framework (server.go).
+package provider
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// modelCodec converts between a Terraform object value and a model struct whose fields are
+// attr.Value types (types.String, types.Dynamic, ...) or pointers to nested model structs (single
+// nested blocks: nil when the block is absent). Unlike the framework's reflection it resolves the
+// fields once, not on every call.
+type modelCodec struct {
+	goType reflect.Type
+	typ    tftypes.Object
+	fields []modelField
+}
+
+type modelField struct {
+	name     string
+	index    int
+	attrType attr.Type   // for attr.Value fields
+	block    *modelCodec // for nested blocks
+}
+
+var attrValueType = reflect.TypeFor[attr.Value]()
+
+// newModelCodec matches the fields of model (a struct type) with the attributes of typ, one to one.
+func newModelCodec(ctx context.Context, model reflect.Type, typ tftypes.Object) (*modelCodec, error) {
+	c := &modelCodec{goType: model, typ: typ}
+	seen := map[string]bool{}
+	for i := range model.NumField() {
+		f := model.Field(i)
+		name := f.Tag.Get("tfsdk")
+		if name == "" || name == "-" {
+			continue
+		}
+		at, ok := typ.AttributeTypes[name]
+		if !ok {
+			return nil, fmt.Errorf("%s.%s: the schema has no attribute %q", model.Name(), f.Name, name)
+		}
+		seen[name] = true
+		mf := modelField{name: name, index: i}
+		switch {
+		case f.Type.Implements(attrValueType):
+			zero, _ := reflect.Zero(f.Type).Interface().(attr.Value)
+			mf.attrType = zero.Type(ctx)
+		case f.Type.Kind() == reflect.Pointer && f.Type.Elem().Kind() == reflect.Struct:
+			obj, ok := at.(tftypes.Object)
+			if !ok {
+				return nil, fmt.Errorf("%s.%s: attribute %q is not a single nested block", model.Name(), f.Name, name)
+			}
+			block, err := newModelCodec(ctx, f.Type.Elem(), obj)
+			if err != nil {
+				return nil, err
+			}
+			mf.block = block
+		default:
+			return nil, fmt.Errorf("%s.%s: unsupported field type %s", model.Name(), f.Name, f.Type)
+		}
+		c.fields = append(c.fields, mf)
+	}
+	for name := range typ.AttributeTypes {
+		if !seen[name] {
+			return nil, fmt.Errorf("%s: no field for the schema attribute %q", model.Name(), name)
+		}
+	}
+	return c, nil
+}
+
+// decode fills the struct dst points to from v.
+func (c *modelCodec) decode(ctx context.Context, v tftypes.Value, dst any) error {
+	return c.decodeInto(ctx, v, reflect.ValueOf(dst).Elem())
+}
+
+func (c *modelCodec) decodeInto(ctx context.Context, v tftypes.Value, dst reflect.Value) error {
+	var attrs map[string]tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		return err
+	}
+	for _, f := range c.fields {
+		tv := attrs[f.name]
+		if f.block != nil {
+			if tv.IsNull() {
+				continue // the zero value: a nil pointer
+			}
+			p := reflect.New(f.block.goType)
+			if err := f.block.decodeInto(ctx, tv, p.Elem()); err != nil {
+				return err
+			}
+			dst.Field(f.index).Set(p)
+			continue
+		}
+		av, err := f.attrType.ValueFromTerraform(ctx, tv)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+		dst.Field(f.index).Set(reflect.ValueOf(av))
+	}
+	return nil
+}
+
+// encode returns the object value of the struct src points to.
+func (c *modelCodec) encode(ctx context.Context, src any) (tftypes.Value, error) {
+	return c.encodeFrom(ctx, reflect.ValueOf(src).Elem())
+}
+
+func (c *modelCodec) encodeFrom(ctx context.Context, src reflect.Value) (tftypes.Value, error) {
+	attrs := make(map[string]tftypes.Value, len(c.fields))
+	for _, f := range c.fields {
+		fv := src.Field(f.index)
+		if f.block != nil {
+			if fv.IsNil() {
+				attrs[f.name] = tftypes.NewValue(f.block.typ, nil)
+				continue
+			}
+			bv, err := f.block.encodeFrom(ctx, fv.Elem())
+			if err != nil {
+				return tftypes.Value{}, err
+			}
+			attrs[f.name] = bv
+			continue
+		}
+		av, _ := fv.Interface().(attr.Value)
+		tv, err := av.ToTerraformValue(ctx)
+		if err != nil {
+			return tftypes.Value{}, fmt.Errorf("%s: %w", f.name, err)
+		}
+		attrs[f.name] = tv
+	}
+	return tftypes.NewValue(c.typ, attrs), nil
+}

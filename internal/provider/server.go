@@ -1,0 +1,170 @@
+// The provider's protocol 6 server: the framework's, with the data sources' Read served directly.
+package provider
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// Terraform calls ReadDataSource once per data source and plan. Through the framework a trivial
+// lookup cost about a millisecond of CPU, twenty times the lookup itself: reflection into the
+// model (a regexp compiled per struct tag per call), schema walks per attribute, semantic
+// equality checks and state encoding. The server below answers ReadDataSource of the hiera_* data
+// sources itself: the same schema (lookupSchema, through the framework's own GetProviderSchema),
+// the same model and the same lookup, so answers and diagnostics are those of the framework path.
+// Validation is answered here only when nothing is wrong (validation.go). Every other call goes to
+// the framework.
+//
+// terraform-plugin-mux could combine a plugin-go server with the framework's, but it routes each
+// type to one server only: the data sources' schema and the provider's Configure would then need
+// a second implementation. Wrapping the framework's server keeps one of each.
+
+// NewServer returns a factory for the provider's protocol 6 server.
+func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
+	return func() (tfprotov6.ProviderServer, error) {
+		p := newProvider(version)
+		fw, err := providerserver.NewProtocol6WithError(p)()
+		if err != nil {
+			return nil, err
+		}
+		return newServer(context.Background(), fw, p)
+	}
+}
+
+type server struct {
+	tfprotov6.ProviderServer // the framework's, for every call not overridden here
+	provider                 *hieraProvider
+	dataSources              map[string]*directDataSource // by type name
+}
+
+// directDataSource is a hiera_* data source as the server reads it.
+type directDataSource struct {
+	kind     lookupVariant
+	typ      tftypes.Object
+	model    *modelCodec
+	validate *quickValidator
+}
+
+func newServer(ctx context.Context, fw tfprotov6.ProviderServer, p *hieraProvider) (*server, error) {
+	s := &server{ProviderServer: fw, provider: p, dataSources: map[string]*directDataSource{}}
+	for _, factory := range p.DataSources(ctx) {
+		ds, ok := factory().(*hieraDataSource)
+		if !ok {
+			continue
+		}
+		var meta datasource.MetadataResponse
+		ds.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "hiera"}, &meta)
+		sch := lookupSchema(ds.kind)
+		typ, ok := sch.Type().TerraformType(ctx).(tftypes.Object)
+		if !ok {
+			return nil, fmt.Errorf("the schema of %s is not an object", meta.TypeName)
+		}
+		model, err := newModelCodec(ctx, reflect.TypeFor[lookupModel](), typ)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", meta.TypeName, err)
+		}
+		s.dataSources[meta.TypeName] = &directDataSource{kind: ds.kind, typ: typ, model: model, validate: newQuickValidator(ds, sch)}
+	}
+	return s, nil
+}
+
+// ValidateDataResourceConfig answers at once when the configuration passes every check of the
+// schema (see quickValidator); otherwise the framework validates it and words the diagnostics.
+func (s *server) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
+	if ds, ok := s.dataSources[req.TypeName]; ok && req.Config != nil {
+		if config, err := req.Config.Unmarshal(ds.typ); err == nil && ds.validate.valid(ctx, config) {
+			return &tfprotov6.ValidateDataResourceConfigResponse{}, nil
+		}
+	}
+	return s.ProviderServer.ValidateDataResourceConfig(ctx, req)
+}
+
+// ReadDataSource does what hieraDataSource.Read does through the framework.
+func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
+	ds, ok := s.dataSources[req.TypeName]
+	if !ok || req.Config == nil {
+		return s.ProviderServer.ReadDataSource(ctx, req)
+	}
+	// As the framework does, a failed or deferred read returns the configuration as the state.
+	resp := &tfprotov6.ReadDataSourceResponse{State: req.Config}
+	var diags diag.Diagnostics
+	defer func() { resp.Diagnostics = toProtoDiagnostics(diags) }()
+
+	config, err := req.Config.Unmarshal(ds.typ)
+	if err != nil {
+		diags.AddError("Unable to Convert Configuration", "An unexpected error was encountered when converting the configuration from the protocol type. "+
+			"This is always an issue in terraform-plugin-framework used to implement the provider and should be reported to the provider developers.\n\n"+
+			"Please report this to the provider developer:\n\n"+err.Error())
+		return resp, nil
+	}
+	var m lookupModel
+	if err := ds.model.decode(ctx, config, &m); err != nil {
+		diags.AddError("Value Conversion Error", "An unexpected error was encountered trying to convert the configuration. This is always an error in the provider. "+
+			"Please report the following to the provider developer:\n\n"+err.Error())
+		return resp, nil
+	}
+	pd := s.provider.configured.Load()
+	if pd != nil && pd.unknown && req.ClientCapabilities != nil && req.ClientCapabilities.DeferralAllowed {
+		resp.Deferred = &tfprotov6.Deferred{Reason: tfprotov6.DeferredReasonProviderConfigUnknown}
+		return resp, nil
+	}
+	diags.Append(pd.lookup(ctx, ds.kind, &m)...)
+	if diags.HasError() {
+		return resp, nil
+	}
+	state, err := ds.model.encode(ctx, &m)
+	if err == nil {
+		var dv tfprotov6.DynamicValue
+		dv, err = tfprotov6.NewDynamicValue(ds.typ, state)
+		resp.State = &dv
+	}
+	if err != nil {
+		diags.AddError("Value Conversion Error", "An unexpected error was encountered trying to convert the state. This is always an error in the provider. "+
+			"Please report the following to the provider developer:\n\n"+err.Error())
+	}
+	return resp, nil
+}
+
+// toProtoDiagnostics converts the framework's diagnostics as the framework does.
+func toProtoDiagnostics(diags diag.Diagnostics) []*tfprotov6.Diagnostic {
+	var out []*tfprotov6.Diagnostic
+	for _, d := range diags {
+		pd := &tfprotov6.Diagnostic{Severity: tfprotov6.DiagnosticSeverityError, Summary: d.Summary(), Detail: d.Detail()}
+		if d.Severity() == diag.SeverityWarning {
+			pd.Severity = tfprotov6.DiagnosticSeverityWarning
+		}
+		if dp, ok := d.(diag.DiagnosticWithPath); ok {
+			pd.Attribute = toAttributePath(dp.Path())
+		}
+		out = append(out, pd)
+	}
+	return out
+}
+
+func toAttributePath(p path.Path) *tftypes.AttributePath {
+	if len(p.Steps()) == 0 {
+		return nil
+	}
+	ap := tftypes.NewAttributePath()
+	for _, step := range p.Steps() {
+		switch st := step.(type) {
+		case path.PathStepAttributeName:
+			ap = ap.WithAttributeName(string(st))
+		case path.PathStepElementKeyInt:
+			ap = ap.WithElementKeyInt(int(st))
+		case path.PathStepElementKeyString:
+			ap = ap.WithElementKeyString(string(st))
+		default:
+			return nil // a set element: no data source diagnostic points into a set
+		}
+	}
+	return ap
+}

@@ -1,0 +1,33 @@
+package main
+
+import "testing"
+
+func TestQuietUnlessLogged(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want map[string]string
+	}{
+		{"nothing set: both off", map[string]string{},
+			map[string]string{"TF_LOG_SDK": "off", "TF_LOG_PROVIDER_HIERA": "off"}},
+		{"TF_LOG set: Terraform shows the logs", map[string]string{"TF_LOG": "debug"},
+			map[string]string{"TF_LOG_SDK": "", "TF_LOG_PROVIDER_HIERA": ""}},
+		{"TF_LOG_PROVIDER set", map[string]string{"TF_LOG_PROVIDER": "trace"},
+			map[string]string{"TF_LOG_SDK": "", "TF_LOG_PROVIDER_HIERA": ""}},
+		{"the user's level wins", map[string]string{"TF_LOG_SDK": "warn"},
+			map[string]string{"TF_LOG_SDK": "warn", "TF_LOG_PROVIDER_HIERA": "off"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := map[string]string{}
+			for k, v := range tc.env {
+				env[k] = v
+			}
+			quietUnlessLogged(func(k string) string { return env[k] }, func(k, v string) error { env[k] = v; return nil })
+			for k, want := range tc.want {
+				if env[k] != want {
+					t.Errorf("%s = %q, want %q", k, env[k], want)
+				}
+			}
+		})
+	}
+}
