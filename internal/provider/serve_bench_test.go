@@ -46,7 +46,7 @@ func newBenchServer(b *testing.B, providerConfig map[string]tftypes.Value) *benc
 }
 
 // encodeConfig builds a msgpack configuration of type typ: the given attributes, null elsewhere.
-func encodeConfig(b *testing.B, typ tftypes.Object, attrs map[string]tftypes.Value) tfprotov6.DynamicValue {
+func encodeConfig(b testing.TB, typ tftypes.Object, attrs map[string]tftypes.Value) tfprotov6.DynamicValue {
 	b.Helper()
 	vals := map[string]tftypes.Value{}
 	for name, t := range typ.AttributeTypes {
@@ -129,7 +129,7 @@ func BenchmarkServeFleet(b *testing.B) {
 	}
 }
 
-func writeFile(b *testing.B, path, text string) {
+func writeFile(b testing.TB, path, text string) {
 	b.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		b.Fatal(err)

@@ -1,0 +1,185 @@
+package provider
+
+import (
+	"context"
+	"math/big"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// The server answers the data sources' Read and (when nothing is wrong) their validation itself.
+// These tests send the same requests to it and to the framework's own server, configured alike,
+// and require the same answers: diagnostics word for word, and equal states.
+
+func configuredPair(t *testing.T) (direct *server, framework tfprotov6.ProviderServer, providerType tftypes.Object) {
+	t.Helper()
+	ctx := context.Background()
+	fwp := newProvider("test")
+	fw, err := providerserver.NewProtocol6WithError(fwp)()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProvider("test")
+	inner, err := providerserver.NewProtocol6WithError(p)()
+	if err != nil {
+		t.Fatal(err)
+	}
+	direct, err = newServer(ctx, inner, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas, err := fw.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	providerType, _ = schemas.Provider.ValueType().(tftypes.Object)
+	return direct, fw, providerType
+}
+
+func configure(t *testing.T, s tfprotov6.ProviderServer, typ tftypes.Object, attrs map[string]tftypes.Value) {
+	t.Helper()
+	cfg := encodeConfig(t, typ, attrs)
+	resp, err := s.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{Config: &cfg})
+	if err != nil || len(resp.Diagnostics) > 0 {
+		t.Fatalf("ConfigureProvider: %v %v", err, resp.Diagnostics)
+	}
+}
+
+// dataConfigs are data source configurations worth comparing: valid ones, each validation error,
+// and each kind of lookup failure.
+func dataConfigs(typ tftypes.Object) map[string]map[string]tftypes.Value {
+	mergeType, _ := typ.AttributeTypes["merge"].(tftypes.Object)
+	merge := func(attrs map[string]tftypes.Value) tftypes.Value {
+		vals := map[string]tftypes.Value{}
+		for name, t := range mergeType.AttributeTypes {
+			vals[name] = tftypes.NewValue(t, nil)
+			if v, ok := attrs[name]; ok {
+				vals[name] = v
+			}
+		}
+		return tftypes.NewValue(mergeType, vals)
+	}
+	facts := object6(map[string]tftypes.Value{"role": str6("db"), "os": object6(map[string]tftypes.Value{"family": str6("RedHat")})})
+	return map[string]map[string]tftypes.Value{
+		"string":             {"key": str6("string")},
+		"hash":               {"key": str6("nested")},
+		"big number":         {"key": str6("big")},
+		"odd keys":           {"key": str6("odd_keys")},
+		"dotted subkey":      {"key": str6("nested.alpha.list.1")},
+		"interpolated":       {"key": str6("greeting"), "facts": facts},
+		"explain":            {"key": str6("tags"), "explain": tftypes.NewValue(tftypes.Bool, true)},
+		"deep merge":         {"key": str6("profile::users"), "merge": merge(map[string]tftypes.Value{"strategy": str6("deep")})},
+		"missing":            {"key": str6("no::such::key")},
+		"missing, default":   {"key": str6("no::such::key"), "default_value": tftypes.NewValue(tftypes.Number, big.NewFloat(7))},
+		"secret":             {"key": str6("secret_token")},
+		"not a hash":         {"key": str6("string"), "facts": str6("web")},
+		"bad config":         {"key": str6("string"), "config": str6("testdata/nowhere/hiera.yaml")},
+		"empty key":          {"key": str6("")},
+		"bad strategy":       {"key": str6("tags"), "merge": merge(map[string]tftypes.Value{"strategy": str6("deeper")})},
+		"deep option":        {"key": str6("tags"), "merge": merge(map[string]tftypes.Value{"strategy": str6("hash"), "knockout_prefix": str6("--")})},
+		"merge, no strategy": {"key": str6("tags"), "merge": merge(nil)},
+		"unknown key":        {"key": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)},
+	}
+}
+
+func TestServer_sameAnswersAsFramework(t *testing.T) {
+	ctx := context.Background()
+	direct, fw, providerType := configuredPair(t)
+	providerConfig := map[string]tftypes.Value{
+		"config": str6(filepath.Join("testdata", "site", "hiera.yaml")),
+		"facts":  object6(map[string]tftypes.Value{"hostname": str6("web01"), "role": str6("web"), "os": object6(map[string]tftypes.Value{"family": str6("Debian")})}),
+		"scope":  object6(map[string]tftypes.Value{"trusted": object6(map[string]tftypes.Value{"certname": str6("web01.example.com")}), "environment": str6("production")}),
+	}
+	configure(t, direct, providerType, providerConfig)
+	configure(t, fw, providerType, providerConfig)
+	for typeName, ds := range direct.dataSources {
+		if !ds.validate.ok {
+			t.Errorf("%s: the quick validation does not cover the schema; extend handled() and validatorsPass()", typeName)
+		}
+		for name, attrs := range dataConfigs(ds.typ) {
+			t.Run(typeName+"/"+name, func(t *testing.T) {
+				cfg := encodeConfig(t, ds.typ, attrs)
+				gotV, err1 := direct.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: typeName, Config: &cfg})
+				wantV, err2 := fw.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: typeName, Config: &cfg})
+				if err1 != nil || err2 != nil {
+					t.Fatal(err1, err2)
+				}
+				if diff := cmp.Diff(wantV.Diagnostics, gotV.Diagnostics); diff != "" {
+					t.Errorf("validation diagnostics differ (-framework +direct):\n%s", diff)
+				}
+				if len(wantV.Diagnostics) > 0 || !attrs["key"].IsKnown() {
+					return // Terraform does not read an invalid or unknown configuration
+				}
+				got, err1 := direct.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: typeName, Config: &cfg})
+				want, err2 := fw.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: typeName, Config: &cfg})
+				if err1 != nil || err2 != nil {
+					t.Fatal(err1, err2)
+				}
+				if diff := cmp.Diff(want.Diagnostics, got.Diagnostics); diff != "" {
+					t.Errorf("read diagnostics differ (-framework +direct):\n%s", diff)
+				}
+				gotState, err1 := got.State.Unmarshal(ds.typ)
+				wantState, err2 := want.State.Unmarshal(ds.typ)
+				if err1 != nil || err2 != nil {
+					t.Fatal(err1, err2)
+				}
+				if !gotState.Equal(wantState) {
+					t.Errorf("states differ:\nframework: %s\ndirect:    %s", wantState, gotState)
+				}
+			})
+		}
+	}
+}
+
+// Before Configure (Terraform never reads then, but the answer must not be a panic) both say the
+// provider is not configured.
+func TestServer_unconfigured(t *testing.T) {
+	ctx := context.Background()
+	direct, fw, _ := configuredPair(t)
+	ds := direct.dataSources["hiera_lookup"]
+	cfg := encodeConfig(t, ds.typ, map[string]tftypes.Value{"key": str6("x")})
+	got, _ := direct.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: "hiera_lookup", Config: &cfg})
+	want, _ := fw.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: "hiera_lookup", Config: &cfg})
+	if len(want.Diagnostics) == 0 {
+		t.Fatal("the framework read an unconfigured provider without complaint")
+	}
+	if diff := cmp.Diff(want.Diagnostics, got.Diagnostics); diff != "" {
+		t.Errorf("diagnostics differ (-framework +direct):\n%s", diff)
+	}
+}
+
+// With a provider argument unknown at plan time, both defer the read where Terraform allows it,
+// and otherwise say why they cannot look up.
+func TestServer_unknownProviderArguments(t *testing.T) {
+	ctx := context.Background()
+	direct, fw, providerType := configuredPair(t)
+	unknown := map[string]tftypes.Value{"facts": tftypes.NewValue(tftypes.DynamicPseudoType, tftypes.UnknownValue)}
+	cfg := encodeConfig(t, providerType, unknown)
+	for _, s := range []tfprotov6.ProviderServer{direct, fw} {
+		if _, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: &cfg}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds := direct.dataSources["hiera_lookup"]
+	data := encodeConfig(t, ds.typ, map[string]tftypes.Value{"key": str6("x")})
+	for _, deferral := range []bool{true, false} {
+		req := &tfprotov6.ReadDataSourceRequest{TypeName: "hiera_lookup", Config: &data,
+			ClientCapabilities: &tfprotov6.ReadDataSourceClientCapabilities{DeferralAllowed: deferral}}
+		got, _ := direct.ReadDataSource(ctx, req)
+		want, _ := fw.ReadDataSource(ctx, req)
+		if (want.Deferred != nil) != deferral || (len(want.Diagnostics) > 0) == deferral {
+			t.Fatalf("deferral allowed %v: the framework answered %+v", deferral, want)
+		}
+		if diff := cmp.Diff(want.Deferred, got.Deferred); diff != "" {
+			t.Errorf("deferral allowed %v: deferral differs (-framework +direct):\n%s", deferral, diff)
+		}
+		if diff := cmp.Diff(want.Diagnostics, got.Diagnostics); diff != "" {
+			t.Errorf("deferral allowed %v: diagnostics differ (-framework +direct):\n%s", deferral, diff)
+		}
+	}
+}
