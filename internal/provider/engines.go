@@ -17,11 +17,43 @@ const defaultConfig = "hiera.yaml"
 type providerData struct {
 	engines *engineCache
 	config  string         // the provider's hiera.yaml, possibly relative to the working directory
-	facts   map[string]any // the provider's facts, nil when unset
-	scope   map[string]any
+	facts   engineArg      // the provider's facts
+	scope   engineArg
 	// unknown is set when a provider argument is not known yet (it depends on something computed
 	// at apply time), so no lookup can be answered during this plan.
 	unknown bool
+}
+
+// engineArg is the provider's facts or scope, converted for the engine once per Configure rather
+// than on every lookup.
+type engineArg struct {
+	top  map[string]any // top-level names to engine values, for merging a data source's own over
+	hash *hiera.Hash    // the whole; nil when unset
+}
+
+func newEngineArg(given map[string]any) (engineArg, error) {
+	if given == nil {
+		return engineArg{}, nil
+	}
+	top := make(map[string]any, len(given))
+	for k, v := range given {
+		ev, err := hiera.FromGo(v)
+		if err != nil {
+			return engineArg{}, err
+		}
+		top[k] = ev
+	}
+	h, err := toHash(top)
+	return engineArg{top: top, hash: h}, err
+}
+
+// with returns the argument with the top-level names of own (a data source's) replacing its own.
+// Only own is converted: the provider's values are engine values already.
+func (a engineArg) with(own map[string]any) (*hiera.Hash, error) {
+	if own == nil {
+		return a.hash, nil
+	}
+	return toHash(mergeOver(a.top, own))
 }
 
 // toProvider is the ProviderData type check every data source's Configure shares.

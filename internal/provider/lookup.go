@@ -149,12 +149,12 @@ func (pd *providerData) request(ctx context.Context, kind lookupVariant, m *look
 	for _, a := range []struct {
 		name     string
 		val      types.Dynamic
-		provider map[string]any
+		provider engineArg
 		out      **hiera.Hash
 	}{{"facts", m.Facts, pd.facts, &req.Scope.Facts}, {"scope", m.Scope, pd.scope, &req.Scope.Vars}} {
 		own, err := objectArg(ctx, a.val, path.Root(a.name))
 		if err == nil {
-			*a.out, err = toHash(mergeOver(a.provider, own))
+			*a.out, err = a.provider.with(own)
 		}
 		if err != nil {
 			diags.AddAttributeError(path.Root(a.name), "Invalid Argument", err.Error())

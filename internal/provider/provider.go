@@ -79,13 +79,15 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	case m.Config.ValueString() != "":
 		pd.config = m.Config.ValueString()
 	}
-	var err error
 	for _, a := range []struct {
 		name string
 		val  types.Dynamic
-		out  *map[string]any
+		out  *engineArg
 	}{{"facts", m.Facts, &pd.facts}, {"scope", m.Scope, &pd.scope}} {
-		*a.out, err = objectArg(ctx, a.val, path.Root(a.name))
+		given, err := objectArg(ctx, a.val, path.Root(a.name))
+		if err == nil {
+			*a.out, err = newEngineArg(given)
+		}
 		switch {
 		case errors.Is(err, errUnknown):
 			pd.unknown = true

@@ -86,12 +86,23 @@ func object6(attrs map[string]tftypes.Value) tftypes.Value {
 	return tftypes.NewValue(tftypes.Object{AttributeTypes: types}, attrs)
 }
 
-// BenchmarkServeTrivial is the cost of one trivial data source: one key in a one-file hierarchy.
+// BenchmarkServeTrivial is the cost of one trivial data source: one key in a one-file hierarchy,
+// with the provider's facts and scope (as scripts/bench-e2e.sh's trivial plans).
 func BenchmarkServeTrivial(b *testing.B) {
 	dir := b.TempDir()
 	writeFile(b, filepath.Join(dir, "hiera.yaml"), "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n")
 	writeFile(b, filepath.Join(dir, "data", "common.yaml"), "greeting: hello\n")
-	s := newBenchServer(b, map[string]tftypes.Value{"config": str6(filepath.Join(dir, "hiera.yaml"))})
+	s := newBenchServer(b, map[string]tftypes.Value{
+		"config": str6(filepath.Join(dir, "hiera.yaml")),
+		"facts": object6(map[string]tftypes.Value{
+			"hostname": str6("node000"), "role": str6("web"), "location": str6("ams"),
+			"os":         object6(map[string]tftypes.Value{"family": str6("Debian"), "release": object6(map[string]tftypes.Value{"major": str6("9")})}),
+			"networking": object6(map[string]tftypes.Value{"fqdn": str6("node000.example.com"), "domain": str6("example.com")}),
+		}),
+		"scope": object6(map[string]tftypes.Value{
+			"trusted": object6(map[string]tftypes.Value{"certname": str6("node000.example.com")}), "environment": str6("production"),
+		}),
+	})
 	cfg := encodeConfig(b, s.dataType, map[string]tftypes.Value{"key": str6("greeting")})
 	b.ReportAllocs()
 	for b.Loop() {
