@@ -31,6 +31,31 @@ func mtimeOf(t *testing.T, path string) time.Time {
 	return fi.ModTime()
 }
 
+// fakeClock is an engine's clock that moves only when told.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// withClock gives e a fake clock.
+func withClock(e *hiera.Engine) *fakeClock {
+	c := &fakeClock{t: time.Unix(1_000_000, 0)}
+	hiera.SetClock(e, c.now)
+	return c
+}
+
 func wantValue(t *testing.T, e *hiera.Engine, key, want string) {
 	t.Helper()
 	res := mustFind(t, e, hiera.Request{Key: key})
@@ -44,9 +69,14 @@ func wantValue(t *testing.T, e *hiera.Engine, key, want string) {
 func TestCacheDataFile(t *testing.T) {
 	t.Parallel()
 	e, dir := newEngine(t, files{"hiera.yaml": simpleConfig, "data/common.yaml": "a: old1\n"})
+	clock := withClock(e)
 	path := filepath.Join(dir, "data", "common.yaml")
 	wantValue(t, e, "a", `"old1"`)
 	stamp := mtimeOf(t, path)
+	rewrite := func(t *testing.T, path, content string, mtime time.Time) {
+		rewrite(t, path, content, mtime)
+		clock.advance(hiera.StampCheckInterval)
+	}
 
 	// same size, same modification time: the cached parse is used
 	rewrite(t, path, "a: new1\n", stamp)
@@ -70,6 +100,7 @@ func TestCacheDataFile(t *testing.T) {
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
+	clock.advance(hiera.StampCheckInterval)
 	if res, err := lookup(t, e, hiera.Request{Key: "a"}); err != nil || res.Found {
 		t.Errorf("after removal: found=%v err=%v", res.Found, err)
 	}
@@ -102,9 +133,14 @@ func TestCacheConfigReload(t *testing.T) {
 		"data/common.yaml": "a: common\n",
 		"data/other.yaml":  "a: other\n",
 	})
+	clock := withClock(e)
 	cfg := filepath.Join(dir, "hiera.yaml")
 	wantValue(t, e, "a", `"common"`)
 	stamp := mtimeOf(t, cfg)
+	rewrite := func(t *testing.T, path, content string, mtime time.Time) {
+		rewrite(t, path, content, mtime)
+		clock.advance(hiera.StampCheckInterval)
+	}
 
 	rewrite(t, cfg, "version: 5\nhierarchy:\n  - name: other\n    path: other.yaml\n", stamp.Add(2*time.Second))
 	wantValue(t, e, "a", `"other"`)
@@ -124,8 +160,54 @@ func TestCacheConfigReload(t *testing.T) {
 	if err := os.Remove(cfg); err != nil {
 		t.Fatal(err)
 	}
+	clock.advance(hiera.StampCheckInterval)
 	he = mustFail(t, e, hiera.Request{Key: "a"})
 	wantContains(t, "message", he.Message, cfg)
+}
+
+// TestCacheStampCheckInterval: within StampCheckInterval of its last look at a file the engine
+// trusts it (hiera.yaml, a data file, an absent file); an edit is seen once the interval is over.
+func TestCacheStampCheckInterval(t *testing.T) {
+	t.Parallel()
+	e, dir := newEngine(t, files{
+		"hiera.yaml":       "version: 5\nhierarchy:\n  - name: node\n    path: node.yaml\n  - name: common\n    path: common.yaml\n",
+		"data/common.yaml": "a: old\n",
+	})
+	clock := withClock(e)
+	common := filepath.Join(dir, "data", "common.yaml")
+	node := filepath.Join(dir, "data", "node.yaml")
+	cfg := filepath.Join(dir, "hiera.yaml")
+	wantValue(t, e, "a", `"old"`)
+	later := mtimeOf(t, common).Add(2 * time.Second)
+
+	// an edited data file
+	rewrite(t, common, "a: new\n", later)
+	clock.advance(hiera.StampCheckInterval - time.Nanosecond)
+	wantValue(t, e, "a", `"old"`)
+	clock.advance(time.Nanosecond)
+	wantValue(t, e, "a", `"new"`)
+
+	// a data file that appears: the absent one was remembered as absent
+	rewrite(t, node, "a: node\n", later)
+	wantValue(t, e, "a", `"new"`)
+	clock.advance(hiera.StampCheckInterval)
+	wantValue(t, e, "a", `"node"`)
+
+	// an edited hiera.yaml (its level names a file that does not exist)
+	rewrite(t, cfg, "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n", later)
+	wantValue(t, e, "a", `"node"`)
+	clock.advance(hiera.StampCheckInterval)
+	wantValue(t, e, "a", `"new"`)
+
+	// a removed data file
+	if err := os.Remove(common); err != nil {
+		t.Fatal(err)
+	}
+	wantValue(t, e, "a", `"new"`)
+	clock.advance(hiera.StampCheckInterval)
+	if res, err := lookup(t, e, hiera.Request{Key: "a"}); err != nil || res.Found {
+		t.Errorf("after removal: found=%v err=%v", res.Found, err)
+	}
 }
 
 // TestCacheEyamlKeyReload: a replaced private key is used at once.

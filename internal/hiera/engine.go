@@ -22,18 +22,31 @@ const maxDataFileSize = 64 << 20
 // level file took seconds and a 600 MB explanation).
 const maxDataNesting = 1000
 
+// StampCheckInterval is how long the engine trusts what it last saw of a file (hiera.yaml, a data
+// file, present or absent) before it looks at the file's size and modification time again. Stat
+// calls were a quarter of a warm lookup; an edit is seen within this interval, and by every new
+// provider process (each terraform command starts its own) at once.
+const StampCheckInterval = 250 * time.Millisecond
+
+// maxAbsentFiles bounds how many absent data files the engine remembers as absent: their paths come
+// from facts, so a long-lived process could meet any number of them.
+const maxAbsentFiles = 1 << 16
+
 // Engine answers lookups against one hiera.yaml. It parses the configuration and each data file
-// once, re-reading a file only when its size or modification time changes, and is safe for
-// concurrent lookups.
+// once, re-reading a file only when its size or modification time changes (checked at most every
+// StampCheckInterval), and is safe for concurrent lookups.
 type Engine struct {
 	configPath string
+	now        func() time.Time // time.Now; tests move it on
 
 	mu       sync.Mutex
 	cfg      *config
 	cfgErr   error
 	cfgStamp fileStamp
+	cfgFresh time.Time // the parse is used without a stat until then
 
 	files      sync.Map // fileKey -> *fileSlot
+	absent     atomic.Int64
 	decryptors sync.Map // decryptorKey -> *eyaml.Decryptor
 	share      sharing
 	results    resultCache
@@ -62,7 +75,7 @@ func NewEngine(configPath string) *Engine {
 	if abs, err := filepath.Abs(configPath); err == nil {
 		configPath = abs
 	}
-	return &Engine{configPath: configPath}
+	return &Engine{configPath: configPath, now: time.Now}
 }
 
 // ConfigPath is the absolute path of the engine's hiera.yaml.
@@ -70,6 +83,13 @@ func (e *Engine) ConfigPath() string { return e.configPath }
 
 // config returns the parsed hiera.yaml, re-reading it when it changed on disk.
 func (e *Engine) config() (*config, error) {
+	now := e.now()
+	e.mu.Lock()
+	if (e.cfg != nil || e.cfgErr != nil) && now.Before(e.cfgFresh) {
+		defer e.mu.Unlock()
+		return e.cfg, e.cfgErr
+	}
+	e.mu.Unlock()
 	fi, err := os.Stat(e.configPath)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -84,6 +104,7 @@ func (e *Engine) config() (*config, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if (e.cfg != nil || e.cfgErr != nil) && e.cfgStamp == stamp {
+		e.cfgFresh = now.Add(StampCheckInterval)
 		return e.cfg, e.cfgErr
 	}
 	data, err := readLimited(e.configPath)
@@ -98,25 +119,47 @@ func (e *Engine) config() (*config, error) {
 		e.cfg = cfg
 	}
 	e.cfgStamp = stamp
+	e.cfgFresh = now.Add(StampCheckInterval)
 	return e.cfg, e.cfgErr
 }
 
 // dataFor returns the parsed data hash of a data file; exists is false for a missing file.
 func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bool) {
+	now := e.now().UnixNano()
+	key := fileKey{fn: fn, path: path}
+	v, known := e.files.Load(key)
+	slot, _ := v.(*fileSlot) // e.files only holds *fileSlot values
+	if known {
+		if seen := slot.seen.Load(); seen != nil && now < seen.until {
+			if !seen.exists {
+				return nil, false
+			}
+			if cached := slot.current.Load(); cached != nil && cached.stamp == seen.stamp {
+				return cached, true
+			}
+		}
+	}
 	fi, err := os.Stat(path)
-	if err != nil || fi.IsDir() {
+	exists = err == nil && !fi.IsDir()
+	if !known {
+		if !exists && e.absent.Load() >= maxAbsentFiles {
+			return nil, false // not remembered: stat again next time
+		}
+		v, known = e.files.LoadOrStore(key, &fileSlot{})
+		slot, _ = v.(*fileSlot)
+		if !exists && !known {
+			e.absent.Add(1)
+		}
+	}
+	seen := &fileSeen{exists: exists, until: now + int64(StampCheckInterval)}
+	if exists {
+		seen.stamp = stampOf(fi)
+	}
+	slot.seen.Store(seen)
+	if !exists {
 		return nil, false
 	}
-	stamp := stampOf(fi)
-	key := fileKey{fn: fn, path: path}
-	v, ok := e.files.Load(key)
-	if !ok {
-		v, _ = e.files.LoadOrStore(key, &fileSlot{})
-	}
-	slot, isSlot := v.(*fileSlot)
-	if !isSlot {
-		return nil, false // cannot happen: e.files only holds *fileSlot values
-	}
+	stamp := seen.stamp
 	if cached := slot.current.Load(); cached != nil && cached.stamp == stamp {
 		return cached, true
 	}
@@ -137,10 +180,18 @@ type fileKey struct {
 	path string
 }
 
-// fileSlot holds the current parse of one data file.
+// fileSlot holds the current parse of one data file, and what its last stat saw.
 type fileSlot struct {
 	mu      sync.Mutex
 	current atomic.Pointer[dataFile]
+	seen    atomic.Pointer[fileSeen]
+}
+
+// fileSeen is a file's state at a stat, trusted until the given time (Unix nanoseconds).
+type fileSeen struct {
+	exists bool
+	stamp  fileStamp
+	until  int64
 }
 
 func parseDataFile(path string, fn *dataFunction, stamp fileStamp, share *sharing) *dataFile {
