@@ -16,8 +16,8 @@ const defaultConfig = "hiera.yaml"
 // providerData is what the provider hands to its data sources after Configure.
 type providerData struct {
 	engines *engineCache
-	config  string         // the provider's hiera.yaml, possibly relative to the working directory
-	facts   engineArg      // the provider's facts
+	config  string    // the provider's hiera.yaml, possibly relative to the working directory
+	facts   engineArg // the provider's facts
 	scope   engineArg
 	// unknown is set when a provider argument is not known yet (it depends on something computed
 	// at apply time), so no lookup can be answered during this plan.
