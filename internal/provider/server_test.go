@@ -83,7 +83,12 @@ func dataConfigs(typ tftypes.Object) map[string]map[string]tftypes.Value {
 		"bad strategy":       {"key": str6("tags"), "merge": merge(map[string]tftypes.Value{"strategy": str6("deeper")})},
 		"deep option":        {"key": str6("tags"), "merge": merge(map[string]tftypes.Value{"strategy": str6("hash"), "knockout_prefix": str6("--")})},
 		"merge, no strategy": {"key": str6("tags"), "merge": merge(nil)},
-		"unknown key":        {"key": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)},
+		"deep, every option": {"key": str6("profile::users"), "merge": merge(map[string]tftypes.Value{"strategy": str6("deep"),
+			"knockout_prefix": str6("--"), "sort_merged_arrays": tftypes.NewValue(tftypes.Bool, true), "merge_hash_arrays": tftypes.NewValue(tftypes.Bool, true)})},
+		"empty knockout":    {"key": str6("tags"), "merge": merge(map[string]tftypes.Value{"strategy": str6("deep"), "knockout_prefix": str6("")})},
+		"sort without deep": {"key": str6("tags"), "merge": merge(map[string]tftypes.Value{"strategy": str6("unique"), "sort_merged_arrays": tftypes.NewValue(tftypes.Bool, false)})},
+		"unknown strategy":  {"key": str6("tags"), "merge": merge(map[string]tftypes.Value{"strategy": tftypes.NewValue(tftypes.String, tftypes.UnknownValue), "knockout_prefix": str6("--")})},
+		"unknown key":       {"key": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)},
 	}
 }
 

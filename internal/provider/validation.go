@@ -70,21 +70,31 @@ func (q *quickValidator) valid(ctx context.Context, config tftypes.Value) bool {
 			return false
 		}
 	}
+	// A block is validated as the framework does: its own validators on the object, then each
+	// attribute's on its value, null when the block is absent.
 	for name, b := range q.schema.Blocks {
 		single, _ := b.(schema.SingleNestedBlock)
 		at := path.Root(name)
 		v := attrs[name]
-		// A block that is present gets the framework's full treatment; an absent one still has
-		// its validators run, on null values, as the framework does.
-		if !v.IsNull() {
+		if !v.IsKnown() {
 			return false
 		}
 		obj, err := single.Type().ValueFromTerraform(ctx, v)
 		if err != nil || !validatorsPass(ctx, single.Validators, at, obj, cfg) {
 			return false
 		}
+		var inner map[string]tftypes.Value
+		if !v.IsNull() {
+			if err := v.As(&inner); err != nil {
+				return false
+			}
+		}
 		for attrName, a := range single.Attributes {
-			if !q.attributeValid(ctx, a, at.AtName(attrName), tftypes.NewValue(a.GetType().TerraformType(ctx), nil), cfg) {
+			iv, ok := inner[attrName]
+			if !ok {
+				iv = tftypes.NewValue(a.GetType().TerraformType(ctx), nil)
+			}
+			if !q.attributeValid(ctx, a, at.AtName(attrName), iv, cfg) {
 				return false
 			}
 		}
@@ -120,38 +130,43 @@ func (q *quickValidator) attributeValid(ctx context.Context, a schema.Attribute,
 	return false
 }
 
-// validatorsPass runs validators (all of one kind) on v as the framework would, and reports
-// whether none of them said anything.
-func validatorsPass[V any](ctx context.Context, validators []V, at path.Path, v attr.Value, cfg tfsdk.Config) bool {
-	for _, val := range validators {
-		var diags diag.Diagnostics
-		switch x := any(val).(type) {
-		case validator.String:
-			sv, _ := v.(types.String)
+// validatorsPass runs validators (a slice of one kind: validator.String, ...) on v as the framework
+// would, and reports whether none of them said anything. It goes by the slice's kind, not by the
+// validators' own types: one validator often implements several kinds.
+func validatorsPass(ctx context.Context, validators any, at path.Path, v attr.Value, cfg tfsdk.Config) bool {
+	var diags diag.Diagnostics
+	expr := at.Expression()
+	switch vs := validators.(type) {
+	case []validator.String:
+		sv, _ := v.(types.String)
+		for _, x := range vs {
 			resp := &validator.StringResponse{}
-			x.ValidateString(ctx, validator.StringRequest{Config: cfg, ConfigValue: sv, Path: at, PathExpression: at.Expression()}, resp)
-			diags = resp.Diagnostics
-		case validator.Bool:
-			bv, _ := v.(types.Bool)
+			x.ValidateString(ctx, validator.StringRequest{Config: cfg, ConfigValue: sv, Path: at, PathExpression: expr}, resp)
+			diags.Append(resp.Diagnostics...)
+		}
+	case []validator.Bool:
+		bv, _ := v.(types.Bool)
+		for _, x := range vs {
 			resp := &validator.BoolResponse{}
-			x.ValidateBool(ctx, validator.BoolRequest{Config: cfg, ConfigValue: bv, Path: at, PathExpression: at.Expression()}, resp)
-			diags = resp.Diagnostics
-		case validator.Dynamic:
-			dv, _ := v.(types.Dynamic)
+			x.ValidateBool(ctx, validator.BoolRequest{Config: cfg, ConfigValue: bv, Path: at, PathExpression: expr}, resp)
+			diags.Append(resp.Diagnostics...)
+		}
+	case []validator.Dynamic:
+		dv, _ := v.(types.Dynamic)
+		for _, x := range vs {
 			resp := &validator.DynamicResponse{}
-			x.ValidateDynamic(ctx, validator.DynamicRequest{Config: cfg, ConfigValue: dv, Path: at, PathExpression: at.Expression()}, resp)
-			diags = resp.Diagnostics
-		case validator.Object:
-			ov, _ := v.(types.Object)
+			x.ValidateDynamic(ctx, validator.DynamicRequest{Config: cfg, ConfigValue: dv, Path: at, PathExpression: expr}, resp)
+			diags.Append(resp.Diagnostics...)
+		}
+	case []validator.Object:
+		ov, _ := v.(types.Object)
+		for _, x := range vs {
 			resp := &validator.ObjectResponse{}
-			x.ValidateObject(ctx, validator.ObjectRequest{Config: cfg, ConfigValue: ov, Path: at, PathExpression: at.Expression()}, resp)
-			diags = resp.Diagnostics
-		default:
-			return false
+			x.ValidateObject(ctx, validator.ObjectRequest{Config: cfg, ConfigValue: ov, Path: at, PathExpression: expr}, resp)
+			diags.Append(resp.Diagnostics...)
 		}
-		if len(diags) > 0 {
-			return false
-		}
+	default:
+		return false
 	}
-	return true
+	return len(diags) == 0
 }
