@@ -100,12 +100,15 @@ fi
 (cd "$root" && go build -o "$work/benchgen" ./tools/benchgen)
 gen() { [[ -e "$work/hier/$1/manifest.json" ]] || "$work/benchgen" -out "$work/hier/$1" "${@:2}"; }
 
-# gen_tf DIR HIERARCHY N SPREAD writes DIR/main.tf: N hiera_lookup data sources over HIERARCHY
-# (a directory from benchgen), every third one a deep merge unless SPREAD=2. The provider looks up
-# as the first node; with SPREAD=1 or 2 data source i looks up as node i mod (number of nodes)
-# instead (with SPREAD=2, node i/4 of NODES, key i mod 4: the fleet, every lookup a first-found).
+# gen_tf DIR HIERARCHY N MODE [NODES] writes DIR/main.tf: N hiera_lookup data sources over
+# HIERARCHY (a directory from benchgen). The provider looks up as the first node. MODE:
+#   mixed   every third data source a deep merge, the rest first-found lookups
+#   spread  mixed, and data source i looks up as node i mod (number of nodes), with its own facts
+#   plain   first-found lookups only
+#   fleet   first-found lookups, data source i as node i/4 (its own facts) of key i mod 4
+# NODES is a manifest whose nodes to use instead of HIERARCHY's.
 gen_tf() {
-	local dir=$1 hier=$2 n=$3 spread=$4 nodes=${5:-}
+	local dir=$1 hier=$2 n=$3 mode=$4 nodes=${5:-}
 	local manifest="$2/manifest.json"
 	local -a first deep facts scope
 	mapfile -t first < <(jq -r '.lookups.first[]' "$manifest")
@@ -132,8 +135,10 @@ EOF
 		local i node
 		for ((i = 0; i < n; i++)); do
 			echo "data \"hiera_lookup\" \"d$i\" {"
-			if ((spread == 2)); then
+			if [[ $mode == fleet ]]; then
 				echo "  key = \"${first[i % 4]}\""
+			elif [[ $mode == plain ]]; then
+				echo "  key = \"${first[i % ${#first[@]}]}\""
 			elif ((i % 3 == 2)); then
 				echo "  key = \"${deep[i % ${#deep[@]}]}\""
 				echo "  merge {"
@@ -142,8 +147,9 @@ EOF
 			else
 				echo "  key = \"${first[i % ${#first[@]}]}\""
 			fi
-			if ((spread)); then
-				node=$((spread == 2 ? i / 4 % ${#facts[@]} : i % ${#facts[@]}))
+			if [[ $mode == spread || $mode == fleet ]]; then
+				node=$((i % ${#facts[@]}))
+				[[ $mode == fleet ]] && node=$((i / 4 % ${#facts[@]}))
 				echo "  facts = ${facts[node]}"
 				echo "  scope = ${scope[node]}"
 			fi
@@ -218,8 +224,8 @@ if want floor; then
 	echo
 	echo "-- floor: N data sources (a third deep merges) over the six-level hierarchy vs the trivial one"
 	for n in $counts; do
-		gen_tf "$work/tf/bench-$n" "$work/hier/bench" "$n" 0
-		gen_tf "$work/tf/floor-$n" "$work/hier/floor" "$n" 0
+		gen_tf "$work/tf/bench-$n" "$work/hier/bench" "$n" mixed
+		gen_tf "$work/tf/floor-$n" "$work/hier/floor" "$n" mixed
 		for ((r = 0; r < reps; r++)); do
 			for b in $builds; do
 				measure "bench-$n-$b" "$b" "$work/tf/bench-$n" "$n"
@@ -249,7 +255,7 @@ fi
 if want builtin; then
 	echo
 	echo "-- builtin: 2,000 trivial hiera_lookup data sources vs 2,000 built-in terraform_remote_state"
-	gen_tf "$work/tf/trivial" "$work/hier/floor" 2000 0
+	gen_tf "$work/tf/trivial" "$work/hier/floor" 2000 plain
 	for ((r = 0; r < reps; r++)); do
 		measure builtin new "$work/tf/builtin" 2000
 		for b in $builds; do measure "trivial-$b" "$b" "$work/tf/trivial" 2000; done
@@ -267,9 +273,9 @@ if want fleet; then
 	gen fleet -nodes 500 -keys 100
 	jq '{nodes: .nodes}' "$work/hier/fleet/manifest.json" >"$work/hier/fleet-nodes.json"
 	echo "   $(jq '.files' "$work/hier/fleet/manifest.json") files, $(jq '.yaml_bytes' "$work/hier/fleet/manifest.json") bytes of YAML"
-	gen_tf "$work/tf/fleet" "$work/hier/fleet" 2000 2
+	gen_tf "$work/tf/fleet" "$work/hier/fleet" 2000 fleet
 	# The same nodes' facts and scope, over the trivial hierarchy.
-	gen_tf "$work/tf/fleet-trivial" "$work/hier/floor" 2000 2 "$work/hier/fleet-nodes.json"
+	gen_tf "$work/tf/fleet-trivial" "$work/hier/floor" 2000 fleet "$work/hier/fleet-nodes.json"
 	for ((r = 0; r < reps; r++)); do
 		measure builtin new "$work/tf/builtin" 2000
 		for b in $builds; do
@@ -290,7 +296,7 @@ fi
 if want rss; then
 	gen large -large
 	dir="$work/tf/rss"
-	gen_tf "$dir" "$work/hier/large" "$rss_n" 1
+	gen_tf "$dir" "$work/hier/large" "$rss_n" spread
 	yaml_bytes=$(jq '.yaml_bytes' "$work/hier/large/manifest.json")
 	nodes=$(jq '.nodes | length' "$work/hier/large/manifest.json")
 	echo
