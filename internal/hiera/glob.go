@@ -71,7 +71,10 @@ func globSegments(p string) []globSeg {
 		case part == "":
 			// "//" and the leading "/"
 		case part == "**" && i < len(parts)-1:
-			segs = append(segs, globSeg{text: part, recursive: true})
+			// Ruby folds consecutive "**/" into one ("a/**/**/*.yaml" is "a/**/*.yaml")
+			if len(segs) == 0 || !segs[len(segs)-1].recursive {
+				segs = append(segs, globSeg{text: part, recursive: true})
+			}
 		case globHasMagic(part):
 			segs = append(segs, globSeg{text: part, magic: true})
 		default:

@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -45,6 +46,11 @@ func TestExpandGlob(t *testing.T) {
 			want: []string{"conf.d/a.yaml", "conf.d/b.yaml", "conf.d/c.yaml"}},
 		// edge-cfg-glob-doublestar.
 		"doublestar": {files: []string{"nodes/x/y/deep.yaml", "nodes/top.yaml"}, pattern: "nodes/**/*.yaml",
+			want: []string{"nodes/top.yaml", "nodes/x/y/deep.yaml"}},
+		// Ruby folds consecutive "**/" (ruby -e 'p Dir.glob("nodes/**/**/*.yaml")' in this tree)
+		"doublestar-twice": {files: []string{"nodes/x/y/deep.yaml", "nodes/top.yaml"}, pattern: "nodes/**/**/*.yaml",
+			want: []string{"nodes/top.yaml", "nodes/x/y/deep.yaml"}},
+		"doublestar-thrice-slashes": {files: []string{"nodes/x/y/deep.yaml", "nodes/top.yaml"}, pattern: "nodes/**//**/**/*.yaml",
 			want: []string{"nodes/top.yaml", "nodes/x/y/deep.yaml"}},
 		"doublestar-depth-first": {files: []string{"a-b.yaml", "a/x.yaml"}, pattern: "**/*.yaml",
 			want: []string{"a/x.yaml", "a-b.yaml"}},
@@ -189,5 +195,43 @@ func TestConfinedPath(t *testing.T) {
 				t.Errorf("confinedPath(%q) = %q, %v; want %q", tc.p, got, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestExpandGlobAgainstRuby asks Ruby's Dir.glob (installed with Puppet) for the same patterns
+// over one tree; Hiera drops the directories Ruby returns.
+func TestExpandGlobAgainstRuby(t *testing.T) {
+	t.Parallel()
+	ruby, err := exec.LookPath("ruby")
+	if err != nil {
+		t.Skip("ruby not installed")
+	}
+	dir := globTree(t, "nodes/top.yaml", "nodes/a/y.yaml", "nodes/a/b/z.yaml", "nodes/c/w.yaml", "nodes/a-b.yaml",
+		"nodes/.dot/h.yaml", "nodes/e/")
+	patterns := []string{"nodes/**/*.yaml", "nodes/**/**/*.yaml", "nodes/**/**/**/*.yaml", "nodes/**//**/*.yaml",
+		"nodes/**/a/**/*.yaml", "nodes/**/b/**/**/*.yaml", "**/**/*.yaml", "nodes/**", "nodes/**/**", "nodes/a**/*.yaml",
+		"nodes/{a,c}/**/**/*.yaml"}
+	// one Ruby for all patterns: a line of space-separated matches per pattern
+	script := `Dir.chdir(ARGV.shift); ARGV.each { |p| puts Dir.glob(p).reject { |f| File.directory?(f) }.join(" ") }`
+	out, err := exec.Command(ruby, append([]string{"-e", script, dir}, patterns...)...).Output()
+	if err != nil {
+		t.Fatalf("ruby: %v", err)
+	}
+	answers := strings.Split(string(out), "\n")
+	if len(answers) < len(patterns) {
+		t.Fatalf("ruby answered %d of %d patterns: %q", len(answers), len(patterns), out)
+	}
+	for i, pattern := range patterns {
+		want := strings.Fields(answers[i])
+		got, err := expandGlob(filepath.Join(dir, pattern), dir)
+		if err != nil {
+			t.Fatalf("%s: %v", pattern, err)
+		}
+		for i := range got {
+			got[i] = strings.TrimPrefix(got[i], dir+"/")
+		}
+		if !reflect.DeepEqual(got, want) && (len(got) > 0 || len(want) > 0) {
+			t.Errorf("%s: got %q, Ruby %q", pattern, got, want)
+		}
 	}
 }
