@@ -215,6 +215,10 @@ func parseDataFile(path string, fn *dataFunction, stamp fileStamp, share *sharin
 		df.data = t
 		df.invalid = invalidRootKeys(t)
 	case nil:
+		if !fn.nonHashWarns { // JSON's null is a value of the wrong type, not an empty file
+			df.err = fn.nonHashError(path, v)
+			return df
+		}
 		df.data = NewHash(0) // an empty file
 	default:
 		if !fn.nonHashWarns {

@@ -53,7 +53,7 @@ func TestErrorFields(t *testing.T) {
 		},
 		"symbol-value": {
 			node: "a: :sym\n", json: "{}",
-			file: "data/node.yaml", line: 1, message: "expects Puppet::LookupValue, got Runtime[ruby, 'Symbol']",
+			file: "data/node.yaml", message: "Value for key 'a', in hash returned from data_hash function 'yaml_data', when using location '@ROOT@/data/node.yaml', has wrong type, expects Puppet::LookupValue, got Runtime[ruby, 'Symbol']",
 		},
 		"non-richdata-key": {
 			node: "a: {true: x}\n", json: "{}",
@@ -240,5 +240,43 @@ func TestGarbageHieraYAML(t *testing.T) {
 				t.Errorf("File %q", he.File)
 			}
 		})
+	}
+}
+
+// TestNonDataFailsOnlyItsKey: values Psych reads but Puppet's lookup rejects (a Symbol, an
+// Encoding, a collection as a hash key) fail the lookup of the root key that holds them, with
+// Puppet's message (recorded from Puppet 7.23, cases edge-sec-badvalue*), and nothing else.
+func TestNonDataFailsOnlyItsKey(t *testing.T) {
+	t.Parallel()
+	e, dir := newEngine(t, files{
+		"hiera.yaml": "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n",
+		"data/common.yaml": "lookup_options:\n  good: {merge: unique}\nnginx::ensure: :present\nsym2: !ruby/sym absent\n" +
+			"symkey:\n  :a: 1\ncollkey:\n  ? [1, 2]\n  : x\nhashkey:\n  ? {a: 1}\n  : y\nenc: !ruby/encoding UTF-8\n" +
+			"nested:\n  a:\n    - 1\n    - :sym\nmixed:\n  b: !ruby/encoding UTF-8\n  c: [1.5, 2.5]\ngood: fine\n? [top, level]\n: ignored\n",
+	})
+	loc := filepath.Join(dir, "data/common.yaml")
+	want := map[string]string{
+		"nginx::ensure": "Runtime[ruby, 'Symbol']",
+		"sym2":          "Runtime[ruby, 'Symbol']",
+		"collkey":       "Hash[Array[Integer[1, 2], 2, 2], String, 1, 1]",
+		"hashkey":       "Hash[Hash[String, Integer[1, 1], 1, 1], String, 1, 1]",
+		"enc":           "Runtime[ruby, 'Encoding']",
+		"nested":        "Hash[String, Array[Any, 2, 2], 1, 1]",
+		"nested.a":      "Hash[String, Array[Any, 2, 2], 1, 1]",
+		"mixed":         "Hash[Enum['b', 'c'], Any, 2, 2]",
+	}
+	for key, typ := range want {
+		root := strings.SplitN(key, ".", 2)[0]
+		he := mustFail(t, e, hiera.Request{Key: key})
+		msg := fmt.Sprintf("Value for key '%s', in hash returned from data_hash function 'yaml_data', when using location '%s', has wrong type, expects Puppet::LookupValue, got %s", root, loc, typ)
+		if he.Message != msg {
+			t.Errorf("%s: got %q\nwant %q", key, he.Message, msg)
+		}
+	}
+	if got := jsonOf(t, mustFind(t, e, hiera.Request{Key: "good"}).Value); got != `["fine"]` {
+		t.Errorf("good = %s", got)
+	}
+	if got := jsonOf(t, mustFind(t, e, hiera.Request{Key: "symkey"}).Value); got != `{"a":1}` {
+		t.Errorf("symkey = %s", got)
 	}
 }

@@ -211,8 +211,17 @@ func joinPath(base, p string) string {
 	return filepath.Join(base, p)
 }
 
-// interpolatePath interpolates variables (not functions) in a hiera.yaml string.
+// interpolatePath interpolates variables (not functions) in a hiera.yaml string. A NUL byte in the
+// result (from a fact) is an error: Ruby raises "pathname contains null byte" (a Puppet crash).
 func (inv *invocation) interpolatePath(e *entry, s string) (string, error) {
+	text, err := inv.interpolatePathText(e, s)
+	if err == nil && strings.IndexByte(text, 0) >= 0 {
+		return "", &Error{Message: fmt.Sprintf("hierarchy path %q contains a NUL byte once interpolated (a fact holds one)", s), Level: e.name, File: inv.cfg.path}
+	}
+	return text, err
+}
+
+func (inv *invocation) interpolatePathText(e *entry, s string) (string, error) {
 	if text, ok := inv.fastInterpolatePath(s); ok {
 		return text, nil
 	}

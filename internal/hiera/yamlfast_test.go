@@ -121,7 +121,7 @@ var fastYAMLCases = []string{
 	"a: 1\n", "a: 1", "---\na: 1\n", "--- # c\na: 1\n", "# c\n---\na: 1\n", "\n\n  a: 1\n  b: 2\n",
 	"a:\n  b:\n    c: d\n  e: f\ng: h\n", "a:\n\n  # c\n\n  b: 1\n", "a: # c\n  b: 1\n",
 	"a: x # c\nb: x#y\nc: 'q' # c\nd: \"q\"  # c\n", "a: b c  d  \n", "a b: 1\na : 2\n'c': 3\n\"d\"  : 4\n",
-	"a:: 1\n:sym: 2\n?x: 3\n-y: 4\n", "- :sym\n", "x: [a, ':b']\n",
+	"a:: 1\n:sym: 2\n?x: 3\n-y: 4\n", "- :sym\n", "x: [a, ':b']\n", "a: :sym\n",
 	"a:\n- 1\n- 2\nb: 3\n", "a:\n  - 1\n  -   2\nb:\n-\n- x\n", "- a: 1\n  b: 2\n- c: 3\n", "- - a\n  - b\n- - c\n",
 	"- a:\n  - x\n  b: 1\n", "- a:\n    b: 1\n  c: 2\n", "-\n  a: 1\n-\n- x\n", "a:\n-\n  b: 1\n", "a:\nb:\n",
 	"a: [1, 2, 'x', \"y\", [z], {k: v}]\n", "a: []\nb: {}\nc: [ ]\nd: { }\n", "a: {x: 1, 'y': 2, \"z\" : 3}\n",
@@ -143,7 +143,7 @@ var fastYAMLFallbacks = []string{
 	"a: !!str 1\n", "a: multi\n  line\n", "a: 'multi\n  line'\n", "a: [1,\n  2]\n", "a: 1\n---\nb: 2\n", "a: 1\n...\n",
 	"%YAML 1.1\n---\na: 1\n", "a:\tb\n", "a: b\r\n", "\xef\xbb\xbfa: 1\n", "a: |2\n   x\n", "a: >\n  x\n   y\n",
 	"a: |\nb: 1\n", "a: b: c\n", "a:\n  b: 1\n c: 2\n", "- a\nb: 1\n", "a: 'x\n", "a: \"\\q\"\n", "? a\n: b\n",
-	"a: [a, ]\n", "a: {b}\n", "a: 2001-12-14\n", "a: :sym\n", "a:\n  x\n", "a: [a #c]\n", "a: 'x'y\n", "a: 'x'#c\n",
+	"a: [a, ]\n", "a: {b}\n", "a: 2001-12-14\n", "a:\n  x\n", "a: [a #c]\n", "a: 'x'y\n", "a: 'x'#c\n",
 	"a: -\n", "a: [x: y]\n", "x: [:a]\n", "a: \"\\/\"\n", "a: \"\\UFFFFFFFF\"\n", "a: \"\\uD800\"\n",
 }
 

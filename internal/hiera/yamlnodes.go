@@ -177,13 +177,12 @@ func (r *yamlReader) mapping(n *yaml.Node) (any, int, error) {
 	h := NewHash(len(n.Content) / 2)
 	r.setLine(h, n.Line)
 	size := 1
+	var collectionKey bool // Ruby allows a collection as a key; Puppet fails the root key holding it
+	var keys, vals []any
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kn, vn := n.Content[i], n.Content[i+1]
 		k, ks, err := r.build(kn)
 		if err != nil {
-			return nil, 0, err
-		}
-		if err := yamlCheckKey(kn, k); err != nil {
 			return nil, 0, err
 		}
 		v, vs, err := r.build(vn)
@@ -191,6 +190,16 @@ func (r *yamlReader) mapping(n *yaml.Node) (any, int, error) {
 			return nil, 0, err
 		}
 		size = yamlAddSize(size, ks+vs)
+		if !collectionKey && yamlCheckKey(kn, k) != nil {
+			collectionKey = true
+			keys, vals = append(keys, h.keys()...), append(vals, h.vals...)
+		}
+		if collectionKey {
+			keys, vals = append(keys, k), append(vals, v)
+			if yamlCheckKey(kn, k) != nil {
+				continue
+			}
+		}
 		if k == "<<" && psychTag(kn) != yamlTagPrefix+"str" {
 			merged, err := r.merge(h, vn, v)
 			if err != nil {
@@ -201,6 +210,9 @@ func (r *yamlReader) mapping(n *yaml.Node) (any, int, error) {
 			}
 		}
 		h.Set(yamlHashKey(k), v)
+	}
+	if collectionKey {
+		return nonData{typ: hashLookupValueType(keys, vals), rest: h}, size, nil
 	}
 	return h, size, nil
 }
@@ -243,7 +255,7 @@ func psychCheckMappingTag(n *yaml.Node) error {
 // yamlCheckKey refuses collection keys: Ruby allows them, but Hiera data cannot use them.
 func yamlCheckKey(n *yaml.Node, k any) error {
 	switch k.(type) {
-	case *Hash, []any:
+	case *Hash, []any, nonData:
 		return yamlNodeError(n, "a mapping or sequence cannot be used as a hash key")
 	}
 	return nil

@@ -1,7 +1,9 @@
 package hiera
 
 import (
+	"bytes"
 	"fmt"
+	"regexp"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -63,7 +65,7 @@ func (r *yamlReader) parseYAMLv3(data []byte) (v any, err error) {
 		}
 	}()
 	var doc yaml.Node
-	if e := yaml.Unmarshal(data, &doc); e != nil {
+	if e := yaml.Unmarshal(yaml12As11(data), &doc); e != nil {
 		return nil, yamlSyntaxError(e, data)
 	}
 	if doc.Kind == 0 { // no document at all (empty file, only comments)
@@ -73,8 +75,41 @@ func (r *yamlReader) parseYAMLv3(data []byte) (v any, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if nd, isNonData := v.(nonData); isNonData && nd.rest != nil {
+		v = nd.rest // the document's collection keys: no lookup can name them
+	}
 	return r.fixSymbols(v)
 }
+
+// yaml12As11 rewrites a "%YAML 1.2" directive in the prologue as "%YAML 1.1" (same length, so
+// positions stay): libyaml, which Puppet uses, accepts both and reads the document the same way
+// (Psych's YAML 1.1 rules), yaml.v3 only accepts 1.1.
+func yaml12As11(data []byte) []byte {
+	out := data
+	for rest, at := data, 0; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		trimmed := bytes.TrimSpace(line)
+		switch {
+		case yaml12Directive.Match(line):
+			if &out[0] == &data[0] {
+				out = bytes.Clone(data)
+			}
+			i := at + bytes.Index(line, []byte("1.2"))
+			out[i+2] = '1'
+		case len(trimmed) > 0 && trimmed[0] != '#' && trimmed[0] != '%':
+			return out // the prologue ends at the first other line
+		}
+		at += len(line) + 1
+	}
+	return out
+}
+
+var yaml12Directive = regexp.MustCompile(`^%YAML[ \t]+1\.2(?:[ \t]|#|$)`)
 
 // checkYAMLText refuses what libyaml refuses before parsing: bytes that are not UTF-8 (Puppet reads
 // files as UTF-8, so UTF-16 is refused too) and control characters. yaml.v3 reports these without a

@@ -96,7 +96,7 @@ func (r *yamlReader) scalar(n *yaml.Node) (any, error) {
 	case tag == "!ruby/class" || tag == "!ruby/module":
 		return nil, psychDisallowed(n, n.Value)
 	case tag == "!ruby/encoding":
-		return nil, yamlNodeError(n, "unsupported tag %s: Hiera data cannot hold a Ruby Encoding", tag)
+		return nonData{typ: "Runtime[ruby, 'Encoding']"}, nil // fails the lookup of its root key only
 	case tag == yamlTagPrefix+"float" || tag == "!float":
 		v, err := r.tokenize(n, n.Value)
 		if err != nil {

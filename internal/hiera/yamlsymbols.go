@@ -2,7 +2,6 @@
 package hiera
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -36,8 +35,8 @@ func psychSymbolName(s string) string {
 }
 
 // yamlSymbolFixer does Puppet's symkeys_to_string on the finished document: symbol keys become strings.
-// With strict set (the document is a hash, which Puppet validates), a symbol left as a value is an
-// error; otherwise (Puppet ignores a document that is not a hash) it just becomes its name.
+// With strict set (the document is a hash, which Puppet validates), a symbol left as a value is
+// nonData; otherwise (Puppet ignores a document that is not a hash) it just becomes its name.
 // Shared (aliased) collections are converted once, and collections without symbols are kept as they are.
 type yamlSymbolFixer struct {
 	strict bool
@@ -50,9 +49,8 @@ type yamlSymbolFixer struct {
 func (f *yamlSymbolFixer) value(v any) (any, bool, error) {
 	switch t := v.(type) {
 	case rubySymbol:
-		if f.strict {
-			return nil, false, &YAMLError{Line: t.line, Column: t.col, Msg: fmt.Sprintf(
-				"the value :%s is a Ruby Symbol: has wrong type, expects Puppet::LookupValue, got Runtime[ruby, 'Symbol'] (quote it to make it a string)", t.name)}
+		if f.strict { // fails the lookup of its root key only, as in Puppet
+			return nonData{typ: "Runtime[ruby, 'Symbol']"}, true, nil
 		}
 		return t.name, true, nil
 	case *Hash:

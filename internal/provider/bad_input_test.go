@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 )
 
@@ -67,17 +68,23 @@ func badInputCases() map[string]badInputCase {
 			want: errorRE(`end pattern with unmatched parenthesis`)},
 		"ruby-only regexp": {files: data("lookup_options:\n  '^(?<=x)a': {merge: deep}\na: 1\n"), key: "a",
 			want: errorRE(`\^\(\?<=x\)a.*lookbehind`)},
-		"bogus merge strategy":   {files: data("a: 1\n"), key: "a", body: "merge {\n strategy = \"bogus\"\n}", want: errorRE(`strategy`)},
-		"deep options on hash":   {files: data("a: 1\n"), key: "a", body: "merge {\n strategy = \"hash\"\n knockout_prefix = \"--\"\n}", want: errorRE(`deep`)},
-		"empty key":              {files: data("a: 1\n"), key: "", want: errorRE(`key`)},
-		"unbalanced quote":       {files: data("a: 1\n"), key: "a.'b", want: errorRE(`Syntax error in key: 'a.'b'`)},
-		"non-UTF-8 data":         {files: data("a: \"caf\xe9\"\n"), key: "a", want: errorRE(`common.yaml.*UTF-8`)},
-		"binary data file":       {files: data("\x00\x01\x02\xff\xfe binary"), key: "a", want: errorRE(`Unable to parse \(.*common.yaml\)`)},
-		"key found nowhere":      {files: data("b: 1\n"), key: "a", want: errorRE(`Hiera Key Not Found.*"a".*common`)},
-		"path escapes datadir":   {files: hiera("version: 5\nhierarchy:\n  - name: node\n    path: \"nodes/%{facts.node}.yaml\"\n"), key: "a", body: `facts = { node = "../../../etc/passwd" }`, want: errorRE(`outside`)},
-		"dig into a string":      {files: data("a: {b: text}\n"), key: "a.b.c", want: errorRE(`Got String when a hash-like object was expected`)},
-		"unique over a hash":     {files: map[string]string{"hiera.yaml": "version: 5\nhierarchy:\n  - name: a\n    path: a.yaml\n  - name: b\n    path: b.yaml\n", "data/a.yaml": "k: {x: 1}\n", "data/b.yaml": "k: {y: 2}\n"}, key: "k", body: "merge {\n strategy = \"unique\"\n}", want: errorRE(`expects a value of type Scalar or Array, got Struct`)},
-		"date in data":           {files: data("a: 2001-12-14\n"), key: "a", want: errorRE(`Tried to load unspecified class: Date`)},
+		"bogus merge strategy":    {files: data("a: 1\n"), key: "a", body: "merge {\n strategy = \"bogus\"\n}", want: errorRE(`strategy`)},
+		"deep options on hash":    {files: data("a: 1\n"), key: "a", body: "merge {\n strategy = \"hash\"\n knockout_prefix = \"--\"\n}", want: errorRE(`deep`)},
+		"empty key":               {files: data("a: 1\n"), key: "", want: errorRE(`key`)},
+		"unbalanced quote":        {files: data("a: 1\n"), key: "a.'b", want: errorRE(`Syntax error in key: 'a.'b'`)},
+		"non-UTF-8 data":          {files: data("a: \"caf\xe9\"\n"), key: "a", want: errorRE(`common.yaml.*UTF-8`)},
+		"binary data file":        {files: data("\x00\x01\x02\xff\xfe binary"), key: "a", want: errorRE(`Unable to parse \(.*common.yaml\)`)},
+		"key found nowhere":       {files: data("b: 1\n"), key: "a", want: errorRE(`Hiera Key Not Found.*"a".*common`)},
+		"path escapes datadir":    {files: hiera("version: 5\nhierarchy:\n  - name: node\n    path: \"nodes/%{facts.node}.yaml\"\n"), key: "a", body: `facts = { node = "../../../etc/passwd" }`, want: errorRE(`outside`)},
+		"dig into a string":       {files: data("a: {b: text}\n"), key: "a.b.c", want: errorRE(`Got String when a hash-like object was expected`)},
+		"unique over a hash":      {files: map[string]string{"hiera.yaml": "version: 5\nhierarchy:\n  - name: a\n    path: a.yaml\n  - name: b\n    path: b.yaml\n", "data/a.yaml": "k: {x: 1}\n", "data/b.yaml": "k: {y: 2}\n"}, key: "k", body: "merge {\n strategy = \"unique\"\n}", want: errorRE(`expects a value of type Scalar or Array, got Struct`)},
+		"date in data":            {files: data("a: 2001-12-14\n"), key: "a", want: errorRE(`Tried to load unspecified class: Date`)},
+		"symbol value":            {files: data("nginx::ensure: :present\na: 1\n"), key: "nginx::ensure", want: errorRE(`Value for key 'nginx::ensure', in hash returned from data_hash function 'yaml_data', when using location '.*common.yaml', has wrong type, expects Puppet::LookupValue, got Runtime\[ruby, 'Symbol'\]`)},
+		"collection as hash key":  {files: data("k:\n  ? [1, 2]\n  : x\na: 1\n"), key: "k", want: errorRE(`Value for key 'k'.*got Hash\[Array\[Integer\[1, 2\], 2, 2\], String, 1, 1\]`)},
+		"ruby encoding":           {files: data("k: !ruby/encoding UTF-8\na: 1\n"), key: "k", want: errorRE(`Value for key 'k'.*got Runtime\[ruby, 'Encoding'\]`)},
+		"NUL in a fact in a path": {files: hiera("version: 5\nhierarchy:\n  - name: node\n    path: \"nodes/%{facts.node}.yaml\"\n"), key: "a", body: `facts = { node = "p\u0000q" }`, want: errorRE(`hierarchy path "nodes/%\{facts.node\}.yaml" contains a NUL byte`)},
+		"JSON file holding null": {files: map[string]string{"hiera.yaml": "version: 5\nhierarchy:\n  - name: j\n    data_hash: json_data\n    path: j.json\n", "data/j.json": "null\n"}, key: "a",
+			want: errorRE(`Value returned from data_hash function 'json_data', when using location '.*j.json', has wrong type, expects a Hash value, got Undef`)},
 		"interpolated hocon uri": {files: hiera("version: 5\nhierarchy:\n  - name: u\n    uri: \"dothis -f bar\"\n"), key: "a", want: errorRE(`bad URI`)},
 	}
 }
@@ -157,5 +164,20 @@ func TestBadInput_unterminatedToken(t *testing.T) {
 	unitTest(t, resource.TestStep{
 		Config:            fmt.Sprintf("provider \"hiera\" {\n  config = %q\n}\ndata \"hiera_lookup\" \"test\" {\n  key = \"a\"\n}\n", filepath.Join(dir, "hiera.yaml")),
 		ConfigStateChecks: []statecheck.StateCheck{expect("data.hiera_lookup.test", "value", str("100%{ done"))},
+	})
+}
+
+// TestBadInput_badValueFailsOnlyItsKey: a value Puppet rejects (a Ruby symbol, a collection as a
+// key, !ruby/encoding) fails only its own key; the other keys of the file are found, as in Puppet.
+// A %YAML 1.2 directive is read as Puppet reads it.
+func TestBadInput_badValueFailsOnlyItsKey(t *testing.T) {
+	dir := writeCase(t, map[string]string{"hiera.yaml": commonHiera,
+		"data/common.yaml": "%YAML 1.2\n---\nlookup_options:\n  a: {merge: unique}\nensure: :present\nk:\n  ? [1, 2]\n  : x\nenc: !ruby/encoding UTF-8\na: 1\nb: yes\n"})
+	unitTest(t, resource.TestStep{
+		Config: fmt.Sprintf("provider \"hiera\" {\n  config = %q\n}\ndata \"hiera_lookup\" \"a\" {\n  key = \"a\"\n}\ndata \"hiera_lookup\" \"b\" {\n  key = \"b\"\n}\n", filepath.Join(dir, "hiera.yaml")),
+		ConfigStateChecks: []statecheck.StateCheck{
+			expect("data.hiera_lookup.a", "json", str(`[1]`)),
+			expect("data.hiera_lookup.b", "value", knownvalue.Bool(true)),
+		},
 	})
 }
