@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -334,12 +335,15 @@ func TestEyaml_badInput(t *testing.T) {
 // variant may show them. Puppet fails dsn and pins quoting the secret (regen.sh checks that).
 func TestEyaml_secretsNeverInDiagnostics(t *testing.T) {
 	t.Parallel()
-	kinds := map[string]lookupVariant{
-		"hiera_lookup": NewLookupDataSource().(*hieraDataSource).kind,
-		"hiera_hash":   NewHashDataSource().(*hieraDataSource).kind,
-		"hiera_secret": NewSecretDataSource().(*hieraDataSource).kind,
-		"ephemeral":    ephemeralLookupKind,
-		"function":     lookupFunctionKind,
+	kinds := map[string]lookupVariant{"ephemeral": ephemeralLookupKind, "function": lookupFunctionKind}
+	for name, ds := range map[string]func() datasource.DataSource{
+		"hiera_lookup": NewLookupDataSource, "hiera_hash": NewHashDataSource, "hiera_secret": NewSecretDataSource,
+	} {
+		hds, ok := ds().(*hieraDataSource)
+		if !ok {
+			t.Fatalf("%s is not a hieraDataSource", name)
+		}
+		kinds[name] = hds.kind
 	}
 	pd := &providerData{engines: newEngineCache(), config: "testdata/eyaml/hiera.yaml"}
 	for name, kind := range kinds {
@@ -359,7 +363,7 @@ func TestEyaml_secretsNeverInDiagnostics(t *testing.T) {
 				t.Errorf("%s %q: unexpected diagnostics %v", name, key, diags)
 			}
 			for _, out := range outputs {
-				if s := findPlaintext([]byte(out)); s != "" && !(kind.secret && out == m.JSON.ValueString()) {
+				if s := findPlaintext([]byte(out)); s != "" && (!kind.secret || out != m.JSON.ValueString()) {
 					t.Errorf("%s %q: %q in an output:\n%s", name, key, s, out)
 				}
 			}
