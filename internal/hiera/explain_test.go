@@ -1,6 +1,7 @@
 package hiera_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -176,5 +177,32 @@ func TestExplainEyamlValueHidden(t *testing.T) {
 			t.Errorf("%s: plaintext in the explanation:\n%s", req.Key, res.Explanation)
 		}
 		wantContains(t, "explanation", res.Explanation, "(sensitive value)")
+	}
+}
+
+// TestExplainBounded: a large value found at many locations would make the trace grow with
+// locations × value size (here 250 kB through 200 locations: 50 MB); the trace stops at 1 MiB with
+// a note, while the lookup itself still answers.
+func TestExplainBounded(t *testing.T) {
+	t.Parallel()
+	var data strings.Builder
+	data.WriteString("big:\n")
+	for i := 0; i < 10000; i++ {
+		fmt.Fprintf(&data, "  - item-%06d-xxxxxx\n", i)
+	}
+	fs := files{"data/big.yaml": data.String()}
+	var paths []string
+	for i := 0; i < 200; i++ {
+		paths = append(paths, fmt.Sprintf("\"n%d/../big.yaml\"", i))
+		fs[fmt.Sprintf("data/n%d/keep", i)] = ""
+	}
+	fs["hiera.yaml"] = "version: 5\nhierarchy:\n  - name: many\n    paths: [" + strings.Join(paths, ", ") + "]\n"
+	e, _ := newEngine(t, fs)
+	res := mustFind(t, e, hiera.Request{Key: "big", Merge: &hiera.Merge{Strategy: "unique"}, Explain: true})
+	if n := len(res.Explanation); n > 1<<20+200 || !strings.HasSuffix(res.Explanation, "... explanation truncated: it would exceed 1048576 bytes (large values found at many locations)\n") {
+		t.Errorf("explanation of %d bytes ending %q", n, res.Explanation[max(0, n-200):])
+	}
+	if list, ok := res.Value.([]any); !ok || len(list) != 10000 {
+		t.Errorf("value: %T of %d", res.Value, len(res.Value.([]any)))
 	}
 }

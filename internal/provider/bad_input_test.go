@@ -181,3 +181,47 @@ func TestBadInput_badValueFailsOnlyItsKey(t *testing.T) {
 		},
 	})
 }
+
+// TestBadInput_hugeExplanation: a large value found through 200 locations with explain = true made
+// an explanation larger than gRPC's 4 MB message limit (and, with more locations, ran the provider
+// out of memory); the explanation now stops at 1 MiB with a note.
+func TestBadInput_hugeExplanation(t *testing.T) {
+	var data strings.Builder
+	data.WriteString("big:\n")
+	for i := 0; i < 10000; i++ {
+		fmt.Fprintf(&data, "  - item-%06d-xxxxxx\n", i)
+	}
+	files := map[string]string{"data/big.yaml": data.String()}
+	var paths []string
+	for i := 0; i < 200; i++ {
+		paths = append(paths, fmt.Sprintf("\"n%d/../big.yaml\"", i))
+		files[fmt.Sprintf("data/n%d/keep", i)] = ""
+	}
+	files["hiera.yaml"] = "version: 5\nhierarchy:\n  - name: many\n    paths: [" + strings.Join(paths, ", ") + "]\n"
+	dir := writeCase(t, files)
+	unitTest(t, resource.TestStep{
+		Config: fmt.Sprintf("provider \"hiera\" {\n  config = %q\n}\ndata \"hiera_lookup\" \"test\" {\n  key = \"big\"\n  explain = true\n  merge {\n    strategy = \"unique\"\n  }\n}\n", filepath.Join(dir, "hiera.yaml")),
+		ConfigStateChecks: []statecheck.StateCheck{
+			expect("data.hiera_lookup.test", "explanation", truncatedExplanation{}),
+		},
+	})
+}
+
+// truncatedExplanation checks a string of about 1 MiB that ends with the truncation note.
+type truncatedExplanation struct{}
+
+func (truncatedExplanation) CheckValue(v any) error {
+	s, ok := v.(string)
+	const note = "... explanation truncated: it would exceed 1048576 bytes (large values found at many locations)"
+	switch {
+	case !ok:
+		return fmt.Errorf("expected a string, got %T", v)
+	case len(s) < 500000 || len(s) > 1<<20+len(note)+1:
+		return fmt.Errorf("the explanation has %d bytes", len(s))
+	case !strings.HasSuffix(strings.TrimSpace(s), note):
+		return fmt.Errorf("the explanation ends with %q", s[len(s)-100:])
+	}
+	return nil
+}
+
+func (truncatedExplanation) String() string { return "an explanation truncated at 1 MiB" }
