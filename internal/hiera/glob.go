@@ -16,13 +16,22 @@ import (
 // Wildcards (*, ?, [set]) never match a leading dot, nor "." and ".."; "**/" matches zero or more
 // directories but does not enter dot directories or follow symlinks, as in Ruby.
 
+// maxGlobPatterns bounds the {a,b} expansion of one glob: a fact of twenty {a,b} groups would make
+// a million patterns. Real hierarchies write a handful.
+const maxGlobPatterns = 1000
+
 // expandGlob returns the regular files matching the absolute pattern, in Puppet's order. root is
 // the directory the lookup is confined to: a match outside root (via "..") is an error, never read,
 // and no directory outside root is listed.
 func expandGlob(pattern, root string) ([]string, error) {
 	root = filepath.Clean(root)
+	budget := maxGlobPatterns
+	patterns := globBraces(pattern, &budget)
+	if budget < 0 {
+		return nil, valueFreef("glob pattern %q expands to more than %d patterns through its {a,b} alternatives", pattern, maxGlobPatterns)
+	}
 	var out []string
-	for _, p := range globBraces(pattern) {
+	for _, p := range patterns {
 		if !strings.HasPrefix(p, "/") {
 			return nil, errorf("glob pattern %q is not an absolute path", pattern)
 		}
@@ -230,7 +239,10 @@ func globUnescape(s string) string {
 
 // globBraces is Ruby's ruby_brace_expand: the first top-level {...} is expanded, each
 // alternative in written order, recursively. Unbalanced braces are left as literal text.
-func globBraces(p string) []string {
+func globBraces(p string, budget *int) []string {
+	if *budget < 0 {
+		return nil
+	}
 	lb, rb, nest := -1, -1, 0
 	for i := 0; i < len(p) && rb < 0; i++ {
 		switch p[i] {
@@ -250,6 +262,7 @@ func globBraces(p string) []string {
 		}
 	}
 	if lb < 0 || rb < 0 {
+		*budget--
 		return []string{p}
 	}
 	var out []string
@@ -258,7 +271,7 @@ func globBraces(p string) []string {
 	for i := lb + 1; i <= rb; i++ {
 		c := p[i]
 		if i == rb || (c == ',' && nest == 0) {
-			out = append(out, globBraces(p[:lb]+p[start:i]+p[rb+1:])...)
+			out = append(out, globBraces(p[:lb]+p[start:i]+p[rb+1:], budget)...)
 			start = i + 1
 			continue
 		}

@@ -260,9 +260,16 @@ func (inv *invocation) token3(subject, token, expr string, allowMethods bool) (s
 	return rubyToS(value), nil, false, nil
 }
 
+// maxNestedLookups bounds the nested lookups of one lookup: keys that each interpolate the next one
+// twice make 2^n lookups. Real data makes a few dozen.
+const maxNestedLookups = 100000
+
 // nestedLookup is the lookup()/hiera()/alias() interpolation function: a whole lookup in the same
 // invocation with a default of "".
 func (inv *invocation) nestedLookup(key string) (any, error) {
+	if inv.nestedLookups++; inv.nestedLookups > maxNestedLookups {
+		return nil, valueFreef("The lookup made more than %d nested lookup()/hiera()/alias() interpolations (the last of '%s'): the data's interpolations multiply", maxNestedLookups, key)
+	}
 	v, found, err := inv.lookupTop(key, nil, FuncLookup)
 	if err != nil {
 		return nil, err

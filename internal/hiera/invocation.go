@@ -12,13 +12,14 @@ import (
 // invocation is the state of one Engine.Lookup: the recursion guard, the lookup_options assembled
 // for its scope, the explain trace. It is used by one goroutine only.
 type invocation struct {
-	ctx       context.Context
-	engine    *Engine
-	cfg       *config
-	req       Request
-	scope     *scope
-	nameStack []string
-	ex        *explainer // nil unless explaining
+	ctx           context.Context
+	engine        *Engine
+	cfg           *config
+	req           Request
+	scope         *scope
+	nameStack     []string
+	nestedLookups int        // lookup()/alias() interpolations so far, bounded by maxNestedLookups
+	ex            *explainer // nil unless explaining
 
 	signature  []byte                      // hierarchySignature, once computed
 	locs       map[*entry][]location       // resolved locations per entry

@@ -3,6 +3,7 @@ package hiera_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -596,5 +597,36 @@ func TestLookupHandBuiltMerge(t *testing.T) {
 	res := mustFind(t, e, hiera.Request{Key: "a", Merge: &hiera.Merge{}}) // zero value: first found
 	if jsonOf(t, res.Value) != `[1]` {
 		t.Errorf("got %s", jsonOf(t, res.Value))
+	}
+}
+
+// TestWorkBounds: data that multiplies work fails with a clear error instead of running for hours:
+// keys interpolating the next one twice (2^20 nested lookups), a fact of twenty {a,b} groups in an
+// interpolated glob (2^20 patterns).
+func TestWorkBounds(t *testing.T) {
+	t.Parallel()
+	var chain strings.Builder
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&chain, "k%d: \"%%{lookup('k%d')}%%{hiera('k%d')}\"\n", i, i+1, i+1)
+	}
+	chain.WriteString("k20: x\n")
+	e, _ := newEngine(t, files{
+		"hiera.yaml":         "version: 5\nhierarchy:\n  - name: nodes\n    glob: \"nodes/%{facts.pick}.yaml\"\n  - name: common\n    path: common.yaml\n",
+		"data/common.yaml":   chain.String(),
+		"data/nodes/a.yaml":  "k20: y\n",
+		"data/nodes/ab.yaml": "k20: z\n",
+	})
+	he := mustFail(t, e, hiera.Request{Key: "k0"})
+	wantContains(t, "error", he.Error(), "The lookup made more than 100000 nested lookup()/hiera()/alias() interpolations")
+	res := mustFind(t, e, hiera.Request{Key: "k19"}) // a short chain is fine
+	if res.Value != "xx" {
+		t.Errorf("k19 = %v", res.Value)
+	}
+	groups := strings.Repeat("{a,b}", 20)
+	he = mustFail(t, e, hiera.Request{Key: "k20", Scope: scopeOf(t, map[string]any{"pick": groups}, nil)})
+	wantContains(t, "error", he.Error(), "expands to more than 1000 patterns", `hierarchy level "nodes"`)
+	res = mustFind(t, e, hiera.Request{Key: "k20", Scope: scopeOf(t, map[string]any{"pick": "{a,b}{,b}"}, nil)})
+	if res.Value != "y" {
+		t.Errorf("k20 = %v", res.Value)
 	}
 }

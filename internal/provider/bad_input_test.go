@@ -36,6 +36,16 @@ func billionLaughs() string {
 	return b.String()
 }
 
+// lookupChain is n keys that each interpolate the next one twice: 2^n nested lookups.
+func lookupChain(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "k%d: \"%%{lookup('k%d')}%%{lookup('k%d')}\"\n", i, i+1, i+1)
+	}
+	fmt.Fprintf(&b, "k%d: x\n", n)
+	return b.String()
+}
+
 type badInputCase struct {
 	files map[string]string // relative to the case directory; "hiera.yaml" is the config
 	key   string
@@ -85,6 +95,9 @@ func badInputCases() map[string]badInputCase {
 		"NUL in a fact in a path": {files: hiera("version: 5\nhierarchy:\n  - name: node\n    path: \"nodes/%{facts.node}.yaml\"\n"), key: "a", body: `facts = { node = "p\u0000q" }`, want: errorRE(`hierarchy path "nodes/%\{facts.node\}.yaml" contains a NUL byte`)},
 		"JSON file holding null": {files: map[string]string{"hiera.yaml": "version: 5\nhierarchy:\n  - name: j\n    data_hash: json_data\n    path: j.json\n", "data/j.json": "null\n"}, key: "a",
 			want: errorRE(`Value returned from data_hash function 'json_data', when using location '.*j.json', has wrong type, expects a Hash value, got Undef`)},
+		"exponential lookup chain": {files: data(lookupChain(20)), key: "k0", want: errorRE(`more than 100000 nested lookup\(\)/hiera\(\)/alias\(\) interpolations`)},
+		"brace bomb in a glob fact": {files: hiera("version: 5\nhierarchy:\n  - name: nodes\n    glob: \"nodes/%{facts.pick}.yaml\"\n"), key: "a",
+			body: `facts = { pick = "` + strings.Repeat("{a,b}", 20) + `" }`, want: errorRE(`expands to more than 1000 patterns`)},
 		"interpolated hocon uri": {files: hiera("version: 5\nhierarchy:\n  - name: u\n    uri: \"dothis -f bar\"\n"), key: "a", want: errorRE(`bad URI`)},
 	}
 }
