@@ -203,6 +203,6 @@ func TestExplainBounded(t *testing.T) {
 		t.Errorf("explanation of %d bytes ending %q", n, res.Explanation[max(0, n-200):])
 	}
 	if list, ok := res.Value.([]any); !ok || len(list) != 10000 {
-		t.Errorf("value: %T of %d", res.Value, len(res.Value.([]any)))
+		t.Errorf("value: %T of %d elements", res.Value, len(list))
 	}
 }
