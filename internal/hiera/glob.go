@@ -52,13 +52,35 @@ func expandGlob(pattern, root string) ([]string, error) {
 	return out, nil
 }
 
-// confinedPath cleans p (absolute) and returns an error if it lies outside root.
+// confinedPath cleans p (absolute) and returns an error if it lies outside root, by its text or
+// once symbolic links are resolved: a link below root may not lead a fact's path out of it.
 func confinedPath(p, root string) (string, error) {
-	clean := filepath.Clean(p)
-	if !globWithin(clean, filepath.Clean(root)) {
+	clean, root := filepath.Clean(p), filepath.Clean(root)
+	if !globWithin(clean, root) {
 		return "", errorf("path %q escapes the data directory %q", p, root)
 	}
+	if root == "/" {
+		return clean, nil
+	}
+	if real, realRoot := resolveExisting(clean), resolveExisting(root); !globWithin(real, realRoot) {
+		return "", errorf("path %q leads through a symbolic link to %s, outside the data directory %q", p, real, root)
+	}
 	return clean, nil
+}
+
+// resolveExisting resolves the symbolic links of the longest existing leading part of p (a clean
+// absolute path) and appends the rest: a file that does not exist yet resolves through its directory.
+func resolveExisting(p string) string {
+	rest := ""
+	for dir := p; ; dir = filepath.Dir(dir) {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(real, rest)
+		}
+		if dir == "/" || dir == "." {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+	}
 }
 
 func globWithin(p, root string) bool {

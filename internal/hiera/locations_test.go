@@ -1,6 +1,7 @@
 package hiera_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -529,5 +530,45 @@ func TestLocationsConfinementVersion3(t *testing.T) {
 				t.Errorf("got %s, want %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestSymlinkConfinement: confinement resolves symbolic links. A directory link below the datadir
+// may not lead a fact's path to files elsewhere; a link the hierarchy's author wrote at a literal
+// path, or in the literal part of a template, stays allowed.
+func TestSymlinkConfinement(t *testing.T) {
+	t.Parallel()
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.yaml"), []byte("a: stolen\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, dir := newEngine(t, files{
+		"hiera.yaml": "version: 5\nhierarchy:\n  - name: node\n    path: \"nodes/%{facts.node}.yaml\"\n" +
+			"  - name: shared\n    path: shared/secret.yaml\n",
+		"data/nodes/web.yaml": "a: web\n",
+	})
+	for _, link := range []string{"data/nodes/evil", "data/shared"} {
+		if err := os.Symlink(outside, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	he := mustFail(t, e, hiera.Request{Key: "a", Scope: scopeOf(t, map[string]any{"node": "evil/secret"}, nil)})
+	wantContains(t, "error", he.Error(), "leads through a symbolic link to "+filepath.Join(outside, "secret.yaml"), `hierarchy level "node"`)
+	if res := mustFind(t, e, hiera.Request{Key: "a", Scope: scopeOf(t, map[string]any{"node": "web"}, nil)}); res.Value != "web" {
+		t.Errorf("web: %v", res.Value)
+	}
+	// the author's literal link (level shared), and a template whose literal part is the link
+	if res := mustFind(t, e, hiera.Request{Key: "a", Scope: scopeOf(t, map[string]any{"node": "none"}, nil)}); res.Value != "stolen" {
+		t.Errorf("shared: %v", res.Value)
+	}
+	e2, dir2 := newEngine(t, files{"hiera.yaml": "version: 5\nhierarchy:\n  - name: linked\n    path: \"linked/%{facts.file}.yaml\"\n"})
+	if err := os.MkdirAll(filepath.Join(dir2, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir2, "data/linked")); err != nil {
+		t.Fatal(err)
+	}
+	if res := mustFind(t, e2, hiera.Request{Key: "a", Scope: scopeOf(t, map[string]any{"file": "secret"}, nil)}); res.Value != "stolen" {
+		t.Errorf("linked: %v", res.Value)
 	}
 }
