@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,6 +148,90 @@ func FuzzParseValueType(f *testing.F) {
 		_ = typ.String()
 		for _, v := range values {
 			_ = checkType("Found value", typ, v)
+		}
+	})
+}
+
+// FuzzInterpolationChain looks up keys whose values interpolate each other (lookup, alias, hiera,
+// scope), one of them an eyaml-like secret marked by convert_to Sensitive: whatever the chain, the
+// lookup ends (bounded nesting and count), never with an internal error, and no error or
+// explanation shows the secret's text.
+func FuzzInterpolationChain(f *testing.F) {
+	f.Add("%{lookup('b')}%{lookup('b')}", "%{lookup('c')}%{alias('c')}", "%{literal('%')}{'}")
+	f.Add("%{alias('b')}", "%{alias('c')}", "%{alias('a')}")
+	f.Add("x%{hiera('s')}", "%{lookup('s')}", "%{scope('facts.x')}")
+	f.Add("%{lookup('c.0')}", "[%{lookup('a')}]", "%{lookup('s.k')}")
+	dir := f.TempDir()
+	fuzzWrite(f, filepath.Join(dir, "hiera.yaml"), "version: 5\n")
+	const secret = "S3CR3T-fuzz"
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		if !fuzzUTF8(a) || !fuzzUTF8(b) || !fuzzUTF8(c) {
+			return
+		}
+		opts, s := NewHash(1), NewHash(1)
+		s.Set("convert_to", "Sensitive")
+		opts.Set("s", s)
+		data := NewHash(5)
+		data.Set("lookup_options", opts)
+		data.Set("a", a)
+		data.Set("b", b)
+		data.Set("c", c)
+		data.Set("s", "%{literal('%')}{'}"+secret+"%{lookup('c')}")
+		text, err := MarshalJSON(data)
+		if err != nil {
+			return
+		}
+		fuzzWrite(t, filepath.Join(dir, "data", "common.yaml"), string(text)) // JSON is YAML
+		engine := NewEngine(filepath.Join(dir, "hiera.yaml"))
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		for _, key := range []string{"a", "b", "s"} {
+			res, err := engine.Lookup(ctx, Request{Key: key, Explain: true})
+			if err != nil && strings.Contains(err.Error(), "internal error") {
+				t.Fatalf("lookup %s: %v", key, err)
+			}
+			if errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("lookup %s did not end", key)
+			}
+			if err != nil && strings.Contains(err.Error(), secret) || strings.Contains(res.Explanation, secret) {
+				t.Fatalf("lookup %s shows the secret: %v\n%s", key, err, res.Explanation)
+			}
+		}
+	})
+}
+
+// FuzzGlob expands fuzzed glob patterns over a small tree with a link leading outside it: no
+// panic, no match outside the tree, only regular files, a bounded number of {a,b} expansions.
+func FuzzGlob(f *testing.F) {
+	for _, s := range []string{"**/*.yaml", "nodes/**/**/*.yaml", "{a,b}/{c,d}*", "[a-c]?.yaml", "**/out/*", "../*",
+		"nodes/{x,../../*}", "\\{a}.yaml", "{{a,b},{c,{d,e}}}", "*/**/", "[!a]*", "**//**/x*"} {
+		f.Add(s)
+	}
+	root := f.TempDir()
+	outside := f.TempDir()
+	dir := filepath.Join(root, "data")
+	for _, p := range []string{"a.yaml", "b1.yaml", "nodes/x.yaml", "nodes/y/z.yaml", ".hidden/h.yaml", "c/d.yaml"} {
+		fuzzWrite(f, filepath.Join(dir, p), "a: 1\n")
+	}
+	fuzzWrite(f, filepath.Join(outside, "secret.yaml"), "a: 1\n")
+	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, pattern string) {
+		if !fuzzUTF8(pattern) || strings.ContainsRune(pattern, 0) {
+			return
+		}
+		matches, err := expandGlob(filepath.Join(dir, pattern), dir)
+		if err != nil {
+			return
+		}
+		for _, m := range matches {
+			if _, cerr := confinedPath(m, dir); cerr != nil {
+				t.Fatalf("%q matched %s outside the tree: %v", pattern, m, cerr)
+			}
+			if fi, serr := os.Stat(m); serr == nil && !fi.Mode().IsRegular() {
+				t.Fatalf("%q matched %s, not a regular file", pattern, m)
+			}
 		}
 	})
 }
