@@ -62,8 +62,8 @@ func confinedPath(p, root string) (string, error) {
 	if root == "/" {
 		return clean, nil
 	}
-	if real, realRoot := resolveExisting(clean), resolveExisting(root); !globWithin(real, realRoot) {
-		return "", errorf("path %q leads through a symbolic link to %s, outside the data directory %q", p, real, root)
+	if resolved, realRoot := resolveExisting(clean), resolveExisting(root); !globWithin(resolved, realRoot) {
+		return "", errorf("path %q leads through a symbolic link to %s, outside the data directory %q", p, resolved, root)
 	}
 	return clean, nil
 }
@@ -73,8 +73,8 @@ func confinedPath(p, root string) (string, error) {
 func resolveExisting(p string) string {
 	rest := ""
 	for dir := p; ; dir = filepath.Dir(dir) {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			return filepath.Join(real, rest)
+		if resolved, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(resolved, rest)
 		}
 		if dir == "/" || dir == "." {
 			return p
