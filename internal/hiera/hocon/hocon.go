@@ -1,0 +1,137 @@
+// Package hocon reads HOCON text as Puppet's hocon_data does: Hocon.parse from the hocon 1.3.1 Ruby
+// gem, quirks included (1.0 is the integer 1, 010 is octal 8, a merged object lists the later
+// definition's keys first, a quoted include and an include of a missing file add nothing).
+//
+// It never reads the environment (the gem falls back to environment variables for an unresolved
+// ${x}), never fetches anything, and reads an included file only through Options.ReadInclude. The
+// work is bounded: tokens, nesting, include statements and substitution steps.
+package hocon
+
+import (
+	"fmt"
+)
+
+// Object is a HOCON object with its keys in the gem's order. Values are nil, bool, int64, *big.Int,
+// float64, string, []any or *Object.
+type Object struct {
+	Keys   []string
+	Values map[string]any
+}
+
+// Limits bound the work one file (with its includes) may cause.
+type Limits struct {
+	Tokens   int // tokens in one file
+	Depth    int // nested objects and arrays
+	Includes int // include statements followed
+	Steps    int // substitution resolution steps
+}
+
+// DefaultLimits are generous for hand-written data and small enough to keep a hostile file cheap.
+var DefaultLimits = Limits{Tokens: 4 << 20, Depth: 1000, Includes: 100, Steps: 100000}
+
+// maxIncludeDepth is the gem's MAX_INCLUDE_DEPTH.
+const maxIncludeDepth = 50
+
+// Options tell Parse how to read an included file: ReadInclude gets an absolute path and returns
+// the file's text, or found=false for a file that does not exist. Nil refuses includes.
+type Options struct {
+	Limits      Limits
+	ReadInclude func(path string) (data []byte, found bool, err error)
+}
+
+// Error is a HOCON file that cannot be read; Line is 1-based, 0 when unknown.
+type Error struct {
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+// IncludeError is an error in a file that an include statement (at Line) names.
+type IncludeError struct {
+	File string
+	Line int
+	Err  error
+}
+
+func (e *IncludeError) Error() string {
+	return fmt.Sprintf("line %d: in included file %s: %v", e.Line, e.File, e.Err)
+}
+
+func (e *IncludeError) Unwrap() error { return e.Err }
+
+// Parse reads HOCON text whose root must be an object, and resolves its substitutions.
+func Parse(text string, opts Options) (obj *Object, err error) {
+	defer func() {
+		if r := recover(); r != nil { // never expected; a data file must not crash the provider
+			obj, err = nil, &Error{Msg: fmt.Sprintf("cannot read HOCON: %v", r)}
+		}
+	}()
+	if opts.Limits == (Limits{}) {
+		opts.Limits = DefaultLimits
+	}
+	b := &builder{opts: &opts}
+	root, err := parseRoot(text, b)
+	if err != nil {
+		return nil, err
+	}
+	steps := 0
+	ctx := resolveContext{steps: &steps, limit: opts.Limits.Steps}
+	resolved, _, err := ctx.resolve(root, resolveSource{root: root})
+	if err != nil {
+		return nil, err
+	}
+	return unwrap(resolved).(*Object), nil
+}
+
+// parseRoot reads one file's text to its (unresolved) root object.
+func parseRoot(text string, b *builder) (*objectValue, error) {
+	toks, err := tokenize(text, b.opts.Limits.Tokens)
+	if err != nil {
+		return nil, err
+	}
+	p := &docParser{toks: toks, line: 1, limits: b.opts.Limits}
+	doc, err := p.document()
+	if err != nil {
+		return nil, err
+	}
+	v, err := b.value(doc)
+	if err != nil {
+		return nil, err
+	}
+	o, ok := v.(*objectValue)
+	if !ok {
+		return nil, &Error{Line: 1, Msg: "has type LIST rather than object at file root"}
+	}
+	return o, nil
+}
+
+// unwrap converts a resolved value to plain Go values.
+func unwrap(v value) any {
+	switch t := v.(type) {
+	case *objectValue:
+		o := &Object{Keys: t.keys, Values: make(map[string]any, len(t.keys))}
+		for _, k := range t.keys {
+			o.Values[k] = unwrap(t.m[k])
+		}
+		return o
+	case *listValue:
+		out := make([]any, len(t.items))
+		for i, item := range t.items {
+			out[i] = unwrap(item)
+		}
+		return out
+	case *stringValue:
+		return t.s
+	case *numberValue:
+		return t.n
+	case *boolValue:
+		return t.b
+	}
+	return nil
+}
