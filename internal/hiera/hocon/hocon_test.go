@@ -175,7 +175,7 @@ func TestIncludes(t *testing.T) {
 		})
 	}
 	for name, tc := range map[string]struct{ text, want string }{
-		"cycle":               {`include file("` + filepath.Join(dir, "loop.conf") + `")`, "include statements nested more than 50 times"},
+		"cycle":                {`include file("` + filepath.Join(dir, "loop.conf") + `")`, "include statements nested more than 50 times"},
 		"error in the include": {"a = 1\n" + `include file("` + filepath.Join(dir, "bad.conf") + `")`, "line 2: in included file " + filepath.Join(dir, "bad.conf") + ": line 2: List should have"},
 		"outside the root":     {`include file("/etc/passwd")`, "outside the data directory"},
 	} {
