@@ -13,8 +13,9 @@ type dataFunction struct {
 	name string
 	kind string // the hiera.yaml key that names it: data_hash or lookup_key
 
-	// read parses one data file's text. Nil for a function the engine refuses (see refusal).
-	read func(text []byte, share *sharing) (any, error)
+	// read parses one data file. included lists the other files it read (HOCON includes), whose
+	// versions the cache then watches too. Nil for a function the engine refuses (see refusal).
+	read func(src dataSource) (v any, included []includedFile, err error)
 	// nonHashWarns: a file that holds no hash reads as no data with a warning (Puppet's YAML
 	// functions do this themselves); otherwise it is Puppet's data_hash type error.
 	nonHashWarns bool
@@ -39,7 +40,7 @@ const missingPathText = "one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths
 // dataFunctions are the data functions, in the order their names are listed in messages.
 var dataFunctions = []*dataFunction{
 	{
-		name: "yaml_data", kind: "data_hash", read: parseDataYAML, nonHashWarns: true, pathOnly: true,
+		name: "yaml_data", kind: "data_hash", read: readYAMLData, nonHashWarns: true, pathOnly: true,
 		missingPath: "'yaml_data' " + missingPathText + "data_hash function", v3Backend: "yaml",
 	},
 	{
@@ -47,11 +48,14 @@ var dataFunctions = []*dataFunction{
 		missingPath: "'json_data' " + missingPathText + "data_hash function", v3Backend: "json",
 	},
 	{
-		name: "eyaml_lookup_key", kind: "lookup_key", read: parseDataYAML, nonHashWarns: true,
+		name: "eyaml_lookup_key", kind: "lookup_key", read: readYAMLData, nonHashWarns: true,
 		missingPath: "'eyaml_lookup_key': " + missingPathText + "lookup_key function", v3Backend: "eyaml",
 		decrypt: (*invocation).decryptValue,
 	},
-	{name: "hocon_data", kind: "data_hash", refusal: "which this provider does not support"},
+	{
+		name: "hocon_data", kind: "data_hash", read: readHOCONData, pathOnly: true,
+		missingPath: "'hocon_data' " + missingPathText + "data_hash function",
+	},
 }
 
 // dataFunctionNamed is the table's row for a function name, or nil.
@@ -89,8 +93,25 @@ func servedNames(name func(*dataFunction) string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
+// dataSource is a data file's text, with what a reader may need besides it.
+type dataSource struct {
+	path      string
+	text      []byte
+	configDir string // the hiera.yaml's directory
+	share     *sharing
+}
+
+// readYAMLData parses a yaml_data or eyaml_lookup_key file (Psych).
+func readYAMLData(src dataSource) (any, []includedFile, error) {
+	v, err := parseDataYAML(src.text, src.share)
+	return v, nil, err
+}
+
 // readJSONData parses a json_data file (Ruby's JSON.parse).
-func readJSONData(text []byte, _ *sharing) (any, error) { return parseJSON(text) }
+func readJSONData(src dataSource) (any, []includedFile, error) {
+	v, err := parseJSON(src.text)
+	return v, nil, err
+}
 
 // checkLocations applies the function's rules on an entry's locations and options; Puppet checks
 // them when it first calls the function, after resolving the locations.

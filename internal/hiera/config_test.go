@@ -144,12 +144,6 @@ func TestConfigValidation(t *testing.T) {
 			line:    5,
 			level:   "vault level",
 		},
-		"hocon-data": {
-			config:  "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n  - name: hocon level\n    data_hash: hocon_data\n    path: common.conf\n",
-			message: "Hierarchy entry 'hocon level' uses data_hash 'hocon_data', which this provider does not support (only yaml_data, json_data and eyaml_lookup_key)",
-			line:    5,
-			level:   "hocon level",
-		},
 		"unknown-data-hash-function": {
 			config:  "version: 5\nhierarchy:\n  - name: custom level\n    data_hash: my_backend\n    path: a.yaml\n",
 			message: "Unable to find 'data_hash' function named 'my_backend'",

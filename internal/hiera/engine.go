@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hocon"
 )
 
 // maxDataFileSize bounds the memory one data file can take; larger files are a clear error.
@@ -67,6 +68,13 @@ type dataFile struct {
 	invalid map[string]string // root keys whose values are not RichData, with their types
 	warning string
 	err     error
+	// includes are the other files the reader read (HOCON includes)
+	includes []includedFile
+}
+
+// current tells whether a cached parse is of the file's version stamp (and of its includes').
+func (df *dataFile) current(stamp fileStamp) bool {
+	return df != nil && df.stamp == stamp && includesUnchanged(df.includes)
 }
 
 // NewEngine returns an engine for the hiera.yaml at configPath. The file is read at the first lookup,
@@ -160,16 +168,16 @@ func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bo
 		return nil, false
 	}
 	stamp := seen.stamp
-	if cached := slot.current.Load(); cached != nil && cached.stamp == stamp {
+	if cached := slot.current.Load(); cached.current(stamp) {
 		return cached, true
 	}
 	// One parse per file version: concurrent lookups wait for it instead of parsing again.
 	slot.mu.Lock()
 	defer slot.mu.Unlock()
-	if cached := slot.current.Load(); cached != nil && cached.stamp == stamp {
+	if cached := slot.current.Load(); cached.current(stamp) {
 		return cached, true
 	}
-	df = parseDataFile(path, fn, stamp, &e.share)
+	df = parseDataFile(dataSource{path: path, configDir: filepath.Dir(e.configPath), share: &e.share}, fn, stamp)
 	slot.current.Store(df)
 	return df, true
 }
@@ -194,7 +202,8 @@ type fileSeen struct {
 	until  int64
 }
 
-func parseDataFile(path string, fn *dataFunction, stamp fileStamp, share *sharing) *dataFile {
+func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile {
+	path := src.path
 	df := &dataFile{stamp: stamp}
 	if stamp.size > maxDataFileSize {
 		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): the file is %d bytes, more than the limit of %d", path, stamp.size, maxDataFileSize), File: path, valueFree: true}
@@ -205,7 +214,9 @@ func parseDataFile(path string, fn *dataFunction, stamp fileStamp, share *sharin
 		df.err = &Error{Message: fmt.Sprintf("Unable to read (%s): %v", path, err), File: path, Err: err, valueFree: true}
 		return df
 	}
-	v, err := fn.read(text, share)
+	src.text = text
+	v, includes, err := fn.read(src)
+	df.includes = includes
 	if err != nil {
 		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): %v", path, err), File: path, Line: errorLine(err), Err: err, valueFree: true}
 		return df
@@ -240,6 +251,14 @@ func errorLine(err error) int {
 	var je *JSONError
 	if errors.As(err, &je) {
 		return je.Line
+	}
+	var ie *hocon.IncludeError // the line of the include statement in the file named
+	if errors.As(err, &ie) {
+		return ie.Line
+	}
+	var he *hocon.Error
+	if errors.As(err, &he) {
+		return he.Line
 	}
 	return 0
 }

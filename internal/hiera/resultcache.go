@@ -58,14 +58,22 @@ func (inv *invocation) hierarchySignature() ([]byte, bool) {
 		for _, loc := range locs {
 			b = append(b, loc.path...)
 			if df, exists := inv.data(loc.path, e.fn); exists {
-				b = strconv.AppendInt(append(b, 1), df.stamp.size, 36)
-				b = strconv.AppendInt(append(b, 1), df.stamp.mtime.UnixNano(), 36)
+				b = df.stamp.appendTo(b)
+				for _, inc := range df.includes {
+					b = inc.stamp.appendTo(append(append(b, 1), inc.path...))
+				}
 			}
 			b = append(b, 0)
 		}
 	}
 	inv.signature = b
 	return b, true
+}
+
+// appendTo writes a file version into a signature.
+func (s fileStamp) appendTo(b []byte) []byte {
+	b = strconv.AppendInt(append(b, 1), s.size, 36)
+	return strconv.AppendInt(append(b, 1), s.mtime.UnixNano(), 36)
 }
 
 // entryLocations resolves an entry's locations once per invocation.
