@@ -119,7 +119,10 @@ func (b *builder) object(n *objectNode) (value, error) {
 			}
 			continue
 		}
-		f := item.(*fieldNode)
+		f, isField := item.(*fieldNode)
+		if !isField {
+			return nil, fmt.Errorf("unexpected object item %T", item)
+		}
 		b.pathStack = append([][]string{f.path}, b.pathStack...)
 		if f.sep == tokPlusEquals {
 			if b.arrayCount > 0 {
@@ -205,8 +208,7 @@ func (b *builder) include(inc *includeNode) (*objectValue, error) {
 		return nil, b.errorf(inc.line, "Due to current limitations of the config parser, when an include statement is nested inside a list value, ${} substitutions inside the included file cannot be resolved correctly. Either move the include outside of the list value or remove the ${} statements from the included file.")
 	}
 	if len(b.pathStack) > 0 {
-		rel := relativized(o, b.fullPath())
-		o = rel.(*objectValue)
+		o = relativizedObject(o, b.fullPath())
 	}
 	return o, nil
 }
@@ -231,15 +233,19 @@ func (b *builder) includeFile(name string, line int) (value, bool, error) {
 	return root, true, nil
 }
 
+func relativizedObject(o *objectValue, prefix []string) *objectValue {
+	m := make(map[string]value, len(o.m))
+	for k, c := range o.m {
+		m[k] = relativized(c, prefix)
+	}
+	return &objectValue{keys: o.keys, m: m, resolved: allResolved(m), ignoresFallbacks: o.ignoresFallbacks}
+}
+
 // relativized moves an included object's substitutions under the path it is included at.
 func relativized(v value, prefix []string) value {
 	switch t := v.(type) {
 	case *objectValue:
-		m := make(map[string]value, len(t.m))
-		for k, c := range t.m {
-			m[k] = relativized(c, prefix)
-		}
-		return &objectValue{keys: t.keys, m: m, resolved: allResolved(m), ignoresFallbacks: t.ignoresFallbacks}
+		return relativizedObject(t, prefix)
 	case *listValue:
 		items := make([]value, len(t.items))
 		for i, c := range t.items {

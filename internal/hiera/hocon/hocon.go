@@ -86,7 +86,11 @@ func Parse(text string, opts Options) (obj *Object, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return unwrap(resolved).(*Object), nil
+	o, isObject := resolved.(*objectValue)
+	if !isObject {
+		return nil, &Error{Msg: "the root did not resolve to an object"}
+	}
+	return unwrapObject(o), nil
 }
 
 // parseRoot reads one file's text to its (unresolved) root object.
@@ -111,15 +115,19 @@ func parseRoot(text string, b *builder) (*objectValue, error) {
 	return o, nil
 }
 
+func unwrapObject(o *objectValue) *Object {
+	out := &Object{Keys: o.keys, Values: make(map[string]any, len(o.keys))}
+	for _, k := range o.keys {
+		out.Values[k] = unwrap(o.m[k])
+	}
+	return out
+}
+
 // unwrap converts a resolved value to plain Go values.
 func unwrap(v value) any {
 	switch t := v.(type) {
 	case *objectValue:
-		o := &Object{Keys: t.keys, Values: make(map[string]any, len(t.keys))}
-		for _, k := range t.keys {
-			o.Values[k] = unwrap(t.m[k])
-		}
-		return o
+		return unwrapObject(t)
 	case *listValue:
 		out := make([]any, len(t.items))
 		for i, item := range t.items {

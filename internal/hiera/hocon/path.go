@@ -1,7 +1,6 @@
 package hocon
 
 import (
-	"errors"
 	"strings"
 )
 
@@ -32,7 +31,7 @@ func parsePath(expr []token) ([]string, error) {
 		add(false, text[i+1:])
 	}
 	if len(expr) == 0 {
-		return nil, errors.New("Expecting a field name or path here, but got nothing")
+		return nil, pathError("Expecting a field name or path here, but got nothing")
 	}
 	for _, t := range expr {
 		switch t.kind {
@@ -47,18 +46,21 @@ func parsePath(expr []token) ([]string, error) {
 		case tokUnquoted:
 			add(false, t.text)
 		default:
-			return nil, errors.New("Token not allowed in path expression: " + t.describe() + " (you can double-quote this token if you really want it here)")
+			return nil, pathError("Token not allowed in path expression: " + t.describe() + " (you can double-quote this token if you really want it here)")
 		}
 	}
 	path := make([]string, len(buf))
 	for i, e := range buf {
 		if e.sb.Len() == 0 && !e.canBeEmpty {
-			return nil, errors.New("path has a leading, trailing, or two adjacent period '.' (use quoted \"\" empty string if you want an empty element)")
+			return nil, pathError("path has a leading, trailing, or two adjacent period '.' (use quoted \"\" empty string if you want an empty element)")
 		}
 		path[i] = e.sb.String()
 	}
 	return path, nil
 }
+
+// pathError is an error in a path; its message is the gem's (capitalized as the gem writes it).
+func pathError(msg string) error { return &Error{Msg: msg} }
 
 // renderPath writes a path as HOCON would, quoting elements that need it.
 func renderPath(path []string) string {

@@ -153,8 +153,8 @@ func (c resolveContext) resolveRef(r *refValue, src resolveSource) (value, resol
 	found, fromRoot, next, err := src.lookup(inner, r)
 	var v value
 	if err == nil && found != nil {
-		recursive := resolveSource{root: fromRoot.last().(*objectValue), fromRoot: fromRoot}
-		v, _, err = next.resolve(found, recursive)
+		root, _ := fromRoot.last().(*objectValue) // the object the path was found in
+		v, _, err = next.resolve(found, resolveSource{root: root, fromRoot: fromRoot})
 	}
 	if errors.Is(err, errNotPossible) {
 		if !r.optional {

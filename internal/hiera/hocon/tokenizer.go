@@ -238,12 +238,12 @@ func (tz *tokenizer) next(ws *whitespaceSaver) (token, error) {
 }
 
 func runeName(r rune) string {
-	switch {
-	case r == eof:
+	switch r {
+	case eof:
 		return "end of file"
-	case r == '\n':
+	case '\n':
 		return "newline"
-	case r == '\t':
+	case '\t':
 		return "tab"
 	}
 	return string(r)

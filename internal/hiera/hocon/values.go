@@ -161,17 +161,16 @@ func withFallback(v, fallback value) (value, error) {
 	if ignoresFallbacks(v) {
 		return v, nil
 	}
-	switch {
-	case isUnmergeable(fallback):
+	if isUnmergeable(fallback) {
 		return delay(v, append(cloneStack(stackOf(v)), unmergedValues(fallback)...)), nil
-	case isPlainObject(fallback):
-		if o, ok := v.(*objectValue); ok {
-			return mergeObjects(o, fallback.(*objectValue))
-		}
 	}
-	// merged with a non-object (or a delayed object with an object): v wins once resolved
-	if isResolved(v) {
-		o := v.(*objectValue) // the only resolved value that does not ignore fallbacks
+	o, vIsObject := v.(*objectValue)
+	if f, isObject := fallback.(*objectValue); isObject && vIsObject {
+		return mergeObjects(o, f)
+	}
+	// merged with a non-object (or a delayed object with an object): v wins once resolved; the
+	// only resolved value that does not ignore fallbacks is an object
+	if vIsObject && o.resolved {
 		return &objectValue{keys: o.keys, m: o.m, resolved: o.resolved, ignoresFallbacks: true}, nil
 	}
 	return delay(v, append(cloneStack(stackOf(v)), fallback)), nil
@@ -325,8 +324,10 @@ func numberFloat(n *numberValue) *big.Float {
 		return new(big.Float).SetInt64(t)
 	case *big.Int:
 		return new(big.Float).SetInt(t)
+	case float64:
+		return big.NewFloat(t)
 	}
-	return big.NewFloat(n.n.(float64))
+	return new(big.Float)
 }
 
 // concatenate joins the values written side by side (`a b`, `${x} [1]`), as the gem's
@@ -378,8 +379,8 @@ func consolidate(pieces []value) ([]value, error) {
 // join is ConfigConcatenation.join: two objects merge, two lists concatenate, unquoted text after an
 // object or list is dropped, scalars join as strings; nil when one side is unresolved.
 func join(left, right value) (value, error) {
-	_, leftList := left.(*listValue)
-	_, rightList := right.(*listValue)
+	ll, leftList := left.(*listValue)
+	rl, rightList := right.(*listValue)
 	if (isObjectLike(left) && rightList) || (leftList && isObjectLike(right)) {
 		// the gem's object-to-list conversion builds a list of Ruby integers and then fails
 		return nil, &Error{Msg: "Cannot concatenate an object and a list"}
@@ -388,7 +389,7 @@ func join(left, right value) (value, error) {
 	case isObjectLike(left) && isObjectLike(right):
 		return withFallback(right, left)
 	case leftList && rightList:
-		return newList(append(append([]value(nil), left.(*listValue).items...), right.(*listValue).items...)), nil
+		return newList(append(append([]value(nil), ll.items...), rl.items...)), nil
 	case (leftList || isObjectLike(left)) && isUnquoted(right):
 		return left, nil
 	case isUnmergeable(left) || isUnmergeable(right):
