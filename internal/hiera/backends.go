@@ -27,8 +27,9 @@ type dataFunction struct {
 	// decrypt runs on each value read (eyaml's ENC[...] tokens); a value it changes is secret.
 	decrypt func(inv *invocation, e *entry, v any) (any, error)
 
-	// v3Backend is the Hiera 3 backend name a version 3 hiera.yaml uses for this function.
-	v3Backend string
+	// v3Backend is the Hiera 3 backend name a version 3 hiera.yaml uses for this function, and
+	// v3Extension the extension of its files unless the backend's :extension: names another.
+	v3Backend, v3Extension string
 	// refusal, when set, is why the engine does not serve a function Puppet has: serving it
 	// would run code or need a library the engine does not have.
 	refusal string
@@ -41,20 +42,20 @@ const missingPathText = "one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths
 var dataFunctions = []*dataFunction{
 	{
 		name: "yaml_data", kind: "data_hash", read: readYAMLData, nonHashWarns: true, pathOnly: true,
-		missingPath: "'yaml_data' " + missingPathText + "data_hash function", v3Backend: "yaml",
+		missingPath: "'yaml_data' " + missingPathText + "data_hash function", v3Backend: "yaml", v3Extension: ".yaml",
 	},
 	{
 		name: "json_data", kind: "data_hash", read: readJSONData, pathOnly: true,
-		missingPath: "'json_data' " + missingPathText + "data_hash function", v3Backend: "json",
+		missingPath: "'json_data' " + missingPathText + "data_hash function", v3Backend: "json", v3Extension: ".json",
 	},
 	{
 		name: "eyaml_lookup_key", kind: "lookup_key", read: readYAMLData, nonHashWarns: true,
-		missingPath: "'eyaml_lookup_key': " + missingPathText + "lookup_key function", v3Backend: "eyaml",
+		missingPath: "'eyaml_lookup_key': " + missingPathText + "lookup_key function", v3Backend: "eyaml", v3Extension: ".eyaml",
 		decrypt: (*invocation).decryptValue,
 	},
 	{
 		name: "hocon_data", kind: "data_hash", read: readHOCONData, pathOnly: true,
-		missingPath: "'hocon_data' " + missingPathText + "data_hash function",
+		missingPath: "'hocon_data' " + missingPathText + "data_hash function", v3Backend: "hocon", v3Extension: ".conf",
 	},
 }
 

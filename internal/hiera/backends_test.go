@@ -22,6 +22,9 @@ func TestDataFunctionTable(t *testing.T) {
 		if served && f.missingPath == "" {
 			t.Errorf("%s: served without Puppet's missing-path error", f.name)
 		}
+		if (f.v3Backend == "") != (f.v3Extension == "") {
+			t.Errorf("%s: a Hiera 3 backend name needs its file extension, and only it", f.name)
+		}
 		if f.v3Backend != "" && v3DataFunction(f.v3Backend) != f && served {
 			t.Errorf("%s: Hiera 3 backend %q converts to another function", f.name, f.v3Backend)
 		}

@@ -448,7 +448,7 @@ func TestConfigVersion3Errors(t *testing.T) {
 			message: "Backend 'json' is defined more than once. First defined at (line: 2)",
 			line:    2,
 		},
-		"unsupported-backend":         {config: ":backends: [yaml, vault]\n" + yamlDir, message: "Hiera 3 backend 'vault' is not supported (only yaml, json and eyaml)"},
+		"unsupported-backend":         {config: ":backends: [yaml, vault]\n" + yamlDir, message: "Hiera 3 backend 'vault' is not supported (only yaml, json, eyaml and hocon)"},
 		"no-datadir":                  {config: ":backends: [yaml]\n", message: "Hiera 3 backend 'yaml' has no :datadir:"},
 		"bad-merge-behavior":          {config: ":backends: yaml\n" + yamlDir + ":merge_behavior: deepest\n", message: "Hiera 3 :merge_behavior: must be native, deep or deeper, got 'deepest'"},
 		"hierarchy-not-strings":       {config: ":backends: yaml\n" + yamlDir + ":hierarchy:\n  a: b\n", message: ":hierarchy: must be a string or an array of strings, got Struct"},

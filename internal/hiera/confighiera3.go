@@ -8,6 +8,7 @@ import (
 type v3Settings struct {
 	mergeBehavior string      // native, deep or deeper: used by hiera_hash
 	deepOptions   DeepOptions // :deep_merge_options:
+	unpackArrays  string      // :deep_merge_options: {:unpack_arrays: ','}: arrays are joined and split on it
 }
 
 // parseV3 converts a Hiera 3 configuration into one hierarchy entry per backend, each walking the
@@ -44,6 +45,8 @@ func (c *config) parseV3(top *Hash) error {
 				c.v3.deepOptions.SortMergedArrays, _ = val.(bool)
 			case "merge_hash_arrays":
 				c.v3.deepOptions.MergeHashArrays, _ = val.(bool)
+			case "unpack_arrays":
+				c.v3.unpackArrays, _ = val.(string)
 			}
 			return true
 		})
@@ -59,14 +62,14 @@ func (c *config) parseV3(top *Hash) error {
 			return c.errAt(0, "Hiera 3 backend '%s' is not supported (only %s)", b, servedNames(func(f *dataFunction) string { return f.v3Backend }))
 		}
 		e := &entry{name: b, fn: fn, locKind: "paths"}
-		ext := "." + b
+		ext := fn.v3Extension
 		settings, _ := top.Get(b)
 		if sh, isHash := settings.(*Hash); isHash {
 			if d, ok := sh.Get("datadir"); ok {
 				e.datadir, _ = d.(string)
 			}
-			if x, ok := sh.Get("extension"); ok {
-				ext, _ = x.(string)
+			if x, ok := sh.Get("extension"); ok && x != nil {
+				ext = "." + rubyToS(x) // Puppet adds the dot, as Hiera 3 does
 			}
 			e.options = v3Options(sh)
 		}

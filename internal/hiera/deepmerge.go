@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -16,9 +17,10 @@ import (
 type deepMerger struct {
 	ko         *regexp.Regexp // nil: no knockout
 	koStr      string
-	sort       bool // sort_merged_arrays
-	hashArrays bool // merge_hash_arrays
-	preserve   bool // preserve_unmergeables (Hiera 3 "deep")
+	sort       bool   // sort_merged_arrays
+	hashArrays bool   // merge_hash_arrays
+	preserve   bool   // preserve_unmergeables (Hiera 3 "deep")
+	unpack     string // unpack_arrays (Hiera 3's :deep_merge_options:): arrays are joined and split on it
 }
 
 func newDeepMerger(opts DeepOptions, preserve bool) (*deepMerger, error) {
@@ -114,6 +116,13 @@ func (d *deepMerger) mergeHash(s *Hash, dst any) (any, error) {
 // mergeArray merges the array s into dst; aliased is set when dst is a copy of s (see joinArrays).
 func (d *deepMerger) mergeArray(s []any, dst any, aliased bool) (any, error) {
 	src := append([]any{}, s...)
+	if d.unpack != "" {
+		// the gem replaces both arrays by new ones: no longer the same array
+		src, aliased = unpackArray(src, d.unpack), false
+		if da, ok := dst.([]any); ok {
+			dst = unpackArray(da, d.unpack)
+		}
+	}
 	if d.ko != nil && containsValue(src, d.koStr) {
 		// A bare prefix empties the destination.
 		dst = clearOrNil(dst)
@@ -246,6 +255,9 @@ func (d *deepMerger) self(v any) (any, error) {
 }
 
 func (d *deepMerger) selfArray(a []any) (any, error) {
+	if d.unpack != "" { // unpacking gives source and destination arrays of their own
+		return d.mergeArray(a, a, false)
+	}
 	if d.ko != nil && containsValue(a, d.koStr) {
 		return []any{}, nil // clearing the destination cleared the source as well
 	}
@@ -489,4 +501,40 @@ func rubyEqual(a, b any) bool {
 		return containersEqual(a, b, rubyEqual)
 	}
 	return Equal(a, b)
+}
+
+// unpackArray is Ruby's a.join(sep).split(sep), which unpack_arrays applies to both arrays.
+func unpackArray(a []any, sep string) []any {
+	var parts []string
+	if sep == " " { // Ruby's split on a single space splits on runs of whitespace
+		parts = strings.Fields(rubyJoin(a, sep))
+	} else {
+		parts = strings.Split(rubyJoin(a, sep), sep)
+		for len(parts) > 0 && parts[len(parts)-1] == "" { // split drops trailing empty fields
+			parts = parts[:len(parts)-1]
+		}
+	}
+	out := make([]any, len(parts))
+	for i, p := range parts {
+		out[i] = p
+	}
+	return out
+}
+
+// rubyJoin is Array#join: nested arrays joined too, nil as "", anything else by to_s.
+func rubyJoin(a []any, sep string) string {
+	var sb strings.Builder
+	for i, v := range a {
+		if i > 0 {
+			sb.WriteString(sep)
+		}
+		switch t := v.(type) {
+		case []any:
+			sb.WriteString(rubyJoin(t, sep))
+		case nil:
+		default:
+			sb.WriteString(rubyToS(t))
+		}
+	}
+	return sb.String()
 }

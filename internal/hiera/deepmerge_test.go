@@ -320,7 +320,7 @@ func TestHiera3Hash(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			before := Copy(tc.found)
-			got, err := hiera3Hash("h", tc.behavior, tc.opts, tc.found)
+			got, err := hiera3Hash("h", &v3Settings{mergeBehavior: tc.behavior, deepOptions: tc.opts}, tc.found)
 			if !mtSame(before, tc.found) {
 				t.Errorf("the merge modified its inputs")
 			}

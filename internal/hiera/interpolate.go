@@ -232,18 +232,15 @@ func (inv *invocation) token3(subject, token, expr string, allowMethods bool) (s
 		arg = q[1 : len(q)-1]
 	}
 	var value any
-	err := inv.check(token, func() error {
-		var err error
-		switch method {
-		case "scope":
-			value, err = inv.scopeValue(arg, subject)
-		case "literal":
-			value = arg
-		default:
-			value, err = inv.nestedLookup(arg)
-		}
-		return err
-	})
+	var err error
+	switch method {
+	case "scope":
+		value, err = inv.scopeValue(arg, subject)
+	case "literal":
+		value = arg
+	default:
+		value, err = inv.nestedLookup(arg)
+	}
 	if err != nil {
 		return "", nil, false, err
 	}
@@ -256,6 +253,19 @@ func (inv *invocation) token3(subject, token, expr string, allowMethods bool) (s
 			return "", nil, false, errorf("Cannot call alias in the string context")
 		}
 		return s, nil, false, nil
+	}
+	// As Puppet does (the Hiera 3 command line differs, see the README): a value holding %{...},
+	// such as a fact, is interpolated in turn, and a loop is an error.
+	guard := arg
+	if method == "scope" {
+		guard = "scope:" + arg
+	}
+	err = inv.check(guard, func() error {
+		value, err = inv.interpolateAny(value, allowMethods)
+		return err
+	})
+	if err != nil {
+		return "", nil, false, err
 	}
 	return rubyToS(value), nil, false, nil
 }

@@ -50,7 +50,7 @@ func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any,
 	var found bool
 	err = inv.check(key, func() error {
 		if inv.cfg.v3 != nil && explicit == nil && fn != FuncLookup {
-			value, found, err = inv.searchHiera3(key)
+			value, found, err = inv.searchHiera3(key, segs)
 			return err
 		}
 		if value, found, err = inv.cachedSearch(root, merge); err != nil || !found {

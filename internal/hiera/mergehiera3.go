@@ -25,10 +25,9 @@ func hiera3Array(key string, found []any) (any, error) {
 }
 
 // hiera3Hash is the hash resolution: every found value (in priority order) must be a Hash; they are
-// folded with answer = merge_answer(lower, answer) under :merge_behavior: (native, deep or deeper;
-// anything else is native) and the :deep_merge_options: in opts. found must not be
-// empty.
-func hiera3Hash(key, behavior string, opts DeepOptions, found []any) (any, error) {
+// folded with answer = merge_answer(lower, answer) under the config's :merge_behavior: (native, deep
+// or deeper) and :deep_merge_options:. found must not be empty.
+func hiera3Hash(key string, settings *v3Settings, found []any) (any, error) {
 	var answer any = NewHash(0)
 	for _, v := range found {
 		lower, ok := v.(*Hash)
@@ -36,7 +35,7 @@ func hiera3Hash(key, behavior string, opts DeepOptions, found []any) (any, error
 			return nil, errorf("Hiera type mismatch for key '%s': expected Hash and got %s", key, rubyClassName(v))
 		}
 		var err error
-		if answer, err = hiera3MergeAnswer(behavior, opts, lower, answer); err != nil {
+		if answer, err = hiera3MergeAnswer(settings, lower, answer); err != nil {
 			return nil, err
 		}
 	}
@@ -44,7 +43,8 @@ func hiera3Hash(key, behavior string, opts DeepOptions, found []any) (any, error
 }
 
 // hiera3MergeAnswer is Backend.merge_answer(lower, higher).
-func hiera3MergeAnswer(behavior string, opts DeepOptions, lower *Hash, higher any) (any, error) {
+func hiera3MergeAnswer(settings *v3Settings, lower *Hash, higher any) (any, error) {
+	behavior := settings.mergeBehavior
 	if behavior != "deep" && behavior != "deeper" {
 		high, isHash := higher.(*Hash)
 		if !isHash { // cannot happen: hiera3Hash starts from a Hash and a native merge keeps it one
@@ -54,9 +54,10 @@ func hiera3MergeAnswer(behavior string, opts DeepOptions, lower *Hash, higher an
 	}
 	// deeper is Hash#deeper_merge!, deep is Hash#deeper_merge: the same merge but keeping the lower
 	// value whenever the two cannot be merged.
-	dm, err := newDeepMerger(opts, behavior == "deep")
+	dm, err := newDeepMerger(settings.deepOptions, behavior == "deep")
 	if err != nil {
 		return nil, err
 	}
+	dm.unpack = settings.unpackArrays
 	return dm.merge(higher, Copy(lower))
 }

@@ -1,17 +1,17 @@
 package hiera
 
-import "strings"
-
 // searchHiera3 is hiera_hash / hiera_array over a version 3 hiera.yaml, with Hiera 3's own
 // resolution: every found value, in priority order, folded by :merge_behavior: or array rules.
-func (inv *invocation) searchHiera3(key string) (any, bool, error) {
-	if strings.Contains(key, ".") { // a dotted key, quoted or not
+// segs is the parsed key: a quoted 'a.b' is one segment, which Hiera 3 looks up as the key a.b.
+func (inv *invocation) searchHiera3(key string, segs []any) (any, bool, error) {
+	if len(segs) > 1 { // a dotted key
 		kind := ":hash"
 		if inv.req.Function == FuncArray {
 			kind = ":array"
 		}
 		return nil, false, errorf("Resolution type %s is illegal when accessing values using dotted keys. Offending key was '%s'", kind, key)
 	}
+	key = keyRoot(segs)
 	// Hiera 3 resolves each backend over the whole hierarchy, then merges the backends' answers.
 	var perBackend []any
 	for _, e := range inv.cfg.entries {
@@ -52,5 +52,5 @@ func (inv *invocation) resolveHiera3(key string, found []any) (any, error) {
 	if inv.req.Function == FuncArray {
 		return hiera3Array(key, found)
 	}
-	return hiera3Hash(key, inv.cfg.v3.mergeBehavior, inv.cfg.v3.deepOptions, found)
+	return hiera3Hash(key, inv.cfg.v3, found)
 }
