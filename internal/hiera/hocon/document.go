@@ -211,7 +211,7 @@ func quoteHint(t token) string {
 	if t.kind == tokEOF {
 		return ""
 	}
-	return fmt.Sprintf(" (if you intended %s to be part of a key or string value, try enclosing the key or value in double quotes)", t.describe())
+	return fmt.Sprintf(" (if you intended %s to be part of a key or string value, try enclosing the key or value in double quotes", t.describe()) // sic: the gem leaves the parenthesis open
 }
 
 // key reads a field's path: the value and unquoted tokens up to the separator.

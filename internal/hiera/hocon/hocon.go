@@ -27,7 +27,7 @@ type Limits struct {
 }
 
 // DefaultLimits are generous for hand-written data and small enough to keep a hostile file cheap.
-var DefaultLimits = Limits{Tokens: 4 << 20, Depth: 1000, Includes: 100, Steps: 100000}
+var DefaultLimits = Limits{Tokens: 4 << 20, Depth: 1000, Includes: 100, Steps: 2000000}
 
 // maxIncludeDepth is the gem's MAX_INCLUDE_DEPTH.
 const maxIncludeDepth = 50
@@ -45,9 +45,11 @@ type Error struct {
 	Msg  string
 }
 
+// Error words the position as the gem does for text it parses from a string (as Puppet calls it):
+// "String: 3: message", which is what Puppet users see.
 func (e *Error) Error() string {
 	if e.Line > 0 {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+		return fmt.Sprintf("String: %d: %s", e.Line, e.Msg)
 	}
 	return e.Msg
 }
@@ -60,7 +62,7 @@ type IncludeError struct {
 }
 
 func (e *IncludeError) Error() string {
-	return fmt.Sprintf("line %d: in included file %s: %v", e.Line, e.File, e.Err)
+	return fmt.Sprintf("String: %d: in included file %s: %v", e.Line, e.File, e.Err)
 }
 
 func (e *IncludeError) Unwrap() error { return e.Err }
@@ -81,7 +83,7 @@ func Parse(text string, opts Options) (obj *Object, err error) {
 		return nil, err
 	}
 	steps := 0
-	ctx := resolveContext{steps: &steps, limit: opts.Limits.Steps}
+	ctx := resolveContext{markers: map[*refValue]bool{}, steps: &steps, limit: opts.Limits.Steps}
 	resolved, _, err := ctx.resolve(root, resolveSource{root: root})
 	if err != nil {
 		return nil, err
@@ -110,7 +112,7 @@ func parseRoot(text string, b *builder) (*objectValue, error) {
 	}
 	o, ok := v.(*objectValue)
 	if !ok {
-		return nil, &Error{Line: 1, Msg: "has type LIST rather than object at file root"}
+		return nil, &Error{Line: 1, Msg: " has type LIST rather than object at file root"} // sic: two spaces in the gem's message
 	}
 	return o, nil
 }

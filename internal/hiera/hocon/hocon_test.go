@@ -91,22 +91,22 @@ func TestParseAsTheGem(t *testing.T) {
 // Every text here is an error in the gem too; the message names the line.
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ name, text, want string }{
-		{"colon in unquoted value", "name = web\nurl = http://example.com/path\n", "line 2: Expecting close brace } or a comma, got ':'"},
-		{"unclosed list", "a = [1, 2\nb = 1\n", "line 2: List should have ended with ] or had a comma, instead had token: '='"},
-		{"root is a list", "[1, 2]", "line 1: has type LIST rather than object at file root"},
+		{"colon in unquoted value", "name = web\nurl = http://example.com/path\n", "String: 2: Expecting close brace } or a comma, got ':'"},
+		{"unclosed list", "a = [1, 2\nb = 1\n", "String: 2: List should have ended with ] or had a comma, instead had token: '='"},
+		{"root is a list", "[1, 2]", "String: 1:  has type LIST rather than object at file root"},
 		{"cycle", "a = ${b}\nb = ${a}", "Could not resolve substitution to a value: ${a} (part of a cycle of substitutions)"},
-		{"self cycle", "a = ${a}", "line 1: Could not resolve substitution to a value: ${a}"},
-		{"missing substitution", "a = 1\nb = ${c}", "line 2: Could not resolve substitution to a value: ${c}"},
-		{"string before a list", "a = foo [1]", "line 1: Cannot concatenate object or list with a non-object-or-list"},
-		{"object and list", "a = {x=1} [2]", "line 1: Cannot concatenate an object and a list"},
-		{"unclosed string", "a = \"x", "line 1: End of input but string quote was still open"},
-		{"bad escape", `a = "\q"`, "line 1: backslash followed by 'q'"},
-		{"unescaped control character", "a = \"x\x01\"", "line 1: JSON does not allow unescaped"},
+		{"self cycle", "a = ${a}", "String: 1: Could not resolve substitution to a value: ${a}"},
+		{"missing substitution", "a = 1\nb = ${c}", "String: 2: Could not resolve substitution to a value: ${c}"},
+		{"string before a list", "a = foo [1]", "String: 1: Cannot concatenate object or list with a non-object-or-list"},
+		{"object and list", "a = {x=1} [2]", "String: 1: Cannot concatenate an object and a list"},
+		{"unclosed string", "a = \"x", "String: 1: End of input but string quote was still open"},
+		{"bad escape", `a = "\q"`, "String: 1: backslash followed by 'q'"},
+		{"unescaped control character", "a = \"x\x01\"", "String: 1: JSON does not allow unescaped"},
 		{"underscore escape (the gem's pack check)", `a = "\u005f"`, "Malformed hex digits after \\u escape"},
-		{"reserved character", "a = x!y", "line 1: Reserved character '!' is not allowed outside quotes"},
-		{"infinite number", "a = 1e400", "line 1: number 1e400 is out of range"},
-		{"empty path element", "a..b = 1", "line 1: path has a leading, trailing, or two adjacent period"},
-		{"+= in a list", "a = [ { b += 1 } ]", "line 1: Due to current limitations of the config parser, += does not work nested inside a list"},
+		{"reserved character", "a = x!y", "String: 1: Reserved character '!' is not allowed outside quotes"},
+		{"infinite number", "a = 1e400", "String: 1: number 1e400 is out of range"},
+		{"empty path element", "a..b = 1", "String: 1: path has a leading, trailing, or two adjacent period"},
+		{"+= in a list", "a = [ { b += 1 } ]", "String: 1: Due to current limitations of the config parser, += does not work nested inside a list"},
 		{"object over a substitution one level down", "x { a = ${y} }\nx { a { z = 1 } }\ny = {}", "need to Config#resolve()"},
 		{"url include", `include url("http://example.com/x.conf")`, "include url() and classpath() are not supported"},
 		{"relative file include", `include file("x.conf")`, "a relative path depends on the working directory"},
@@ -176,7 +176,7 @@ func TestIncludes(t *testing.T) {
 	}
 	for name, tc := range map[string]struct{ text, want string }{
 		"cycle":                {`include file("` + filepath.Join(dir, "loop.conf") + `")`, "include statements nested more than 50 times"},
-		"error in the include": {"a = 1\n" + `include file("` + filepath.Join(dir, "bad.conf") + `")`, "line 2: in included file " + filepath.Join(dir, "bad.conf") + ": line 2: List should have"},
+		"error in the include": {"a = 1\n" + `include file("` + filepath.Join(dir, "bad.conf") + `")`, "String: 2: in included file " + filepath.Join(dir, "bad.conf") + ": String: 2: List should have"},
 		"outside the root":     {`include file("/etc/passwd")`, "outside the data directory"},
 	} {
 		if _, err := Parse(tc.text, opts); err == nil || !strings.Contains(err.Error(), tc.want) {

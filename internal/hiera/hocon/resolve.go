@@ -18,7 +18,7 @@ var errNotPossible = errors.New("not possible to resolve")
 
 type resolveContext struct {
 	restrict []string // nil: resolve everything
-	markers  map[*refValue]bool
+	markers  map[*refValue]bool // the references being resolved (shared: added and removed in stack order)
 	steps    *int
 	limit    int
 }
@@ -75,15 +75,19 @@ func (c resolveContext) resolveObject(o *objectValue, src resolveSource) (value,
 	}
 	withParent := src.pushParent(o)
 	original := c.restrict
+	keys := o.keys
+	if original != nil { // only the child on the path is resolved, and only below it
+		if _, ok := o.m[original[0]]; !ok || len(original) == 1 {
+			return o, c, nil
+		}
+		keys = original[:1]
+	}
 	var changed map[string]value
-	for _, k := range o.keys {
+	for _, k := range keys {
 		v := o.m[k]
 		var modified value
 		var err error
 		if original != nil {
-			if k != original[0] || len(original) == 1 {
-				continue
-			}
 			modified, c, err = c.restrictTo(original[1:]).resolve(v, withParent)
 		} else {
 			modified, c, err = c.restrictTo(nil).resolve(v, withParent)
@@ -102,7 +106,8 @@ func (c resolveContext) resolveObject(o *objectValue, src resolveSource) (value,
 	if changed == nil {
 		return o, c, nil
 	}
-	var keys []string
+	*c.steps += len(o.keys) / 8 // copying the object is work too
+	var newKeys []string
 	m := make(map[string]value, len(o.keys))
 	for _, k := range o.keys {
 		v, ok := changed[k]
@@ -110,11 +115,11 @@ func (c resolveContext) resolveObject(o *objectValue, src resolveSource) (value,
 			v = o.m[k]
 		}
 		if v != nil {
-			keys = append(keys, k)
+			newKeys = append(newKeys, k)
 			m[k] = v
 		}
 	}
-	return &objectValue{keys: keys, m: m, resolved: allResolved(m), ignoresFallbacks: o.ignoresFallbacks}, c, nil
+	return &objectValue{keys: newKeys, m: m, resolved: allResolved(m), ignoresFallbacks: o.ignoresFallbacks}, c, nil
 }
 
 func (c resolveContext) resolveList(l *listValue, src resolveSource) (value, resolveContext, error) {
@@ -143,14 +148,9 @@ func (c resolveContext) resolveList(l *listValue, src resolveSource) (value, res
 }
 
 func (c resolveContext) resolveRef(r *refValue, src resolveSource) (value, resolveContext, error) {
-	markers := make(map[*refValue]bool, len(c.markers)+1)
-	for k := range c.markers {
-		markers[k] = true
-	}
-	markers[r] = true
-	inner := c
-	inner.markers = markers
-	found, fromRoot, next, err := src.lookup(inner, r)
+	c.markers[r] = true
+	defer delete(c.markers, r)
+	found, fromRoot, next, err := src.lookup(c, r)
 	var v value
 	if err == nil && found != nil {
 		root, _ := fromRoot.last().(*objectValue) // the object the path was found in
