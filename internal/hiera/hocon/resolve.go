@@ -17,7 +17,7 @@ import (
 var errNotPossible = errors.New("not possible to resolve")
 
 type resolveContext struct {
-	restrict []string // nil: resolve everything
+	restrict []string           // nil: resolve everything
 	markers  map[*refValue]bool // the references being resolved (shared: added and removed in stack order)
 	steps    *int
 	limit    int
