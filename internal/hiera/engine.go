@@ -207,7 +207,7 @@ func (e *Engine) Lookup(ctx context.Context, req Request) (res Result, err error
 	var valueType *ptype
 	if req.HasValueType {
 		if valueType, err = parseType(req.ValueType); err != nil {
-			return Result{}, withKey(err, key)
+			return Result{}, withKey(valueTypeError(err), key)
 		}
 	}
 	cfg, err := e.config()
