@@ -104,8 +104,11 @@ func (e *Engine) config() (*config, error) {
 // dataFor returns the parsed data hash of a data file; exists is false for a missing file.
 func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bool) {
 	fi, err := os.Stat(path)
-	if err != nil || fi.IsDir() {
+	if err != nil {
 		return nil, false
+	}
+	if fi.IsDir() { // Ruby's File.read fails on it, and Puppet with it
+		return &dataFile{err: &Error{Message: "Is a directory @ io_fread - " + path, File: path, valueFree: true}}, true
 	}
 	stamp := stampOf(fi)
 	key := fileKey{fn: fn, path: path}

@@ -62,7 +62,7 @@ func (f *lookupFunction) Definition(_ context.Context, _ function.DefinitionRequ
 			},
 		},
 		VariadicParameter: function.DynamicParameter{
-			Name: "scope_and_value_type",
+			Name: "scope",
 			MarkdownDescription: "Optional, at most two: first `scope`, other top-scope variables such as `trusted`, `server_facts` or " +
 				"`environment`, an object of any shape (or null), as the provider's `scope`; a name there wins over a fact of " +
 				"the same name. Then `value_type`, a Puppet type expression the result must match, as the data sources' " +
