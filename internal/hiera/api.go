@@ -1,5 +1,7 @@
 package hiera
 
+import "errors"
+
 // Function says which Puppet function a lookup behaves like; it decides the default merge strategy
 // and, for a version 3 hiera.yaml, which Hiera 3 resolution type is used.
 type Function int
@@ -53,9 +55,23 @@ type Result struct {
 	Warnings []string
 }
 
+// ErrValueType is wrapped by the errors of a request's value_type: a type that does not parse, or a
+// found value or default that does not match it (errors.Is(err, ErrValueType)).
+var ErrValueType = errors.New("value_type")
+
 // ParseValueType checks a value_type expression as Puppet's type parser does, for validation ahead
 // of a lookup; the error carries Puppet's message.
 func ParseValueType(s string) error {
 	_, err := parseType(s)
+	return err
+}
+
+// valueTypeError marks err as a value_type error.
+func valueTypeError(err error) error {
+	if e, ok := err.(*Error); ok && e.Err == nil {
+		c := *e
+		c.Err = ErrValueType
+		return &c
+	}
 	return err
 }

@@ -248,10 +248,12 @@ hierarchy:
     path: secrets.eyaml
     options:
       pkcs7_private_key: keys/private_key.pkcs7.pem
+      pkcs7_public_key: keys/public_key.pkcs7.pem
   - name: common
     path: common.yaml
 `,
 		"keys/private_key.pkcs7.pem": readFixture(t, "keys/private_key.pkcs7.pem"),
+		"keys/public_key.pkcs7.pem":  readFixture(t, "keys/public_key.pkcs7.pem"),
 		"data/secrets.eyaml":         "pw: " + encrypt(t, "hunter2") + "\n",
 		"data/common.yaml": `lookup_options:
   h:

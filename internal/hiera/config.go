@@ -104,7 +104,7 @@ func (c *config) parseV5(top *Hash, lines map[*Hash]int) error {
 	defaults := NewHash(2)
 	defaults.Set("datadir", "data")
 	defaults.Set("data_hash", "yaml_data")
-	if d, ok := top.Get("defaults"); ok {
+	if d, ok := top.Get("defaults"); ok && d != nil { // a defaults: holding only comments is no defaults
 		dh, isHash := d.(*Hash)
 		if !isHash {
 			return c.typeError("entry 'defaults' expects a Hash value, got " + puppetTypeName(d))

@@ -1,6 +1,8 @@
 package hiera_test
 
 import (
+	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -219,6 +221,14 @@ func TestConfigAccepted(t *testing.T) {
 			fs:   files{"hiera.yaml": "version: 5\n", "data/common.yaml": "a: from default hierarchy\n"},
 			key:  "a",
 			want: `"from default hierarchy"`,
+		},
+		"defaults-holding-only-comments-is-no-defaults": { // as Puppet (found on puppet-magic_castle)
+			fs: files{
+				"hiera.yaml":       "version: 5\ndefaults:\n  # datadir: elsewhere\nhierarchy:\n  - name: c\n    path: common.yaml\n",
+				"data/common.yaml": "a: data dir\n",
+			},
+			key:  "a",
+			want: `"data dir"`,
 		},
 		"defaults-without-datadir-still-use-data": {
 			fs: files{
@@ -467,5 +477,20 @@ func TestConfigVersion3Errors(t *testing.T) {
 				t.Errorf("Line = %d, want %d", he.Line, tt.line)
 			}
 		})
+	}
+}
+
+// A data file path that names a directory fails every lookup, with Ruby's message, as in Puppet.
+func TestDataFileIsDirectory(t *testing.T) {
+	t.Parallel()
+	e, dir := newEngine(t, files{
+		"hiera.yaml":       "version: 5\nhierarchy:\n  - name: first\n    path: common.yaml\n  - name: dir\n    path: sub\n",
+		"data/common.yaml": "a: 1\n",
+		"data/sub/x.yaml":  "b: 2\n",
+	})
+	_, err := e.Lookup(context.Background(), hiera.Request{Key: "b"})
+	var herr *hiera.Error
+	if !errors.As(err, &herr) || !strings.HasSuffix(herr.Message, "Is a directory @ io_fread - "+filepath.Join(dir, "data", "sub")) || herr.Level != "dir" {
+		t.Fatalf("got %v", err)
 	}
 }

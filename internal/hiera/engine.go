@@ -148,7 +148,10 @@ func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bo
 		}
 	}
 	fi, err := os.Stat(path)
-	exists = err == nil && !fi.IsDir()
+	if err == nil && fi.IsDir() { // Ruby's File.read fails on it, and Puppet with it
+		return &dataFile{err: &Error{Message: "Is a directory @ io_fread - " + path, File: path, valueFree: true}}, true
+	}
+	exists = err == nil
 	if !known {
 		if !exists && e.absent.Load() >= maxAbsentFiles {
 			return nil, false // not remembered: stat again next time
@@ -281,7 +284,7 @@ func (e *Engine) Lookup(ctx context.Context, req Request) (res Result, err error
 	var valueType *ptype
 	if req.HasValueType {
 		if valueType, err = parseType(req.ValueType); err != nil {
-			return Result{}, withKey(err, key)
+			return Result{}, withKey(valueTypeError(err), key)
 		}
 	}
 	cfg, err := e.config()

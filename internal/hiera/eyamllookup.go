@@ -151,25 +151,26 @@ func (inv *invocation) loadDecryptor(e *entry) (*eyaml.Decryptor, error) {
 	if err != nil {
 		return nil, err
 	}
+	if pubPath == "" { // the private key alone would do, but hiera-eyaml refuses, and so Puppet
+		return nil, &Error{Message: "eyaml_lookup_key needs options.pkcs7_public_key as well as pkcs7_private_key to decrypt " +
+			"(hiera-eyaml, and so Puppet, fails with \"pkcs7_public_key is not defined\")", Level: e.name, File: inv.cfg.path, valueFree: true}
+	}
 	fi, err := os.Stat(privPath)
 	if err != nil {
 		return nil, &Error{Message: fmt.Sprintf("cannot read the eyaml private key %s: %v", privPath, err), Level: e.name, File: inv.cfg.path, valueFree: true}
 	}
-	ck := decryptorKey{private: privPath, public: pubPath, privateStamp: stampOf(fi)}
-	if pubPath != "" {
-		pfi, err := os.Stat(pubPath)
-		if err != nil {
-			return nil, &Error{Message: fmt.Sprintf("cannot read the eyaml public key %s: %v", pubPath, err), Level: e.name, File: inv.cfg.path, valueFree: true}
-		}
-		ck.publicStamp = stampOf(pfi)
+	pfi, err := os.Stat(pubPath)
+	if err != nil {
+		return nil, &Error{Message: fmt.Sprintf("cannot read the eyaml public key %s: %v", pubPath, err), Level: e.name, File: inv.cfg.path, valueFree: true}
 	}
+	ck := decryptorKey{private: privPath, public: pubPath, privateStamp: stampOf(fi), publicStamp: stampOf(pfi)}
 	if d, ok := inv.engine.decryptors.Load(ck); ok {
 		if dec, isDec := d.(*eyaml.Decryptor); isDec { // always: only decryptors are stored
 			return dec, nil
 		}
 	}
 	dec, err := eyaml.LoadDecryptor(privPath)
-	if err == nil && pubPath != "" {
+	if err == nil {
 		dec, err = dec.WithCertificateFile(pubPath)
 	}
 	if err != nil {

@@ -120,11 +120,10 @@ func (inv *invocation) checkValueType(subject string, v any) error {
 	case msg == "":
 		return nil
 	case inv.sensitive && !inv.wrapped:
-		return &Error{Message: fmt.Sprintf("%s has wrong type, expects a value of type %s (details withheld: the value is secret)", subject, inv.valueType), valueFree: true}
-	case inv.wrapped: // Puppet's message shows Sensitive[String], never the value
-		return &Error{Message: msg, valueFree: true}
+		msg = fmt.Sprintf("%s has wrong type, expects a value of type %s (details withheld: the value is secret)", subject, inv.valueType)
 	}
-	return errorf("%s", msg)
+	// a wrapped (Sensitive) value shows as Sensitive[String], never its contents
+	return &Error{Message: msg, Err: ErrValueType, valueFree: inv.sensitive}
 }
 
 // withKey sets an error's Key. Errors may be shared (cached with a data file or the

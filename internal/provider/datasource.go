@@ -81,6 +81,11 @@ func lookupSchema(kind lookupVariant) schema.Schema {
 					"Without it a missing key is an error.",
 				Optional: true,
 			},
+			"value_type": schema.StringAttribute{
+				MarkdownDescription: valueTypeDescription,
+				Optional:            true,
+				Validators:          []validator.String{valueTypeValidator{}},
+			},
 			"explain": schema.BoolAttribute{
 				MarkdownDescription: "When `true`, `explanation` tells how the value was found, level by level, like `puppet lookup --explain`. Defaults to `false`.",
 				Optional:            true,

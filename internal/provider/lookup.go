@@ -24,6 +24,7 @@ type lookupModel struct {
 	Scope        types.Dynamic `tfsdk:"scope"`
 	Merge        *mergeModel   `tfsdk:"merge"`
 	DefaultValue types.Dynamic `tfsdk:"default_value"`
+	ValueType    types.String  `tfsdk:"value_type"`
 	Explain      types.Bool    `tfsdk:"explain"`
 	Value        types.Dynamic `tfsdk:"value"`
 	JSON         types.String  `tfsdk:"json"`
@@ -92,6 +93,10 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	})
 	for _, w := range res.Warnings {
 		diags.AddAttributeWarning(path.Root("key"), "Hiera Warning", w)
+	}
+	if errors.Is(err, hiera.ErrValueType) {
+		diags.AddAttributeError(path.Root("value_type"), "Hiera Value Has Wrong Type", lookupError(key, configPath, err))
+		return diags
 	}
 	if err != nil {
 		diags.AddAttributeError(path.Root("key"), "Hiera Lookup Failed", lookupError(key, configPath, err))
@@ -169,6 +174,9 @@ func (pd *providerData) request(ctx context.Context, kind lookupVariant, m *look
 			diags.AddAttributeError(path.Root("default_value"), "Invalid Argument", err.Error())
 		}
 		req.HasDefault = true
+	}
+	if !m.ValueType.IsNull() && !m.ValueType.IsUnknown() {
+		req.ValueType, req.HasValueType = m.ValueType.ValueString(), true
 	}
 	return req, diags
 }

@@ -11,7 +11,7 @@ import (
 
 var _ function.Function = (*lookupFunction)(nil)
 
-// NewLookupFunction returns provider::hiera::lookup(config, key, facts, scope...). Terraform does not
+// NewLookupFunction returns provider::hiera::lookup(config, key, facts[, scope[, value_type]]). Terraform does not
 // configure provider functions, so it gets the provider's engine cache instead of its arguments.
 func NewLookupFunction(engines *engineCache) function.Function {
 	return &lookupFunction{engines: engines}
@@ -63,8 +63,10 @@ func (f *lookupFunction) Definition(_ context.Context, _ function.DefinitionRequ
 		},
 		VariadicParameter: function.DynamicParameter{
 			Name: "scope",
-			MarkdownDescription: "Optional, at most one: other top-scope variables such as `trusted`, `server_facts` or " +
-				"`environment`, an object of any shape, as the provider's `scope`. A name here wins over a fact of the same name.",
+			MarkdownDescription: "Optional, at most two: first `scope`, other top-scope variables such as `trusted`, `server_facts` or " +
+				"`environment`, an object of any shape (or null), as the provider's `scope`; a name there wins over a fact of " +
+				"the same name. Then `value_type`, a Puppet type expression the result must match, as the data sources' " +
+				"`value_type` (`\"Array[String, 1]\"`): a value that does not match is an error with Puppet's message.",
 			AllowNullValue: true,
 		},
 		Return: function.DynamicReturn{},
@@ -82,15 +84,23 @@ func (f *lookupFunction) Run(ctx context.Context, req function.RunRequest, resp 
 	case m.Key.ValueString() == "":
 		resp.Error = function.NewArgumentFuncError(1, "the key must not be empty")
 		return
-	case len(scope) > 1:
-		resp.Error = function.NewArgumentFuncError(4, "give at most one scope object")
+	case len(scope) > 2:
+		resp.Error = function.NewArgumentFuncError(5, "give at most a scope object and a value_type")
 		return
-	case len(scope) == 1:
+	}
+	if len(scope) > 0 {
 		m.Scope = scope[0]
+	}
+	if len(scope) == 2 {
+		var err *function.FuncError
+		if m.ValueType, err = valueTypeArgument(scope[1], 4); err != nil {
+			resp.Error = err
+			return
+		}
 	}
 	pd := &providerData{engines: f.engines, config: defaultConfig}
 	if diags := pd.lookup(ctx, lookupFunctionKind, &m); diags.HasError() {
-		resp.Error = funcErrorFromDiags(diags, map[string]int64{"config": 0, "key": 1, "facts": 2, "scope": 3})
+		resp.Error = funcErrorFromDiags(diags, map[string]int64{"config": 0, "key": 1, "facts": 2, "scope": 3, "value_type": 4})
 		return
 	}
 	resp.Error = resp.Result.Set(ctx, m.Value)

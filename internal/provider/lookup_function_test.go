@@ -94,7 +94,8 @@ func TestLookupFunction_errors(t *testing.T) {
 		step(`"testdata/site/hiera.yaml", "", null`, `Invalid value for "key" parameter: the key must not be empty`),
 		step(`"testdata/site/hiera.yaml", null, null`, `Invalid value for "key" parameter: argument must not be null`),
 		step(`"testdata/bad_yaml/hiera.yaml", "ok", null`, `broken\.yaml.*line:? 3`),
-		step(`"testdata/site/hiera.yaml", "string", null, {}, {}`, `Invalid value for "scope" parameter: give at most one scope object`),
+		step(`"testdata/site/hiera.yaml", "string", null, {}, {}`, `Invalid value for "scope" parameter: value_type must be a string`),
+		step(`"testdata/site/hiera.yaml", "string", null, {}, "String", 1`, `Invalid value for "scope" parameter: give at most a scope object and a value_type`),
 		step(`"testdata/site/hiera.yaml", "string", null, []`, `Invalid value for "scope" parameter: scope must be an object`),
 	)
 }
