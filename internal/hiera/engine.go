@@ -149,7 +149,7 @@ func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bo
 	}
 	fi, err := os.Stat(path)
 	if err == nil && fi.IsDir() { // Ruby's File.read fails on it, and Puppet with it
-		return &dataFile{err: &Error{Message: "Is a directory @ io_fread - " + path, File: path, valueFree: true}}, true
+		return &dataFile{err: &Error{Message: "Is a directory @ io_fread - " + path, File: path, valueFree: true, ofConfig: true}}, true // Puppet reports it unwrapped
 	}
 	exists = err == nil
 	if !known {
