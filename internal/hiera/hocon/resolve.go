@@ -421,4 +421,3 @@ func replaceChild(parent, child, replacement value) (value, error) {
 	}
 	return nil, &Error{Msg: "a substitution cannot be resolved here (the hocon gem fails with an internal error)"}
 }
-
