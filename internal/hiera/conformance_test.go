@@ -23,11 +23,13 @@ import (
 // each with its reason.
 
 type confCase struct {
-	ID     string            `json:"id"`
-	Engine string            `json:"engine"`
-	Files  map[string]string `json:"files"`
-	Facts  map[string]any    `json:"facts"`
-	Raw    []json.RawMessage `json:"lookups"`
+	ID     string `json:"id"`
+	Engine string `json:"engine"`
+	// Environment names environments/<name>: the case has the environment and module layers too.
+	Environment string            `json:"environment"`
+	Files       map[string]string `json:"files"`
+	Facts       map[string]any    `json:"facts"`
+	Raw         []json.RawMessage `json:"lookups"`
 }
 
 type confLookup struct {
@@ -192,6 +194,9 @@ func TestConformance(t *testing.T) {
 	for _, c := range cases {
 		cfgPath, scope := setUpCase(t, c)
 		engine := NewEngine(cfgPath)
+		if c.Environment != "" {
+			engine = NewLayeredEngine(cfgPath, Layers{Environment: filepath.Join(filepath.Dir(cfgPath), "environments", c.Environment)})
+		}
 		for i, raw := range c.Raw {
 			lk := parseConfLookup(raw)
 			if lk.Skip != "" {
