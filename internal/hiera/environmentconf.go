@@ -31,8 +31,8 @@ var (
 	confSection = regexp.MustCompile(`^\s*\[(\w+)\]\s*$`)
 	confSetting = regexp.MustCompile(`^\s*(\w+)\s*=\s*(.*?)\s*$`)
 	confBlank   = regexp.MustCompile(`^\s*#|^\s*$`)
-	// a Puppet setting reference in a value: $name or ${name}
-	confVariable = regexp.MustCompile(`\$(\w+)|\$\{(\w+)\}`)
+	// a Puppet setting referenced in a value ($name)
+	confVariable = regexp.MustCompile(`\$(\w+)`)
 )
 
 // environmentConf returns the parsed environment.conf, re-reading it when it changed.
@@ -56,9 +56,9 @@ func (e *Engine) environmentConf() (*environmentConf, error) {
 }
 
 // parseEnvironmentConf reads the modulepath setting as Puppet does: entries separated by ':',
-// relative ones against the environment directory, globs expanded, Puppet settings ($name)
-// interpolated. This provider knows no Puppet installation: $basemodulepath adds nothing, and an
-// entry naming another setting is skipped with a warning.
+// relative ones against the environment directory, globs expanded. Puppet interpolates its
+// settings ($name) there, which name directories of a Puppet installation this provider does not
+// have: $basemodulepath adds nothing, an entry naming another setting is skipped with a warning.
 func (e *Engine) parseEnvironmentConf(path string, stamp fileStamp) *environmentConf {
 	conf := &environmentConf{stamp: stamp}
 	text, err := readLimited(path)
@@ -88,6 +88,10 @@ func (e *Engine) parseEnvironmentConf(path string, stamp fileStamp) *environment
 	if !set {
 		return conf
 	}
+	if strings.Contains(value, "${") { // Puppet's settings take $name only
+		conf.err = &Error{Message: fmt.Sprintf("Could not parse '%s'", value), File: path}
+		return conf
+	}
 	conf.modulepath = []string{}
 	for _, entry := range strings.Split(value, ":") {
 		dir, warning := e.modulepathEntry(entry)
@@ -97,8 +101,8 @@ func (e *Engine) parseEnvironmentConf(path string, stamp fileStamp) *environment
 		if dir == "" {
 			continue
 		}
-		if strings.ContainsAny(dir, "*?[{") {
-			matches, err := expandGlob(dir, "/")
+		if strings.ContainsAny(dir, "*?[") {
+			matches, err := filepath.Glob(dir) // sorted, as Ruby's Dir.glob
 			if err != nil {
 				conf.err = &Error{Message: fmt.Sprintf("modulepath entry '%s': %v", entry, err), File: path}
 				return conf
@@ -114,26 +118,14 @@ func (e *Engine) parseEnvironmentConf(path string, stamp fileStamp) *environment
 // modulepathEntry resolves one modulepath entry to a directory ("" to skip it, with a warning when
 // the reason is worth one).
 func (e *Engine) modulepathEntry(entry string) (dir, warning string) {
-	unknown, base := "", false
-	dir = confVariable.ReplaceAllStringFunc(entry, func(ref string) string {
-		m := confVariable.FindStringSubmatch(ref)
-		switch name := m[1] + m[2]; name {
-		case "environment":
-			return e.envName
-		case "basemodulepath":
-			base = true // Puppet's global module directories: none here
-		default:
-			if unknown == "" {
-				unknown = name
-			}
+	if m := confVariable.FindStringSubmatch(entry); m != nil {
+		if m[1] == "basemodulepath" {
+			return "", "" // Puppet's global module directories: none here
 		}
-		return ref
-	})
-	switch {
-	case base || dir == "":
-		return "", ""
-	case unknown != "":
-		return "", fmt.Sprintf("names the Puppet setting $%s, which this provider does not know: skipped (list the directory in the provider's modulepath instead)", unknown)
+		return "", fmt.Sprintf("names the Puppet setting $%s, which this provider does not know: skipped (list the directory in the provider's modulepath instead)", m[1])
 	}
-	return joinPath(e.layers.Environment, dir), ""
+	if entry == "" {
+		return "", ""
+	}
+	return joinPath(e.layers.Environment, entry), ""
 }
