@@ -27,11 +27,11 @@ type envConfCache struct {
 }
 
 var (
-	// the lines of Puppet's ini format (Puppet::Settings::IniFile)
+	// The lines of Puppet's ini format (Puppet::Settings::IniFile).
 	confSection = regexp.MustCompile(`^\s*\[(\w+)\]\s*$`)
 	confSetting = regexp.MustCompile(`^\s*(\w+)\s*=\s*(.*?)\s*$`)
 	confBlank   = regexp.MustCompile(`^\s*#|^\s*$`)
-	// a Puppet setting referenced in a value ($name)
+	// A Puppet setting referenced in a value ($name).
 	confVariable = regexp.MustCompile(`\$(\w+)`)
 )
 

@@ -287,7 +287,7 @@ func TestLayersConcurrent(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		fs[fmt.Sprintf("environments/production/modules/m%d/hiera.yaml", i)] = level5
 		fs[fmt.Sprintf("environments/production/modules/m%d/data/common.yaml", i)] = fmt.Sprintf("m%d::list: [%d]\n", i, i)
-		fs[fmt.Sprintf("environments/production/data/common.yaml")] += fmt.Sprintf("m%d::list: [env]\n", i)
+		fs["environments/production/data/common.yaml"] += fmt.Sprintf("m%d::list: [env]\n", i)
 	}
 	e, _ := layeredEngine(t, fs)
 	var wg sync.WaitGroup
