@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -264,6 +265,8 @@ func TestLayersErrors(t *testing.T) {
 func TestLayersCache(t *testing.T) {
 	t.Parallel()
 	e, dir := layeredEngine(t, files{"environments/production/hiera.yaml": level5})
+	var tick atomic.Int64 // every lookup is a second later: past StampCheckInterval, files are looked at again
+	hiera.SetClock(e, func() time.Time { return time.Unix(tick.Add(1), 0) })
 	env := filepath.Join(dir, "environments", "production")
 	if res, err := lookup(t, e, hiera.Request{Key: "ntp::x"}); err != nil || res.Found {
 		t.Fatalf("before the module exists: found=%v err=%v", res.Found, err)
