@@ -51,13 +51,16 @@ var dataFunctions = []*dataFunction{
 	{
 		name: "eyaml_lookup_key", kind: "lookup_key", read: readYAMLData, nonHashWarns: true,
 		missingPath: "'eyaml_lookup_key': " + missingPathText + "lookup_key function", v3Backend: "eyaml", v3Extension: ".eyaml",
-		decrypt: (*invocation).decryptValue,
 	},
 	{
 		name: "hocon_data", kind: "data_hash", read: readHOCONData, pathOnly: true,
 		missingPath: "'hocon_data' " + missingPathText + "data_hash function", v3Backend: "hocon", v3Extension: ".conf",
 	},
 }
+
+// eyaml's decryption is set here rather than in the table: it runs lookups (interpolation), which
+// read module configurations, which consult the table, and Go refuses such an initialization cycle.
+func init() { dataFunctionNamed("eyaml_lookup_key").decrypt = (*invocation).decryptValue }
 
 // dataFunctionNamed is the table's row for a function name, or nil.
 func dataFunctionNamed(name string) *dataFunction {

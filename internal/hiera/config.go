@@ -15,9 +15,14 @@ type config struct {
 	src     []byte // the file's text, while it is validated (for error lines)
 	path    string // absolute path of hiera.yaml
 	dir     string // its directory: the base of relative datadirs
+	place   place
 	version int
 	entries []*entry
-	v3      *v3Settings // set for a version 3 file
+	// defaultEntries are a module's default_hierarchy, searched when no layer has the key.
+	defaultEntries []*entry
+	v3             *v3Settings // set for a version 3 file
+	// ignored is the warning for a file Puppet ignores (version 3 outside the global layer).
+	ignored string
 
 	locCache sync.Map // locationKey -> []location, for this version of the file
 }
@@ -44,16 +49,21 @@ var (
 	optionKeyPattern = regexp.MustCompile(`\A[A-Za-z](:?[0-9A-Za-z_-]*[0-9A-Za-z])?\z`)
 )
 
-// parseConfig validates the content of a hiera.yaml.
-func parseConfig(path string, data []byte) (*config, error) {
+// parseConfig validates the content of a hiera.yaml read for a place (global, environment, module).
+func parseConfig(path string, data []byte, p place) (*config, error) {
 	v, lines, err := parseYAML(data)
 	if err != nil {
 		return nil, &Error{Message: "Unable to parse hiera.yaml: " + err.Error(), File: path, Line: errorLine(err), Err: err}
 	}
-	cfg := &config{src: data, path: path, dir: filepath.Dir(path)}
+	cfg := &config{src: data, path: path, dir: filepath.Dir(path), place: p}
 	defer func() { cfg.src = nil }()
 	top, ok := v.(*Hash)
 	if !ok {
+		if p != placeGlobal {
+			// Puppet reads the Hiera 3 default config instead, which it then ignores here
+			cfg.ignored = fmt.Sprintf("%s: File exists but does not contain a valid YAML hash. Falling back to Hiera version 3 default config; %s", path, v3IgnoredWarning(p))
+			return cfg, nil
+		}
 		// Puppet falls back to the Hiera 3 default config here, whose datadir lies outside the
 		// project; a Terraform user is better served by an error.
 		return nil, &Error{Message: "hiera.yaml does not contain a valid YAML hash", File: path}
@@ -66,15 +76,22 @@ func parseConfig(path string, data []byte) (*config, error) {
 		}
 		version = n
 	}
-	switch version {
-	case 5:
+	switch {
+	case version == 5:
 		cfg.version = 5
 		return cfg, cfg.parseV5(top, lines)
-	case 3:
+	case version == 3 && p != placeGlobal:
+		cfg.version = 3
+		cfg.ignored = path + ": " + v3IgnoredWarning(p)
+		return cfg, nil
+	case version == 3:
 		cfg.version = 3
 		return cfg, cfg.parseV3(top)
-	case 4:
+	case version == 4 && p == placeGlobal:
 		return nil, &Error{Message: "hiera.yaml version 4 cannot be used in the global layer", File: path}
+	case version == 4:
+		cfg.version = 4
+		return cfg, cfg.parseV4(top, lines)
 	}
 	return nil, &Error{Message: fmt.Sprintf("This runtime does not support hiera.yaml version %d", version), File: path}
 }
@@ -98,7 +115,7 @@ func (c *config) parseV5(top *Hash, lines map[*Hash]int) error {
 			return c.typeError(fmt.Sprintf("unrecognized key '%s'", rubyToS(k)))
 		}
 	}
-	if _, ok := top.Get("default_hierarchy"); ok {
+	if _, ok := top.Get("default_hierarchy"); ok && c.place != placeModule {
 		return c.errAt(sourceLine(c.src, "default_hierarchy"), "'default_hierarchy' is only allowed in the module layer")
 	}
 	defaults := NewHash(2)
@@ -122,31 +139,52 @@ func (c *config) parseV5(top *Hash, lines map[*Hash]int) error {
 		}
 		defaults = dh
 	}
+	var err error
+	if c.entries, err = c.parseHierarchy(top, "hierarchy", defaults, lines); err != nil {
+		return err
+	}
+	if _, ok := top.Get("default_hierarchy"); ok {
+		c.defaultEntries, err = c.parseHierarchy(top, "default_hierarchy", defaults, lines)
+	}
+	return err
+}
+
+// parseHierarchy parses the list of levels under key (hierarchy or default_hierarchy).
+func (c *config) parseHierarchy(top *Hash, key string, defaults *Hash, lines map[*Hash]int) ([]*entry, error) {
 	hier := []any{map2hash("name", "Common", "path", "common.yaml")}
-	if h, ok := top.Get("hierarchy"); ok {
+	if h, ok := top.Get(key); ok {
 		list, isList := h.([]any)
 		if !isList {
-			return c.typeError("entry 'hierarchy' expects an Array value, got " + puppetTypeName(h))
+			return nil, c.typeError(fmt.Sprintf("entry '%s' expects an Array value, got %s", key, puppetTypeName(h)))
 		}
 		hier = list
 	}
+	var entries []*entry
 	seen := map[string]int{}
 	for i, raw := range hier {
-		e, err := c.parseEntry(i, raw, defaults, lines)
+		e, err := c.parseEntry(key, i, raw, defaults, lines)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if first, dup := seen[e.name]; dup {
-			return c.errAt(e.line, "Hierarchy name '%s' defined more than once. First defined at (line: %d)", e.name, first)
+			return nil, c.errAt(e.line, "Hierarchy name '%s' defined more than once. First defined at (line: %d)", e.name, first)
 		}
 		seen[e.name] = e.line
-		c.entries = append(c.entries, e)
+		entries = append(entries, e)
 	}
-	return nil
+	return entries, nil
 }
 
-func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int) (*entry, error) {
-	at := fmt.Sprintf("entry 'hierarchy' index %d", i)
+// v3IgnoredWarning is Puppet's warning for a version 3 hiera.yaml outside the global layer.
+func v3IgnoredWarning(p place) string {
+	if p == placeModule {
+		return "hiera.yaml version 3 found at module root was ignored"
+	}
+	return "hiera.yaml version 3 found at the environment root was ignored"
+}
+
+func (c *config) parseEntry(key string, i int, raw any, defaults *Hash, lines map[*Hash]int) (*entry, error) {
+	at := fmt.Sprintf("entry '%s' index %d", key, i)
 	h, ok := raw.(*Hash)
 	if !ok {
 		return nil, c.typeError(at + " expects a Hash value, got " + puppetTypeName(raw))
@@ -230,7 +268,7 @@ func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int)
 			}
 		}
 	}
-	fn, err := c.dataFunction(i, e, kind, function)
+	fn, err := c.dataFunction(key, i, e, kind, function)
 	if err != nil {
 		return nil, err
 	}
@@ -254,11 +292,14 @@ func (c *config) parseEntry(i int, raw any, defaults *Hash, lines map[*Hash]int)
 // dataFunction finds an entry's row in dataFunctions from the kind and name hiera.yaml gives,
 // rejecting functions this engine cannot run before any lookup uses them. i is the entry's index
 // in the hierarchy.
-func (c *config) dataFunction(i int, e *entry, kind, name string) (*dataFunction, error) {
+func (c *config) dataFunction(key string, i int, e *entry, kind, name string) (*dataFunction, error) {
 	if kind == "hiera3_backend" {
+		if c.place != placeGlobal {
+			return nil, c.entryErr(e, sourceLine(c.src, key, i, "hiera3_backend"), "'hiera3_backend' is only allowed in the global layer")
+		}
 		// Puppet's advice for a Hiera 3 backend that has a Hiera 5 data_hash function
 		if f := dataFunctionNamed(name + "_data"); f != nil && f.kind == "data_hash" {
-			return nil, c.entryErr(e, sourceLine(c.src, "hierarchy", i, "hiera3_backend"), "Use \"data_hash: %s_data\" instead of \"hiera3_backend: %s\"", name, name)
+			return nil, c.entryErr(e, sourceLine(c.src, key, i, "hiera3_backend"), "Use \"data_hash: %s_data\" instead of \"hiera3_backend: %s\"", name, name)
 		}
 		return nil, c.entryErr(e, e.line, "Hierarchy entry '%s' uses hiera3_backend '%s': Hiera 3 backends are Ruby code, which this provider does not run", e.name, name)
 	}

@@ -23,11 +23,13 @@ import (
 // each with its reason.
 
 type confCase struct {
-	ID     string            `json:"id"`
-	Engine string            `json:"engine"`
-	Files  map[string]string `json:"files"`
-	Facts  map[string]any    `json:"facts"`
-	Raw    []json.RawMessage `json:"lookups"`
+	ID     string `json:"id"`
+	Engine string `json:"engine"`
+	// Environment names environments/<name>: the case has the environment and module layers too.
+	Environment string            `json:"environment"`
+	Files       map[string]string `json:"files"`
+	Facts       map[string]any    `json:"facts"`
+	Raw         []json.RawMessage `json:"lookups"`
 }
 
 type confLookup struct {
@@ -192,6 +194,13 @@ func TestConformance(t *testing.T) {
 	for _, c := range cases {
 		cfgPath, scope := setUpCase(t, c)
 		engine := NewEngine(cfgPath)
+		if c.Environment != "" {
+			global := cfgPath
+			if _, ok := c.Files["hiera.yaml"]; !ok {
+				global = "" // Puppet's default global config finds nothing in a case; the provider has none
+			}
+			engine = NewLayeredEngine(global, Layers{Environment: filepath.Join(filepath.Dir(cfgPath), "environments", c.Environment)})
+		}
 		for i, raw := range c.Raw {
 			lk := parseConfLookup(raw)
 			if lk.Skip != "" {

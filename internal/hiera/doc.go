@@ -2,9 +2,11 @@
 // does for a version 5 hiera.yaml and as Hiera 3.10 does for a version 3 one, quirks included,
 // because the same hieradata is shared between Puppet and Terraform.
 //
-// An Engine is built once per hiera.yaml (NewEngine) and answers many concurrent lookups
-// (Engine.Lookup). It parses each data file once and re-reads it only when its size or modification
-// time changes. A lookup walks the hierarchy for the root of the key, merging values with the
+// An Engine is built once per hiera.yaml (NewEngine), or per Puppet environment and modulepath
+// (NewLayeredEngine: the global, environment and module layers of `puppet lookup --environment`),
+// and answers many concurrent lookups (Engine.Lookup). It parses each data file once and re-reads
+// it only when its size or modification time changes. A lookup walks the layers' hierarchies for
+// the root of the key, merging values with the
 // requested strategy (first, unique, hash, deep) or the one lookup_options give, interpolates
 // %{...} expressions per location, digs into the merged value for dotted keys and applies
 // convert_to. Values keep Hiera's types: see value.go for the closed set of Go types used.

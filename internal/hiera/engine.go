@@ -33,18 +33,18 @@ const StampCheckInterval = 250 * time.Millisecond
 // from facts, so a long-lived process could meet any number of them.
 const maxAbsentFiles = 1 << 16
 
-// Engine answers lookups against one hiera.yaml. It parses the configuration and each data file
-// once, re-reading a file only when its size or modification time changes (checked at most every
-// StampCheckInterval), and is safe for concurrent lookups.
+// Engine answers lookups against one hiera.yaml, or Puppet's three layers (NewLayeredEngine). It
+// parses each configuration and data file once, re-reading a file only when its size or
+// modification time changes (checked at most every StampCheckInterval), and is safe for
+// concurrent lookups.
 type Engine struct {
-	configPath string
+	configPath string // the global hiera.yaml, "" for none
+	layers     Layers
+	envName    string           // %{environment}: the environment directory's name
 	now        func() time.Time // time.Now; tests move it on
 
-	mu       sync.Mutex
-	cfg      *config
-	cfgErr   error
-	cfgStamp fileStamp
-	cfgFresh time.Time // the parse is used without a stat until then
+	configs sync.Map // configKey -> *configSlot
+	envConf envConfCache
 
 	files      sync.Map // fileKey -> *fileSlot
 	absent     atomic.Int64
@@ -79,57 +79,10 @@ func (df *dataFile) current(stamp fileStamp) bool {
 
 // NewEngine returns an engine for the hiera.yaml at configPath. The file is read at the first lookup,
 // so a missing file is reported there, naming the path.
-func NewEngine(configPath string) *Engine {
-	if abs, err := filepath.Abs(configPath); err == nil {
-		configPath = abs
-	}
-	return &Engine{configPath: configPath, now: time.Now}
-}
+func NewEngine(configPath string) *Engine { return NewLayeredEngine(configPath, Layers{}) }
 
-// ConfigPath is the absolute path of the engine's hiera.yaml.
+// ConfigPath is the absolute path of the engine's hiera.yaml ("" when it has no global layer).
 func (e *Engine) ConfigPath() string { return e.configPath }
-
-// config returns the parsed hiera.yaml, re-reading it when it changed on disk.
-func (e *Engine) config() (*config, error) {
-	now := e.now()
-	e.mu.Lock()
-	if (e.cfg != nil || e.cfgErr != nil) && now.Before(e.cfgFresh) {
-		defer e.mu.Unlock()
-		return e.cfg, e.cfgErr
-	}
-	e.mu.Unlock()
-	fi, err := os.Stat(e.configPath)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &Error{Message: fmt.Sprintf("hiera.yaml not found: no file at %s", e.configPath), File: e.configPath, Err: err}
-		}
-		return nil, &Error{Message: "cannot read hiera.yaml: " + err.Error(), File: e.configPath, Err: err}
-	}
-	if fi.IsDir() {
-		return nil, &Error{Message: fmt.Sprintf("hiera.yaml path %s is a directory, not a file", e.configPath), File: e.configPath}
-	}
-	stamp := stampOf(fi)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if (e.cfg != nil || e.cfgErr != nil) && e.cfgStamp == stamp {
-		e.cfgFresh = now.Add(StampCheckInterval)
-		return e.cfg, e.cfgErr
-	}
-	data, err := readLimited(e.configPath)
-	if err != nil {
-		return nil, &Error{Message: "cannot read hiera.yaml: " + err.Error(), File: e.configPath, Err: err}
-	}
-	e.cfg, e.cfgErr = nil, nil
-	cfg, err := parseConfig(e.configPath, data)
-	if err != nil {
-		e.cfgErr = err
-	} else {
-		e.cfg = cfg
-	}
-	e.cfgStamp = stamp
-	e.cfgFresh = now.Add(StampCheckInterval)
-	return e.cfg, e.cfgErr
-}
 
 // dataFor returns the parsed data hash of a data file; exists is false for a missing file.
 func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bool) {
@@ -180,7 +133,11 @@ func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bo
 	if cached := slot.current.Load(); cached.current(stamp) {
 		return cached, true
 	}
-	df = parseDataFile(dataSource{path: path, configDir: filepath.Dir(e.configPath), share: &e.share}, fn, stamp)
+	configDir := filepath.Dir(path) // no global hiera.yaml: a HOCON include stays by its file
+	if e.configPath != "" {
+		configDir = filepath.Dir(e.configPath)
+	}
+	df = parseDataFile(dataSource{path: path, configDir: configDir, share: &e.share}, fn, stamp)
 	slot.current.Store(df)
 	return df, true
 }
@@ -287,11 +244,17 @@ func (e *Engine) Lookup(ctx context.Context, req Request) (res Result, err error
 			return Result{}, withKey(valueTypeError(err), key)
 		}
 	}
-	cfg, err := e.config()
+	if e.configPath == "" && !e.layered() {
+		return Result{}, &Error{Message: "no hiera.yaml, environment or modulepath to look up in", Key: key}
+	}
+	global, env, warnings, err := e.baseLayers()
 	if err != nil {
 		return Result{}, withKey(err, key)
 	}
-	inv := newInvocation(ctx, e, cfg, req)
+	inv := newInvocation(ctx, e, global, env, req)
 	inv.valueType = valueType
+	for _, w := range warnings {
+		inv.warn(w)
+	}
 	return inv.run()
 }

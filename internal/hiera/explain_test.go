@@ -36,7 +36,9 @@ to_list: x
 	})
 }
 
-// TestExplainGolden pins one whole explanation: levels, paths, missing files, merge and dig.
+// TestExplainGolden pins one whole explanation, as `puppet lookup --explain` prints it: the data
+// provider, levels, paths, missing files, merges (headed only where two or more variants are
+// merged) and dig.
 func TestExplainGolden(t *testing.T) {
 	t.Parallel()
 	e, dir := explainEngine(t)
@@ -44,26 +46,32 @@ func TestExplainGolden(t *testing.T) {
 		Scope: scopeOf(t, nil, map[string]any{"trusted": map[string]any{"certname": "web01"}})})
 	want := strings.ReplaceAll(`Using merge options from "lookup_options" hash
 Searching for "h.b"
-  Merge strategy deep
-  Hierarchy entry "Per node"
-    Path "@ROOT@/data/nodes/web01.yaml"
-      Original path: "nodes/%{trusted.certname}.yaml"
-      Found key: "h" value: {
+  Global Data Provider (hiera configuration version 5)
+    Using configuration "@ROOT@/hiera.yaml"
+    Merge strategy deep
+      Hierarchy entry "Per node"
+        Path "@ROOT@/data/nodes/web01.yaml"
+          Original path: "nodes/%{trusted.certname}.yaml"
+          Found key: "h" value: {
+            "a" => "node"
+          }
+      Hierarchy entry "Common"
+        Merge strategy deep
+          Path "@ROOT@/data/missing.yaml"
+            Original path: "missing.yaml"
+            Path not found
+          Path "@ROOT@/data/common.yaml"
+            Original path: "common.yaml"
+            Found key: "h" value: {
+              "b" => "common"
+            }
+          Merged result: {
+            "b" => "common"
+          }
+      Merged result: {
+        "b" => "common",
         "a" => "node"
       }
-  Hierarchy entry "Common"
-    Path "@ROOT@/data/missing.yaml"
-      Original path: "missing.yaml"
-      Path not found
-    Path "@ROOT@/data/common.yaml"
-      Original path: "common.yaml"
-      Found key: "h" value: {
-        "b" => "common"
-      }
-  Merged result: {
-    "b" => "common",
-    "a" => "node"
-  }
   Sub key: "b"
     Found key: "b" value: "common"
 `, "@ROOT@", dir)

@@ -37,7 +37,7 @@ func FuzzParseConfig(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _ = parseConfig("/fuzz/hiera.yaml", data)
+		_, _ = parseConfig("/fuzz/hiera.yaml", data, placeGlobal)
 	})
 }
 

@@ -12,23 +12,29 @@ import (
 // invocation is the state of one Engine.Lookup: the recursion guard, the lookup_options assembled
 // for its scope, the explain trace. It is used by one goroutine only.
 type invocation struct {
-	ctx           context.Context
-	engine        *Engine
+	ctx    context.Context
+	engine *Engine
+	// cfg is the hiera.yaml of the layer being searched (the global one between searches; an
+	// empty one when there is no global layer).
 	cfg           *config
+	layer         *layer            // the layer being searched
+	global, env   *layer            // the layers every key searches
+	modules       map[string]*layer // module layers met so far, by module name
 	req           Request
 	scope         *scope
 	nameStack     []string
 	nestedLookups int        // lookup()/alias() interpolations so far, bounded by maxNestedLookups
 	ex            *explainer // nil unless explaining
 
-	signature  []byte                      // hierarchySignature, once computed
+	signatures map[string][]byte           // hierarchySignature per set of layers
 	locs       map[*entry][]location       // resolved locations per entry
 	files      map[fileKey]*dataFile       // data files seen (nil: missing)
 	decryptors map[*entry]*eyaml.Decryptor // per eyaml entry, once loaded
 	volatile   int                         // bumped when a found value depended on more than the files
 
-	options     *Hash // assembled lookup_options (nil: none)
-	optionsDone bool
+	options     map[string]*Hash // assembled lookup_options per module name ("" for none; nil: no options)
+	baseOptions *Hash            // the global and environment layers' lookup_options
+	baseDone    bool
 	sensitive   bool
 	wrapped     bool   // the key's convert_to made the value Puppet-Sensitive (value_type sees Sensitive[...])
 	valueType   *ptype // the request's value_type, parsed
@@ -38,13 +44,29 @@ type invocation struct {
 	warned      map[string]bool
 }
 
-func newInvocation(ctx context.Context, e *Engine, cfg *config, req Request) *invocation {
-	inv := &invocation{ctx: ctx, engine: e, cfg: cfg, req: req, scope: newScope(req.Scope)}
+func newInvocation(ctx context.Context, e *Engine, global, env *layer, req Request) *invocation {
+	inv := &invocation{ctx: ctx, engine: e, global: global, env: env, req: req, scope: newScope(req.Scope, e.envName)}
+	inv.enter(global)
 	if req.Explain {
 		inv.ex = &explainer{}
 	}
 	return inv
 }
+
+// emptyConfig stands for a missing global hiera.yaml between searches: version 5 rules, no levels.
+var emptyConfig = &config{version: 5}
+
+// enter makes l the layer being searched and returns the previous one, for leave.
+func (inv *invocation) enter(l *layer) (previous *layer) {
+	previous = inv.layer
+	inv.layer, inv.cfg = l, l.cfg
+	if inv.cfg == nil {
+		inv.cfg = emptyConfig
+	}
+	return previous
+}
+
+func (inv *invocation) leave(previous *layer) { inv.enter(previous) }
 
 func (inv *invocation) run() (Result, error) {
 	names := []string{inv.req.Key}

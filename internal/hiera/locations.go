@@ -102,7 +102,7 @@ func (inv *invocation) resolveLocations(e *entry) ([]location, error) {
 				return nil, err
 			}
 			pattern := joinPath(datadir, text)
-			matches, err := expandGlob(pattern, confineRoot(g, datadir))
+			matches, err := expandGlob(pattern, inv.confineRoot(g, datadir))
 			if err != nil {
 				return nil, &Error{Message: err.Error(), Level: e.name, File: inv.cfg.path}
 			}
@@ -178,9 +178,9 @@ func (inv *invocation) resolveFile(e *entry, template, datadir string) (string, 
 }
 
 // confine checks that a path whose template interpolates variables stays below the directory
-// named by the template's literal part.
+// named by the template's literal part, and that a module's paths stay in the module.
 func (inv *invocation) confine(e *entry, template, full, base string) (string, error) {
-	root := confineRoot(template, base)
+	root := inv.confineRoot(template, base)
 	if root == "/" {
 		return full, nil
 	}
@@ -189,6 +189,16 @@ func (inv *invocation) confine(e *entry, template, full, base string) (string, e
 		return "", &Error{Message: fmt.Sprintf("hierarchy path %q resolves to %s, outside %s: %v", template, full, root, err), Level: e.name, File: inv.cfg.path}
 	}
 	return p, nil
+}
+
+// confineRoot is the directory a template's path may not leave: the template's own (see
+// confineRoot), narrowed to the module's directory in a module layer.
+func (inv *invocation) confineRoot(template, base string) string {
+	root := confineRoot(template, base)
+	if m := inv.layer.confineTo; m != "" && !globWithin(filepath.Clean(root), m) {
+		return m
+	}
+	return root
 }
 
 // confineRoot is the directory a template may not leave: "/" (no limit) for a literal template,

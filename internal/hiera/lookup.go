@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -53,7 +54,17 @@ func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any,
 			value, found, err = inv.searchHiera3(key, segs)
 			return err
 		}
-		if value, found, err = inv.cachedSearch(root, merge); err != nil || !found {
+		if value, found, err = inv.search(root, merge); err != nil {
+			return err
+		}
+		if found && len(segs) > 1 {
+			value, found, err = inv.digValue(value, segs, key)
+		}
+		if err != nil || found {
+			return err
+		}
+		// Puppet's do_lookup failed (a dig included): the module's default_hierarchy
+		if value, found, err = inv.searchDefaultHierarchy(key, root); err != nil || !found {
 			return err
 		}
 		if len(segs) > 1 {
@@ -131,32 +142,173 @@ func (inv *invocation) explainDig(value any, segs []any, key string) {
 	}
 }
 
-// search merges the root key's values over the hierarchy (Puppet's entry and location stages),
-// then applies the layer stage: with the environment and module layers empty, that is the
-// strategy's convert step on the one value found.
+// search merges the root key's values over Puppet's three layers (global, environment, the key's
+// module), each merging over its hierarchy (entries, then locations). Puppet's layer stage always
+// has the three variants, so the strategy's convert step applies even to one value found.
 func (inv *invocation) search(root string, m *Merge) (any, bool, error) {
-	if !m.IsFirst() && inv.ex != nil {
-		inv.ex.line("Merge strategy %s", m.String())
-		if oh := m.OptionsHash(); oh != nil {
-			inv.ex.line("  Options: %s", prettyInspect(oh, 2))
-		}
+	layers, err := inv.layersFor(root)
+	if err != nil {
+		return nil, false, err
 	}
-	entries := inv.cfg.entries
-	v, found, err := mergeVariants(m, len(entries), func(i int) (any, bool, error) {
+	return inv.cachedSearch(layers, root, m, func() (any, bool, error) {
+		return inv.searchLayers(layers, root, m)
+	})
+}
+
+func (inv *invocation) searchLayers(layers []*layer, root string, m *Merge) (any, bool, error) {
+	return inv.tracedMerge(m, len(layers), func(i int) (any, bool, error) {
+		return inv.searchLayer(layers[i], root, m, false)
+	})
+}
+
+// tracedMerge is mergeVariants with Puppet's trace of a merge (none for first found, whose
+// variants are tried in turn).
+func (inv *invocation) tracedMerge(m *Merge, n int, lookup func(i int) (any, bool, error)) (v any, found bool, err error) {
+	if inv.ex == nil || m.IsFirst() || n < 2 {
+		return mergeVariants(m, n, lookup)
+	}
+	inv.ex.openMerge()
+	defer inv.ex.closeMerge(func() string {
+		h := "Merge strategy " + m.String()
+		if oh := m.OptionsHash(); oh != nil {
+			h += "\n  Options: " + prettyInspect(oh, 2)
+		}
+		return h
+	}, func() string {
+		if err != nil || !found {
+			return ""
+		}
+		return inv.show(v)
+	})
+	return mergeVariants(m, n, lookup)
+}
+
+// searchLayer merges the root key's values over one layer's hierarchy (its default_hierarchy when
+// inDefault is set).
+func (inv *invocation) searchLayer(l *layer, root string, m *Merge, inDefault bool) (any, bool, error) {
+	if l.cfg == nil {
+		if l.place == placeModule && l.module != "" {
+			if l.confineTo == "" {
+				inv.ex.node("Module %q not found", l.module)
+			} else {
+				inv.ex.node("Module data provider for module %q not found", l.module)
+			}
+		}
+		return nil, false, nil
+	}
+	inv.ex.node("%s", l.name())
+	inv.ex.push()
+	defer inv.ex.pop()
+	inv.ex.line("Using configuration %q", l.cfg.path)
+	defer inv.leave(inv.enter(l))
+	entries := l.cfg.entries
+	if inDefault {
+		entries = l.cfg.defaultEntries
+	}
+	return inv.tracedMerge(m, len(entries), func(i int) (any, bool, error) {
 		return inv.searchEntry(entries[i], root, m)
 	})
-	if err != nil || !found {
-		return nil, found, err
+}
+
+// qualifiedKeys reports whether a module's data holds only keys of the module (and lookup_options),
+// as Puppet requires; Puppet warns about the others, which no lookup of the module's keys can reach.
+func qualifiedKeys(data *Hash, module string) bool {
+	prefix := module + "::"
+	for _, k := range data.Keys() {
+		if ks, isStr := k.(string); !isStr || (ks != "lookup_options" && !strings.HasPrefix(ks, prefix)) {
+			return false
+		}
 	}
-	if !m.IsFirst() {
-		v = m.Convert(v)
-		inv.ex.line("Merged result: %s", inv.show(v))
+	return true
+}
+
+// moduleOf is the module a key's root belongs to, as Puppet's LookupKey computes it: the text
+// before the first "::" ("" for none; a root starting with "::" names no module directory).
+func moduleOf(root string) string {
+	i := strings.Index(root, "::")
+	switch {
+	case i < 0:
+		return ""
+	case i == 0:
+		return root // Ruby's root[0..-1]: the whole key, never a module's name
 	}
-	return v, true, nil
+	return root[:i]
+}
+
+// layersFor are the layers a root key is searched in: global, environment and its module's.
+func (inv *invocation) layersFor(root string) ([]*layer, error) {
+	ml, err := inv.moduleLayer(moduleOf(root))
+	if err != nil {
+		return nil, err
+	}
+	return []*layer{inv.global, inv.env, ml}, nil
+}
+
+// noModule is the module layer of a key that names no module.
+var noModule = &layer{place: placeModule}
+
+// moduleLayer returns the layer of module name, once per invocation.
+func (inv *invocation) moduleLayer(name string) (*layer, error) {
+	if name == "" {
+		return noModule, nil
+	}
+	if l, ok := inv.modules[name]; ok {
+		return l, nil
+	}
+	l, warnings, err := inv.engine.moduleLayer(name)
+	for _, w := range warnings {
+		inv.warn(w)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if inv.modules == nil {
+		inv.modules = map[string]*layer{}
+	}
+	inv.modules[name] = l
+	return l, nil
+}
+
+// searchDefaultHierarchy is Puppet's last resort for a module's key that no layer has: the
+// module's default_hierarchy, with the merge its own lookup_options give (the requested merge
+// does not apply there).
+func (inv *invocation) searchDefaultHierarchy(key, root string) (any, bool, error) {
+	l, err := inv.moduleLayer(moduleOf(root))
+	if err != nil || l.cfg == nil || len(l.cfg.defaultEntries) == 0 {
+		return nil, false, err
+	}
+	inv.ex.line("Searching default_hierarchy of module %q", l.module)
+	inv.ex.push()
+	defer inv.ex.pop()
+	inv.ex.line("Searching for %q", "lookup_options")
+	inv.ex.push()
+	optsValue, found, err := inv.searchLayer(l, "lookup_options", &Merge{Strategy: "hash"}, true)
+	inv.ex.pop()
+	if err != nil {
+		return nil, false, err
+	}
+	merge := &Merge{Strategy: "first"}
+	if found {
+		opts, err := checkLayerOptions(optsValue, l.module)
+		if err != nil {
+			return nil, false, err
+		}
+		ko, err := selectOptions(opts, root)
+		if err != nil {
+			return nil, false, err
+		}
+		if ko.merge != nil {
+			merge = ko.merge
+		}
+	}
+	inv.ex.line("Searching for %q", key)
+	inv.ex.push()
+	defer inv.ex.pop()
+	return inv.searchLayer(l, root, merge, true)
 }
 
 func (inv *invocation) searchEntry(e *entry, root string, m *Merge) (any, bool, error) {
-	inv.ex.line("Hierarchy entry %q", e.name)
+	inv.ex.node("Hierarchy entry %q", e.name)
 	inv.ex.push()
 	defer inv.ex.pop()
 	if root != "lookup_options" {
@@ -166,7 +318,7 @@ func (inv *invocation) searchEntry(e *entry, root string, m *Merge) (any, bool, 
 	if err != nil {
 		return nil, false, err
 	}
-	return mergeVariants(m, len(locs), func(j int) (any, bool, error) {
+	return inv.tracedMerge(m, len(locs), func(j int) (any, bool, error) {
 		return inv.lookupInLocation(e, locs[j], root)
 	})
 }
@@ -212,9 +364,9 @@ func mergeVariants(m *Merge, n int, lookup func(i int) (any, bool, error)) (any,
 // lookupInLocation reads the root key from one location and interpolates what it finds.
 func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (any, bool, error) {
 	if loc.uri {
-		inv.ex.line("URI %q", loc.path)
+		inv.ex.node("URI %q", loc.path)
 	} else {
-		inv.ex.line("Path %q", loc.path)
+		inv.ex.node("Path %q", loc.path)
 	}
 	inv.ex.push()
 	defer inv.ex.pop()
@@ -230,6 +382,10 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 	if df.warning != "" {
 		inv.warn(df.warning)
 		inv.volatile++ // a cached result would lose the warning
+	}
+	if l := inv.layer; l.place == placeModule && e.fn.kind == "data_hash" && !qualifiedKeys(df.data, l.module) {
+		inv.warn(fmt.Sprintf("Module '%s': Value returned from data_hash function '%s', when using location '%s', must use keys qualified with the name of the module", l.module, e.fn.name, loc.path))
+		inv.volatile++
 	}
 	v, ok := df.data.Get(root)
 	if !ok {

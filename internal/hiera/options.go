@@ -34,27 +34,114 @@ func compilePattern(p string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-// assembledOptions is the hash merge of lookup_options over the hierarchy, once per invocation.
-func (inv *invocation) assembledOptions() (*Hash, error) {
-	if inv.optionsDone {
-		return inv.options, nil
+// assembledOptions are the lookup_options for keys of a module ("" for keys of none), as Puppet
+// assembles them: the global layer's over the environment's, over the module's (which may only
+// name the module's own keys). Once per invocation and module.
+func (inv *invocation) assembledOptions(module string) (*Hash, error) {
+	if opts, ok := inv.options[module]; ok {
+		return opts, nil
 	}
-	inv.optionsDone = true
 	ex := inv.ex
 	inv.ex = nil // Puppet explains this search apart; keep the trace about the key itself
-	v, found, err := inv.cachedSearch("lookup_options", &Merge{Strategy: "hash"})
-	inv.ex = ex
-	if err != nil {
-		return nil, wrapOptionsError(err)
+	defer func() { inv.ex = ex }()
+	if !inv.baseDone {
+		global, err := inv.layerOptions(inv.global)
+		if err != nil {
+			return nil, err
+		}
+		env, err := inv.layerOptions(inv.env)
+		if err != nil {
+			return nil, err
+		}
+		if inv.baseOptions, err = combineOptions(global, env); err != nil {
+			return nil, err
+		}
+		inv.baseDone = true
 	}
-	if !found || v == nil {
+	opts := inv.baseOptions
+	if module != "" {
+		l, err := inv.moduleLayer(module)
+		if err != nil {
+			return nil, err
+		}
+		mo, err := inv.layerOptions(l)
+		if err != nil {
+			return nil, err
+		}
+		if opts, err = combineOptions(opts, mo); err != nil {
+			return nil, err
+		}
+	}
+	if inv.options == nil {
+		inv.options = map[string]*Hash{}
+	}
+	inv.options[module] = opts
+	return opts, nil
+}
+
+// layerOptions is the hash merge of lookup_options over one layer's hierarchy, checked as Puppet
+// checks it (a hash; in a module, only keys of the module).
+func (inv *invocation) layerOptions(l *layer) (*Hash, error) {
+	if l.cfg == nil {
+		return nil, nil
+	}
+	hash := &Merge{Strategy: "hash"}
+	layers := []*layer{l}
+	v, found, err := inv.cachedSearch(layers, "lookup_options", hash, func() (any, bool, error) {
+		return inv.searchLayer(l, "lookup_options", hash, false)
+	})
+	if err != nil {
+		if l.place == placeGlobal { // Puppet wraps the global layer's errors only
+			return nil, wrapOptionsError(err)
+		}
+		return nil, err
+	}
+	if !found {
+		return nil, nil
+	}
+	return checkLayerOptions(v, l.module)
+}
+
+// checkLayerOptions is Puppet's validate_lookup_options: a hash, whose keys in a module's layer
+// start with the module's name (patterns with ^name::).
+func checkLayerOptions(v any, module string) (*Hash, error) {
+	if v == nil {
 		return nil, nil
 	}
 	h, ok := v.(*Hash)
 	if !ok {
 		return nil, errorf("value of lookup_options must be a hash")
 	}
-	inv.options = h
+	if module == "" {
+		return h, nil
+	}
+	prefix := module + "::"
+	for _, k := range h.Keys() {
+		ks := rubyToS(k)
+		if strings.HasPrefix(ks, "^") {
+			if !strings.HasPrefix(ks[1:], prefix) {
+				return nil, errorf("all lookup_options patterns must match a key starting with module name '%s'", module)
+			}
+		} else if !strings.HasPrefix(ks, prefix) {
+			return nil, errorf("all lookup_options keys must start with module name '%s'", module)
+		}
+	}
+	return h, nil
+}
+
+// combineOptions merges the lookup_options of a higher layer over a lower one's.
+func combineOptions(higher, lower *Hash) (*Hash, error) {
+	switch {
+	case higher == nil:
+		return lower, nil
+	case lower == nil:
+		return higher, nil
+	}
+	v, err := (&Merge{Strategy: "hash"}).Combine(higher, lower)
+	if err != nil {
+		return nil, err
+	}
+	h, _ := v.(*Hash) // a hash merge of two hashes is a hash
 	return h, nil
 }
 
@@ -74,9 +161,17 @@ func wrapOptionsError(err error) error {
 // optionsFor selects the lookup_options entry for a root key: an exact key first, else the first
 // pattern (a key starting with ^) that matches, in the assembled hash's order.
 func (inv *invocation) optionsFor(root string) (keyOptions, error) {
-	all, err := inv.assembledOptions()
-	if err != nil || all == nil {
+	all, err := inv.assembledOptions(moduleOf(root))
+	if err != nil {
 		return keyOptions{}, err
+	}
+	return selectOptions(all, root)
+}
+
+// selectOptions picks a root key's entry from assembled lookup_options.
+func selectOptions(all *Hash, root string) (keyOptions, error) {
+	if all == nil {
+		return keyOptions{}, nil
 	}
 	entry, ok := all.Get(root)
 	if !ok {

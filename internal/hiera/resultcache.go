@@ -41,33 +41,54 @@ func (c *resultCache) put(key []byte, r cachedResult) {
 	c.entries[string(key)] = r
 }
 
-// hierarchySignature identifies the files the hierarchy resolves to for this invocation's scope,
-// with their versions. ok is false when the hierarchy cannot be signed (an entry fails to resolve:
-// the uncached search then reports the error where Puppet would).
-func (inv *invocation) hierarchySignature() ([]byte, bool) {
-	if inv.signature != nil {
-		return inv.signature, true
+// hierarchySignature identifies the files the layers' hierarchies resolve to for this
+// invocation's scope, with their versions. ok is false when a hierarchy cannot be signed (an entry
+// fails to resolve: the uncached search then reports the error where Puppet would).
+func (inv *invocation) hierarchySignature(layers []*layer) ([]byte, bool) {
+	id := make([]byte, 0, 32)
+	for _, l := range layers {
+		id = append(append(append(id, byte('0'+l.place)), l.module...), 0)
 	}
-	b := make([]byte, 0, 1024)
-	for _, e := range inv.cfg.entries {
-		locs, err := inv.entryLocations(e)
-		if err != nil {
+	if sig, ok := inv.signatures[string(id)]; ok {
+		return sig, true
+	}
+	b := append(make([]byte, 0, 1024), id...)
+	for _, l := range layers {
+		if l.cfg == nil {
+			continue
+		}
+		if !inv.signLayer(l, &b) {
 			return nil, false
 		}
-		b = append(append(append(append(b, e.name...), 0), e.fn.name...), 0)
+	}
+	if inv.signatures == nil {
+		inv.signatures = map[string][]byte{}
+	}
+	inv.signatures[string(id)] = b
+	return b, true
+}
+
+func (inv *invocation) signLayer(l *layer, b *[]byte) bool {
+	defer inv.leave(inv.enter(l))
+	*b = append(append(*b, l.cfg.path...), 0)
+	for _, e := range l.cfg.entries {
+		locs, err := inv.entryLocations(e)
+		if err != nil {
+			return false
+		}
+		*b = append(append(append(append(*b, e.name...), 0), e.fn.name...), 0)
 		for _, loc := range locs {
-			b = append(b, loc.path...)
+			*b = append(*b, loc.path...)
 			if df, exists := inv.data(loc.path, e.fn); exists {
-				b = df.stamp.appendTo(b)
+				*b = df.stamp.appendTo(*b)
 				for _, inc := range df.includes {
-					b = inc.stamp.appendTo(append(append(b, 1), inc.path...))
+					*b = inc.stamp.appendTo(append(append(*b, 1), inc.path...))
 				}
 			}
-			b = append(b, 0)
+			*b = append(*b, 0)
 		}
 	}
-	inv.signature = b
-	return b, true
+	return true
 }
 
 // appendTo writes a file version into a signature.
@@ -106,14 +127,15 @@ func (inv *invocation) data(path string, fn *dataFunction) (*dataFile, bool) {
 	return df, exists
 }
 
-// cachedSearch is search with the engine's result cache in front (never while explaining).
-func (inv *invocation) cachedSearch(root string, m *Merge) (any, bool, error) {
+// cachedSearch runs search, a search of root over layers, with the engine's result cache in front
+// (never while explaining).
+func (inv *invocation) cachedSearch(layers []*layer, root string, m *Merge, search func() (any, bool, error)) (any, bool, error) {
 	if inv.ex != nil {
-		return inv.search(root, m)
+		return search()
 	}
-	sig, ok := inv.hierarchySignature()
+	sig, ok := inv.hierarchySignature(layers)
 	if !ok {
-		return inv.search(root, m)
+		return search()
 	}
 	key := make([]byte, 0, len(root)+len(m.Deep.KnockoutPrefix)+len(sig)+32)
 	key = m.appendKey(append(append(key, root...), 0))
@@ -125,7 +147,7 @@ func (inv *invocation) cachedSearch(root string, m *Merge) (any, bool, error) {
 		return r.value, r.found, nil
 	}
 	before, searchedBefore := inv.volatile, len(inv.searched)
-	v, found, err := inv.search(root, m)
+	v, found, err := search()
 	if err == nil && inv.volatile == before {
 		searched := append([]string(nil), inv.searched[searchedBefore:]...)
 		inv.engine.results.put(key, cachedResult{value: v, found: found, searched: searched})

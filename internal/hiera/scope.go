@@ -6,14 +6,16 @@ import "strings"
 // top-scope variable, plus facts, trusted, server_facts and environment; other variables given by
 // the caller win over facts. locals are the temporary mapped_paths variables.
 type scope struct {
-	facts  *Hash
-	vars   *Hash
-	locals map[string]any
+	facts       *Hash
+	vars        *Hash
+	locals      map[string]any
+	environment string
 
 	trusted any // built lazily: the caller's trusted hash completed as `puppet lookup` does
 }
 
-func newScope(s Scope) *scope {
+// newScope is the scope of a lookup in the named environment ("" for Puppet's default, production).
+func newScope(s Scope, environment string) *scope {
 	facts := s.Facts
 	if facts == nil {
 		facts = NewHash(0)
@@ -22,7 +24,10 @@ func newScope(s Scope) *scope {
 	if vars == nil {
 		vars = NewHash(0)
 	}
-	return &scope{facts: facts, vars: vars}
+	if environment == "" {
+		environment = "production"
+	}
+	return &scope{facts: facts, vars: vars, environment: environment}
 }
 
 // get returns the variable name (a leading "::" means top scope, which is the only scope here).
@@ -42,7 +47,7 @@ func (s *scope) get(name string) (any, bool) {
 	case "facts":
 		return s.facts, true
 	case "environment":
-		return "production", true
+		return s.environment, true
 	case "server_facts":
 		return NewHash(0), true
 	}

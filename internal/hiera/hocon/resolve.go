@@ -397,11 +397,11 @@ func replaceInPath(list *parents, old, replacement value) (*parents, error) {
 	return &parents{value: replacement, next: tail}, nil
 }
 
-// replaceChild is the containers' replace_child. For lists of values (a list, a concatenation, a
-// delayed merge) the gem's removal is Array#delete(index), which removes nothing; kept as it is.
+// replaceChild is SimpleConfigObject#replace_child. The gem's other containers (a list, a
+// concatenation, a delayed merge) call a replace_child_in_list they do not have and fail with a
+// Ruby NoMethodError; that is an error here too.
 func replaceChild(parent, child, replacement value) (value, error) {
-	switch t := parent.(type) {
-	case *objectValue:
+	if t, ok := parent.(*objectValue); ok {
 		for _, k := range t.keys {
 			if t.m[k] != child {
 				continue
@@ -418,31 +418,6 @@ func replaceChild(parent, child, replacement value) (value, error) {
 			}
 			return &objectValue{keys: keys, m: m, resolved: allResolved(m), ignoresFallbacks: t.ignoresFallbacks}, nil
 		}
-	case *listValue:
-		if items, ok := replaceInList(t.items, child, replacement); ok {
-			return newList(items), nil
-		}
-	case *concatValue:
-		if items, ok := replaceInList(t.pieces, child, replacement); ok {
-			return &concatValue{pieces: items}, nil
-		}
-	case *delayedMerge:
-		if items, ok := replaceInList(t.stack, child, replacement); ok {
-			return &delayedMerge{stack: items, isObject: t.isObject}, nil
-		}
 	}
-	return nil, &Error{Msg: "a substitution cannot be resolved here"}
-}
-
-func replaceInList(list []value, child, replacement value) ([]value, bool) {
-	for i, v := range list {
-		if v == child {
-			out := append([]value(nil), list...)
-			if replacement != nil {
-				out[i] = replacement
-			}
-			return out, true
-		}
-	}
-	return nil, false
+	return nil, &Error{Msg: "a substitution cannot be resolved here (the hocon gem fails with an internal error)"}
 }

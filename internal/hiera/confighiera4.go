@@ -1,0 +1,127 @@
+package hiera
+
+import (
+	"fmt"
+	"strings"
+)
+
+var (
+	v4TopKeys   = []string{"version", "datadir", "hierarchy"}
+	v4EntryKeys = []string{"backend", "name", "datadir", "path", "paths"}
+)
+
+// parseV4 converts a version 4 hiera.yaml (allowed in the environment and module layers only) into
+// entries as Puppet's HieraConfigV4 does: a level reads paths, else [path], else [name], each with
+// the backend's extension added when missing.
+func (c *config) parseV4(top *Hash, lines map[*Hash]int) error {
+	for _, k := range top.Keys() {
+		if !contains(v4TopKeys, k) {
+			return c.typeError(fmt.Sprintf("unrecognized key '%s'", rubyToS(k)))
+		}
+	}
+	datadir := "data"
+	if v, ok := top.Get("datadir"); ok {
+		s, isStr := v.(string)
+		if !isStr || s == "" {
+			return c.typeError("entry 'datadir' expects a String[1] value, got " + puppetTypeName(v))
+		}
+		datadir = s
+	}
+	hier := []any{map2hash("name", "common", "backend", "yaml")}
+	if h, ok := top.Get("hierarchy"); ok {
+		list, isList := h.([]any)
+		if !isList {
+			return c.typeError("entry 'hierarchy' expects an Array value, got " + puppetTypeName(h))
+		}
+		hier = list
+	}
+	seen := map[string]int{}
+	for i, raw := range hier {
+		e, err := c.parseV4Entry(i, raw, datadir, lines)
+		if err != nil {
+			return err
+		}
+		if first, dup := seen[e.name]; dup {
+			return c.errAt(e.line, "Hierarchy name '%s' defined more than once. First defined at (line: %d)", e.name, first)
+		}
+		seen[e.name] = e.line
+		c.entries = append(c.entries, e)
+	}
+	return nil
+}
+
+func (c *config) parseV4Entry(i int, raw any, datadir string, lines map[*Hash]int) (*entry, error) {
+	at := fmt.Sprintf("entry 'hierarchy' index %d", i)
+	h, ok := raw.(*Hash)
+	if !ok {
+		return nil, c.typeError(at + " expects a Hash value, got " + puppetTypeName(raw))
+	}
+	for _, k := range h.Keys() {
+		if !contains(v4EntryKeys, k) {
+			return nil, c.typeError(fmt.Sprintf("%s unrecognized key '%s'", at, rubyToS(k)))
+		}
+	}
+	str := func(k string, required bool) (string, error) {
+		v, ok := h.Get(k)
+		if !ok {
+			if required {
+				return "", c.typeError(fmt.Sprintf("%s expects a value for key '%s'", at, k))
+			}
+			return "", nil
+		}
+		if s, isStr := v.(string); isStr && s != "" {
+			return s, nil
+		}
+		return "", c.typeError(fmt.Sprintf("%s entry '%s' expects a String[1] value, got %s", at, k, puppetTypeName(v)))
+	}
+	e := &entry{line: lines[h], locKind: "paths", datadir: datadir}
+	var backend, path, dir string
+	var err error
+	if e.name, err = str("name", true); err != nil {
+		return nil, err
+	}
+	if backend, err = str("backend", true); err != nil {
+		return nil, err
+	}
+	if path, err = str("path", false); err != nil {
+		return nil, err
+	}
+	if dir, err = str("datadir", false); err != nil {
+		return nil, err
+	}
+	if dir != "" {
+		e.datadir = dir
+	}
+	// Puppet's version 4 backends are its data_hash functions named <backend>_data
+	switch e.fn = dataFunctionNamed(backend + "_data"); {
+	case e.fn == nil || e.fn.kind != "data_hash":
+		return nil, c.entryErr(e, sourceLine(c.src, "hierarchy", i, "backend"), "No data provider is registered for backend '%s'", backend)
+	case e.fn.refusal != "":
+		return nil, c.entryErr(e, e.line, "Hierarchy entry '%s' uses backend '%s', %s", e.name, backend, e.fn.refusal)
+	}
+	switch v, ok := h.Get("paths"); {
+	case ok:
+		list, isList := v.([]any)
+		if !isList {
+			return nil, c.typeError(fmt.Sprintf("%s entry 'paths' expects an Array value, got %s", at, puppetTypeName(v)))
+		}
+		for j, el := range list {
+			s, isStr := el.(string)
+			if !isStr || s == "" {
+				return nil, c.typeError(fmt.Sprintf("%s entry 'paths' index %d expects a String[1] value, got %s", at, j, puppetTypeName(el)))
+			}
+			e.locs = append(e.locs, s)
+		}
+	case path != "":
+		e.locs = []string{path}
+	default:
+		e.locs = []string{e.name}
+	}
+	ext := "." + backend
+	for j, l := range e.locs {
+		if !strings.HasSuffix(l, ext) {
+			e.locs[j] = l + ext
+		}
+	}
+	return e, nil
+}

@@ -1,0 +1,131 @@
+// environment.conf: the module directories of an environment.
+package hiera
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// environmentConf is what the engine uses of an environment.conf: its modulepath.
+type environmentConf struct {
+	stamp      fileStamp
+	modulepath []string // nil when the file does not set one
+	warnings   []string
+	err        error
+}
+
+// envConfCache holds the current parse of the environment's environment.conf.
+type envConfCache struct {
+	mu      sync.Mutex
+	current *environmentConf
+}
+
+var (
+	// The lines of Puppet's ini format (Puppet::Settings::IniFile).
+	confSection = regexp.MustCompile(`^\s*\[(\w+)\]\s*$`)
+	confSetting = regexp.MustCompile(`^\s*(\w+)\s*=\s*(.*?)\s*$`)
+	confBlank   = regexp.MustCompile(`^\s*#|^\s*$`)
+	// A Puppet setting referenced in a value ($name).
+	confVariable = regexp.MustCompile(`\$(\w+)`)
+)
+
+// environmentConf returns the parsed environment.conf, re-reading it when it changed.
+func (e *Engine) environmentConf() (*environmentConf, error) {
+	path := filepath.Join(e.layers.Environment, "environment.conf")
+	fi, err := os.Stat(path)
+	c := &e.envConf
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return &environmentConf{}, nil
+		}
+		return nil, &Error{Message: "cannot read environment.conf: " + err.Error(), File: path, Err: err}
+	}
+	stamp := stampOf(fi)
+	if c.current == nil || c.current.stamp != stamp {
+		c.current = e.parseEnvironmentConf(path, stamp)
+	}
+	return c.current, c.current.err
+}
+
+// parseEnvironmentConf reads the modulepath setting as Puppet does: entries separated by ':',
+// relative ones against the environment directory, globs expanded. Puppet interpolates its
+// settings ($name) there, which name directories of a Puppet installation this provider does not
+// have: $basemodulepath adds nothing, an entry naming another setting is skipped with a warning.
+func (e *Engine) parseEnvironmentConf(path string, stamp fileStamp) *environmentConf {
+	conf := &environmentConf{stamp: stamp}
+	text, err := readLimited(path)
+	if err != nil {
+		conf.err = &Error{Message: "cannot read environment.conf: " + err.Error(), File: path, Err: err}
+		return conf
+	}
+	section := "main"
+	value, set := "", false
+	for i, line := range strings.Split(strings.TrimSuffix(string(text), "\n"), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if m := confSection.FindStringSubmatch(line); m != nil {
+			section = m[1]
+			continue
+		}
+		if m := confSetting.FindStringSubmatch(line); m != nil {
+			if section == "main" && m[1] == "modulepath" {
+				value, set = m[2], true
+			}
+			continue
+		}
+		if !confBlank.MatchString(line) {
+			conf.err = &Error{Message: fmt.Sprintf("Could not match line %s", line), File: path, Line: i + 1}
+			return conf
+		}
+	}
+	if !set {
+		return conf
+	}
+	if strings.Contains(value, "${") { // Puppet's settings take $name only
+		conf.err = &Error{Message: fmt.Sprintf("Could not parse '%s'", value), File: path}
+		return conf
+	}
+	conf.modulepath = []string{}
+	for _, entry := range strings.Split(value, ":") {
+		dir, warning := e.modulepathEntry(entry)
+		if warning != "" {
+			conf.warnings = append(conf.warnings, fmt.Sprintf("%s: modulepath entry '%s' %s", path, entry, warning))
+		}
+		if dir == "" {
+			continue
+		}
+		if strings.ContainsAny(dir, "*?[") {
+			matches, err := filepath.Glob(dir) // sorted, as Ruby's Dir.glob
+			if err != nil {
+				conf.err = &Error{Message: fmt.Sprintf("modulepath entry '%s': %v", entry, err), File: path}
+				return conf
+			}
+			conf.modulepath = append(conf.modulepath, matches...)
+			continue
+		}
+		conf.modulepath = append(conf.modulepath, dir)
+	}
+	return conf
+}
+
+// modulepathEntry resolves one modulepath entry to a directory ("" to skip it, with a warning when
+// the reason is worth one).
+func (e *Engine) modulepathEntry(entry string) (dir, warning string) {
+	if m := confVariable.FindStringSubmatch(entry); m != nil {
+		if m[1] == "basemodulepath" {
+			return "", "" // Puppet's global module directories: none here
+		}
+		return "", fmt.Sprintf("names the Puppet setting $%s, which this provider does not know: skipped (list the directory in the provider's modulepath instead)", m[1])
+	}
+	if entry == "" {
+		return "", ""
+	}
+	return joinPath(e.layers.Environment, entry), ""
+}

@@ -1,0 +1,245 @@
+// Puppet's three layers: the global hiera.yaml, the environment's and the modules'.
+package hiera
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"time"
+)
+
+// Layers says where the environment and module layers come from, as `puppet lookup --environment`
+// finds them.
+type Layers struct {
+	// Environment is a Puppet environment directory: its hiera.yaml is the environment layer, its
+	// name is %{environment}, its environment.conf modulepath names the module directories. "" for none.
+	Environment string
+	// Modulepath lists directories whose subdirectories are modules, the first holding a module of a
+	// name winning. nil: the environment's environment.conf modulepath, else <Environment>/modules.
+	Modulepath []string
+}
+
+// place is the layer a hiera.yaml serves; Puppet's rules for a file depend on it.
+type place int
+
+const (
+	placeGlobal place = iota
+	placeEnvironment
+	placeModule
+)
+
+// String is the place as Puppet's explain and messages name it.
+func (p place) String() string {
+	switch p {
+	case placeEnvironment:
+		return "Environment"
+	case placeModule:
+		return "Module"
+	}
+	return "Global"
+}
+
+// layer is one data provider of a lookup. cfg is nil when the layer contributes nothing (no
+// environment, no module of the key's name, a module without hiera.yaml).
+type layer struct {
+	place  place
+	module string // the module's name, for the module layer
+	cfg    *config
+	// confineTo, when set, is the directory every file of the layer must be in (a module's own
+	// directory: modules are third-party code).
+	confineTo string
+}
+
+// name is the data provider's name in Puppet's explain output.
+func (l *layer) name() string {
+	n := l.place.String() + " "
+	if l.place == placeModule {
+		n += fmt.Sprintf("%q ", l.module)
+	}
+	return n + fmt.Sprintf("Data Provider (hiera configuration version %d)", l.cfg.version)
+}
+
+// NewLayeredEngine returns an engine answering from Puppet's three layers: the global hiera.yaml at
+// configPath ("" for none), the environment and the modules that layers names.
+func NewLayeredEngine(configPath string, layers Layers) *Engine {
+	e := &Engine{now: time.Now}
+	if configPath != "" {
+		e.configPath = absPath(configPath)
+	}
+	if layers.Environment != "" {
+		layers.Environment = absPath(layers.Environment)
+		e.envName = filepath.Base(layers.Environment)
+	}
+	if layers.Modulepath != nil {
+		mp := make([]string, len(layers.Modulepath))
+		for i, d := range layers.Modulepath {
+			mp[i] = absPath(d)
+		}
+		layers.Modulepath = mp
+	}
+	e.layers = layers
+	return e
+}
+
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
+}
+
+// layered reports whether the engine has more than the global layer.
+func (e *Engine) layered() bool { return e.layers.Environment != "" || e.layers.Modulepath != nil }
+
+// configKey names a hiera.yaml as read for one place.
+type configKey struct {
+	path  string
+	place place
+}
+
+// configSlot holds the current parse of one hiera.yaml.
+type configSlot struct {
+	mu     sync.Mutex
+	loaded bool
+	stamp  fileStamp
+	fresh  time.Time // the parse (or the file's absence) is trusted without a stat until then
+	absent bool
+	cfg    *config
+	err    error
+}
+
+// configAt returns the hiera.yaml at path parsed for a place, re-reading it when it changed on disk.
+// A missing file is nil without error: only the global layer's hiera.yaml must exist.
+func (e *Engine) configAt(path string, p place) (*config, error) {
+	now := e.now()
+	v, _ := e.configs.LoadOrStore(configKey{path: path, place: p}, &configSlot{})
+	slot, isSlot := v.(*configSlot)
+	if !isSlot {
+		return nil, errorf("internal error: config cache holds %T", v) // cannot happen
+	}
+	slot.mu.Lock()
+	defer slot.mu.Unlock()
+	if slot.loaded && now.Before(slot.fresh) {
+		if slot.absent {
+			return nil, nil
+		}
+		return slot.cfg, slot.err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			slot.loaded, slot.absent, slot.fresh = true, true, now.Add(StampCheckInterval)
+			return nil, nil
+		}
+		return nil, &Error{Message: "cannot read hiera.yaml: " + err.Error(), File: path, Err: err}
+	}
+	if fi.IsDir() {
+		return nil, &Error{Message: fmt.Sprintf("hiera.yaml path %s is a directory, not a file", path), File: path}
+	}
+	stamp := stampOf(fi)
+	slot.fresh = now.Add(StampCheckInterval)
+	if slot.loaded && !slot.absent && slot.stamp == stamp {
+		return slot.cfg, slot.err
+	}
+	data, err := readLimited(path)
+	if err != nil {
+		slot.loaded = false
+		return nil, &Error{Message: "cannot read hiera.yaml: " + err.Error(), File: path, Err: err}
+	}
+	slot.cfg, slot.err = parseConfig(path, data, p)
+	slot.stamp, slot.loaded, slot.absent = stamp, true, false
+	return slot.cfg, slot.err
+}
+
+// globalConfig is the global layer's hiera.yaml, which must exist when the engine names one.
+func (e *Engine) globalConfig() (*config, error) {
+	if e.configPath == "" {
+		return nil, nil
+	}
+	cfg, err := e.configAt(e.configPath, placeGlobal)
+	if err == nil && cfg == nil {
+		return nil, &Error{Message: fmt.Sprintf("hiera.yaml not found: no file at %s", e.configPath), File: e.configPath}
+	}
+	return cfg, err
+}
+
+// baseLayers are the global and environment layers, the same for every key.
+func (e *Engine) baseLayers() (global, env *layer, warnings []string, err error) {
+	global, env = &layer{place: placeGlobal}, &layer{place: placeEnvironment}
+	if global.cfg, err = e.globalConfig(); err != nil {
+		return nil, nil, nil, err
+	}
+	if e.layers.Environment != "" {
+		if env.cfg, err = e.configAt(filepath.Join(e.layers.Environment, "hiera.yaml"), placeEnvironment); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if env.cfg != nil && env.cfg.ignored != "" {
+		warnings = append(warnings, env.cfg.ignored)
+		env.cfg = nil
+	}
+	return global, env, warnings, nil
+}
+
+// moduleLayer is the layer of module name: nil cfg when no module of that name exists or it has no
+// hiera.yaml.
+func (e *Engine) moduleLayer(name string) (*layer, []string, error) {
+	l := &layer{place: placeModule, module: name}
+	dir, warnings, err := e.moduleDir(name)
+	if err != nil || dir == "" {
+		return l, warnings, err
+	}
+	l.confineTo = dir
+	if l.cfg, err = e.configAt(filepath.Join(dir, "hiera.yaml"), placeModule); err != nil {
+		return nil, warnings, err
+	}
+	if l.cfg != nil && l.cfg.ignored != "" {
+		warnings = append(warnings, l.cfg.ignored)
+		l.cfg = nil
+	}
+	return l, warnings, nil
+}
+
+// moduleNamePattern is Puppet's rule for a directory to be a module (Puppet::Module.is_module_directory_name?).
+var moduleNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// moduleDir finds module name in the modulepath: the first directory holding it wins.
+func (e *Engine) moduleDir(name string) (string, []string, error) {
+	if !moduleNamePattern.MatchString(name) {
+		return "", nil, nil
+	}
+	dirs, warnings, err := e.modulepath()
+	if err != nil {
+		return "", warnings, err
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, name)
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			return p, warnings, nil
+		}
+	}
+	return "", warnings, nil
+}
+
+// modulepath is the module directories: the engine's Modulepath, else the environment.conf
+// modulepath, else <environment>/modules.
+func (e *Engine) modulepath() ([]string, []string, error) {
+	if e.layers.Modulepath != nil {
+		return e.layers.Modulepath, nil, nil
+	}
+	if e.layers.Environment == "" {
+		return nil, nil, nil
+	}
+	conf, err := e.environmentConf()
+	if err != nil {
+		return nil, nil, err
+	}
+	if conf.modulepath == nil {
+		return []string{filepath.Join(e.layers.Environment, "modules")}, nil, nil
+	}
+	return conf.modulepath, conf.warnings, nil
+}
