@@ -196,18 +196,7 @@ func (inv *invocation) token5(subject, token, expr string, allowMethods bool) (s
 	if err != nil {
 		return "", nil, false, err
 	}
-	guard := arg
-	if method == "scope" {
-		guard = "scope:" + arg
-	}
-	err = inv.check(guard, func() error {
-		value, err = inv.interpolateAny(value, allowMethods)
-		return err
-	})
-	if err != nil {
-		return "", nil, false, err
-	}
-	return rubyToS(value), nil, false, nil
+	return inv.reinterpolate(method, arg, value, allowMethods)
 }
 
 // token3 evaluates one token with Hiera 3 rules (a version 3 hiera.yaml): no lookup(), arguments
@@ -256,18 +245,7 @@ func (inv *invocation) token3(subject, token, expr string, allowMethods bool) (s
 	}
 	// As Puppet does (the Hiera 3 command line differs, see the README): a value holding %{...},
 	// such as a fact, is interpolated in turn, and a loop is an error.
-	guard := arg
-	if method == "scope" {
-		guard = "scope:" + arg
-	}
-	err = inv.check(guard, func() error {
-		value, err = inv.interpolateAny(value, allowMethods)
-		return err
-	})
-	if err != nil {
-		return "", nil, false, err
-	}
-	return rubyToS(value), nil, false, nil
+	return inv.reinterpolate(method, arg, value, allowMethods)
 }
 
 // maxNestedLookups bounds the nested lookups of one lookup: keys that each interpolate the next one
@@ -315,3 +293,21 @@ func (inv *invocation) scopeValue(expr, subject string) (any, error) {
 
 // describe is a short text of a value for error messages, never its content (it may be secret).
 func describe(v any) string { return fmt.Sprintf("a %s", puppetTypeName(v)) }
+
+// reinterpolate interpolates a found value again, as Puppet does (a fact or a nested lookup's
+// result holding %{...} is resolved in turn), guarding against loops, and renders it as Ruby's to_s.
+func (inv *invocation) reinterpolate(method, arg string, value any, allowMethods bool) (string, any, bool, error) {
+	guard := arg
+	if method == "scope" {
+		guard = "scope:" + arg
+	}
+	err := inv.check(guard, func() error {
+		var err error
+		value, err = inv.interpolateAny(value, allowMethods)
+		return err
+	})
+	if err != nil {
+		return "", nil, false, err
+	}
+	return rubyToS(value), nil, false, nil
+}

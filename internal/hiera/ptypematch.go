@@ -483,34 +483,32 @@ func assignableEnum(e, a *ptype) bool {
 	if len(e.values) == 0 {
 		return a.kind == ptString || a.kind == ptEnum || a.kind == ptPattern
 	}
-	var values []string
-	switch {
-	case a.kind == ptString && a.str != nil:
-		values = []string{*a.str}
-	case a.kind == ptEnum && len(a.values) > 0:
-		values = a.values
-	default:
-		return false
-	}
-	for _, v := range values {
-		found := false
+	return everyKnownString(a, func(v string) bool {
 		for _, w := range e.values {
 			if v == w || (e.ci && strings.EqualFold(v, w)) {
-				found = true
-				break
+				return true
 			}
 		}
-		if !found {
-			return false
-		}
-	}
-	return true
+		return false
+	})
 }
 
 func assignablePattern(e, a *ptype) bool {
 	if len(e.rx) == 0 {
 		return a.kind == ptString || a.kind == ptEnum || a.kind == ptPattern
 	}
+	return everyKnownString(a, func(v string) bool {
+		for _, r := range e.rx {
+			if r.re.MatchString(v) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// everyKnownString reports whether a is a String or Enum type with known values, all of which pass ok.
+func everyKnownString(a *ptype, ok func(string) bool) bool {
 	var values []string
 	switch {
 	case a.kind == ptString && a.str != nil:
@@ -521,14 +519,7 @@ func assignablePattern(e, a *ptype) bool {
 		return false
 	}
 	for _, v := range values {
-		matched := false
-		for _, r := range e.rx {
-			if r.re.MatchString(v) {
-				matched = true
-				break
-			}
-		}
-		if !matched {
+		if !ok(v) {
 			return false
 		}
 	}
