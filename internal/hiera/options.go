@@ -99,7 +99,11 @@ func (inv *invocation) layerOptions(l *layer) (*Hash, error) {
 	if !found {
 		return nil, nil
 	}
-	return checkLayerOptions(v, l.module)
+	h, err := checkLayerOptions(v, l.module)
+	if e, ok := err.(*Error); ok && e.File == "" {
+		e.File = l.cfg.path // the data files' merge is checked as a whole: name the module's hiera.yaml
+	}
+	return h, err
 }
 
 // checkLayerOptions is Puppet's validate_lookup_options: a hash, whose keys in a module's layer

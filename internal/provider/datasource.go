@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
@@ -67,6 +68,17 @@ func lookupSchema(kind lookupVariant) schema.Schema {
 			"config": schema.StringAttribute{
 				MarkdownDescription: configDescription("Overrides the provider's `config`, for modules that ship their own hieradata."),
 				Optional:            true,
+			},
+			"environment": schema.StringAttribute{
+				MarkdownDescription: environmentDescription("Overrides the provider's `environment`."),
+				Optional:            true,
+				Validators:          environmentValidators,
+			},
+			"modulepath": schema.ListAttribute{
+				MarkdownDescription: modulepathDescription("Overrides the provider's `modulepath`."),
+				ElementType:         types.StringType,
+				Optional:            true,
+				Validators:          modulepathValidators,
 			},
 			"facts": schema.DynamicAttribute{
 				MarkdownDescription: factsDescription + " Merged over the provider's `facts`, top-level key by key.",

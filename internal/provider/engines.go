@@ -4,19 +4,24 @@ package provider
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
-// defaultConfig is used when neither the provider nor the data source names a hiera.yaml.
+// defaultConfig is used when neither the provider nor the data source names a hiera.yaml, an
+// environment or a modulepath.
 const defaultConfig = "hiera.yaml"
 
 // providerData is what the provider hands to its data sources after Configure.
 type providerData struct {
 	engines *engineCache
-	config  string    // the provider's hiera.yaml, possibly relative to the working directory
+	config  string    // the provider's hiera.yaml, possibly relative to the working directory; "" when unset
+	// environment ("" when unset) and modulepath (nil when unset) are the provider's layers.
+	environment string
+	modulepath  []string
 	facts   engineArg // the provider's facts
 	scope   engineArg
 	// unknown is set when a provider argument is not known yet (it depends on something computed
@@ -67,30 +72,62 @@ func toProvider(data any) (*providerData, diag.Diagnostics) {
 	return pd, diags
 }
 
-// engineCache keeps one engine per hiera.yaml, so every data source naming the same file shares
-// its parsed configuration and data files instead of reading them again.
+// engineCache keeps one engine per set of data sources (hiera.yaml, environment, modulepath), so
+// every data source naming the same ones shares the parsed configuration and data files instead of
+// reading them again.
 type engineCache struct {
 	mu      sync.Mutex
-	engines map[string]*hiera.Engine
+	engines map[engineKey]*hiera.Engine
+}
+
+// engineKey is a dataSources with its paths made absolute.
+type engineKey struct {
+	config, environment string
+	modulepath          string // the directories joined with NUL
+	hasModulepath       bool   // an empty modulepath (no modules) differs from none (the environment's)
 }
 
 func newEngineCache() *engineCache {
-	return &engineCache{engines: map[string]*hiera.Engine{}}
+	return &engineCache{engines: map[engineKey]*hiera.Engine{}}
 }
 
-// get returns the engine for configPath, which is made absolute against the working directory
+// get returns the engine for src, whose paths are made absolute against the working directory
 // (Terraform's, since it starts the provider there) so that two spellings of one file share it.
-func (c *engineCache) get(configPath string) (*hiera.Engine, error) {
-	abs, err := filepath.Abs(configPath)
-	if err != nil {
-		return nil, fmt.Errorf("cannot resolve the hiera.yaml path %q: %w", configPath, err)
+func (c *engineCache) get(src dataSources) (*hiera.Engine, error) {
+	abs := func(p, what string) (string, error) {
+		if p == "" {
+			return "", nil
+		}
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return "", fmt.Errorf("cannot resolve the %s path %q: %w", what, p, err)
+		}
+		return a, nil
+	}
+	var k engineKey
+	var err error
+	if k.config, err = abs(src.config, "hiera.yaml"); err != nil {
+		return nil, err
+	}
+	if k.environment, err = abs(src.layers.Environment, "environment"); err != nil {
+		return nil, err
+	}
+	layers := hiera.Layers{Environment: k.environment}
+	if src.layers.Modulepath != nil {
+		layers.Modulepath = make([]string, len(src.layers.Modulepath))
+		for i, d := range src.layers.Modulepath {
+			if layers.Modulepath[i], err = abs(d, "modulepath"); err != nil {
+				return nil, err
+			}
+		}
+		k.modulepath, k.hasModulepath = strings.Join(layers.Modulepath, "\x00"), true
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.engines[abs]
+	e, ok := c.engines[k]
 	if !ok {
-		e = hiera.NewEngine(abs)
-		c.engines[abs] = e
+		e = hiera.NewLayeredEngine(k.config, layers)
+		c.engines[k] = e
 	}
 	return e, nil
 }

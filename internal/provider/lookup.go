@@ -20,6 +20,8 @@ import (
 type lookupModel struct {
 	Key          types.String  `tfsdk:"key"`
 	Config       types.String  `tfsdk:"config"`
+	Environment  types.String  `tfsdk:"environment"`
+	Modulepath   types.List    `tfsdk:"modulepath"`
 	Facts        types.Dynamic `tfsdk:"facts"`
 	Scope        types.Dynamic `tfsdk:"scope"`
 	Merge        *mergeModel   `tfsdk:"merge"`
@@ -66,7 +68,7 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	key := m.Key.ValueString()
 	if pd.unknown {
 		diags.AddError("Provider Arguments Not Known Yet",
-			fmt.Sprintf("The hiera provider's config, facts or scope depend on values known only after apply, so %q cannot be looked up during this plan. ", key)+
+			fmt.Sprintf("The hiera provider's config, environment, modulepath, facts or scope depend on values known only after apply, so %q cannot be looked up during this plan. ", key)+
 				"Pass such facts in the data source's own facts or scope instead (the lookup then waits for apply), "+
 				"or create the resources they come from first.")
 		return diags
@@ -75,20 +77,21 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	if diags.HasError() {
 		return diags
 	}
-	configPath := pd.config
-	if m.Config.ValueString() != "" {
-		configPath = m.Config.ValueString()
+	src, srcDiags := pd.sources(m)
+	if diags.Append(srcDiags...); diags.HasError() {
+		return diags
 	}
-	engine, err := pd.engines.get(configPath)
+	engine, err := pd.engines.get(src)
 	if err != nil {
 		diags.AddAttributeError(path.Root("config"), "Invalid Hiera Config Path", err.Error())
 		return diags
 	}
+	configPath := src.String()
 
 	res, err := engine.Lookup(ctx, lookup)
 	// Never log the value: Hiera holds secrets.
 	tflog.Debug(ctx, "hiera lookup", map[string]any{
-		"key": key, "config": configPath, "merge": lookup.Merge.String(), "found": res.Found, "levels_searched": res.Searched,
+		"key": key, "sources": configPath, "merge": lookup.Merge.String(), "found": res.Found, "levels_searched": res.Searched,
 		"sensitive": res.Sensitive,
 	})
 	for _, w := range res.Warnings {

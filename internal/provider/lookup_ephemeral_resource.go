@@ -105,6 +105,8 @@ func ephemeralAttributes(in map[string]schema.Attribute) (map[string]eschema.Att
 			out[name] = eschema.BoolAttribute(t)
 		case schema.DynamicAttribute:
 			out[name] = eschema.DynamicAttribute(t)
+		case schema.ListAttribute:
+			out[name] = eschema.ListAttribute(t)
 		default:
 			return nil, fmt.Errorf("attribute %q: no ephemeral equivalent for %T", name, a)
 		}

@@ -98,7 +98,7 @@ func (f *lookupFunction) Run(ctx context.Context, req function.RunRequest, resp 
 			return
 		}
 	}
-	pd := &providerData{engines: f.engines, config: defaultConfig}
+	pd := &providerData{engines: f.engines}
 	if diags := pd.lookup(ctx, lookupFunctionKind, &m); diags.HasError() {
 		resp.Error = funcErrorFromDiags(diags, map[string]int64{"config": 0, "key": 1, "facts": 2, "scope": 3, "value_type": 4})
 		return

@@ -8,13 +8,14 @@ import (
 	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // modelCodec converts between a Terraform object value and a model struct whose fields are
-// attr.Value types (types.String, types.Dynamic, ...) or pointers to nested model structs (single
-// nested blocks: nil when the block is absent). Unlike the framework's reflection it resolves the
-// fields once, not on every call.
+// attr.Value types (types.String, types.Dynamic, types.List, ...) or pointers to nested model
+// structs (single nested blocks: nil when the block is absent). Unlike the framework's reflection
+// it resolves the fields once, not on every call.
 type modelCodec struct {
 	goType reflect.Type
 	typ    tftypes.Object
@@ -24,14 +25,19 @@ type modelCodec struct {
 type modelField struct {
 	name     string
 	index    int
-	attrType attr.Type   // for attr.Value fields
+	attrType attr.Type   // for attr.Value fields: the schema's (a list's knows its element type)
 	block    *modelCodec // for nested blocks
 }
 
 var attrValueType = reflect.TypeFor[attr.Value]()
 
-// newModelCodec matches the fields of model (a struct type) with the attributes of typ, one to one.
-func newModelCodec(ctx context.Context, model reflect.Type, typ tftypes.Object) (*modelCodec, error) {
+// newModelCodec matches the fields of model (a struct type) with the attributes of schemaType (the
+// schema's object type), one to one.
+func newModelCodec(ctx context.Context, model reflect.Type, schemaType types.ObjectType) (*modelCodec, error) {
+	typ, ok := schemaType.TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		return nil, fmt.Errorf("%s: the schema type is not an object", model.Name())
+	}
 	c := &modelCodec{goType: model, typ: typ}
 	seen := map[string]bool{}
 	for i := range model.NumField() {
@@ -40,7 +46,7 @@ func newModelCodec(ctx context.Context, model reflect.Type, typ tftypes.Object) 
 		if name == "" || name == "-" {
 			continue
 		}
-		at, ok := typ.AttributeTypes[name]
+		at, ok := schemaType.AttrTypes[name]
 		if !ok {
 			return nil, fmt.Errorf("%s.%s: the schema has no attribute %q", model.Name(), f.Name, name)
 		}
@@ -48,10 +54,9 @@ func newModelCodec(ctx context.Context, model reflect.Type, typ tftypes.Object) 
 		mf := modelField{name: name, index: i}
 		switch {
 		case f.Type.Implements(attrValueType):
-			zero, _ := reflect.Zero(f.Type).Interface().(attr.Value)
-			mf.attrType = zero.Type(ctx)
+			mf.attrType = at
 		case f.Type.Kind() == reflect.Pointer && f.Type.Elem().Kind() == reflect.Struct:
-			obj, ok := at.(tftypes.Object)
+			obj, ok := at.(types.ObjectType)
 			if !ok {
 				return nil, fmt.Errorf("%s.%s: attribute %q is not a single nested block", model.Name(), f.Name, name)
 			}

@@ -40,9 +40,11 @@ type hieraProvider struct {
 }
 
 type hieraProviderModel struct {
-	Config types.String  `tfsdk:"config"`
-	Facts  types.Dynamic `tfsdk:"facts"`
-	Scope  types.Dynamic `tfsdk:"scope"`
+	Config      types.String  `tfsdk:"config"`
+	Environment types.String  `tfsdk:"environment"`
+	Modulepath  types.List    `tfsdk:"modulepath"`
+	Facts       types.Dynamic `tfsdk:"facts"`
+	Scope       types.Dynamic `tfsdk:"scope"`
 }
 
 func (p *hieraProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -56,9 +58,21 @@ func (p *hieraProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"and returns them with their real types.",
 		Attributes: map[string]schema.Attribute{
 			"config": schema.StringAttribute{
-				MarkdownDescription: configDescription("Defaults to `hiera.yaml`.") +
+				MarkdownDescription: configDescription("The global layer. Defaults to `hiera.yaml` when neither `environment` nor "+
+					"`modulepath` is set; with either, no `config` means no global layer.") +
 					" A file that does not exist is reported at the first lookup, naming the path tried.",
 				Optional: true,
+			},
+			"environment": schema.StringAttribute{
+				MarkdownDescription: environmentDescription(""),
+				Optional:            true,
+				Validators:          environmentValidators,
+			},
+			"modulepath": schema.ListAttribute{
+				MarkdownDescription: modulepathDescription(""),
+				ElementType:         types.StringType,
+				Optional:            true,
+				Validators:          modulepathValidators,
 			},
 			"facts": schema.DynamicAttribute{MarkdownDescription: factsDescription, Optional: true},
 			"scope": schema.DynamicAttribute{MarkdownDescription: scopeDescription, Optional: true},
@@ -72,12 +86,14 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	pd := &providerData{engines: p.engines, config: defaultConfig}
-	switch {
-	case m.Config.IsUnknown():
+	pd := &providerData{engines: p.engines, config: m.Config.ValueString(), environment: m.Environment.ValueString()}
+	pd.unknown = m.Config.IsUnknown() || m.Environment.IsUnknown()
+	var err error
+	switch pd.modulepath, err = modulepathArg(m.Modulepath); {
+	case errors.Is(err, errUnknown):
 		pd.unknown = true
-	case m.Config.ValueString() != "":
-		pd.config = m.Config.ValueString()
+	case err != nil:
+		resp.Diagnostics.AddAttributeError(path.Root("modulepath"), "Invalid Provider Argument", err.Error())
 	}
 	for _, a := range []struct {
 		name string

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -63,15 +64,15 @@ func newServer(ctx context.Context, fw tfprotov6.ProviderServer, p *hieraProvide
 		var meta datasource.MetadataResponse
 		ds.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "hiera"}, &meta)
 		sch := lookupSchema(ds.kind)
-		typ, ok := sch.Type().TerraformType(ctx).(tftypes.Object)
+		schemaType, ok := sch.Type().(types.ObjectType)
 		if !ok {
 			return nil, fmt.Errorf("the schema of %s is not an object", meta.TypeName)
 		}
-		model, err := newModelCodec(ctx, reflect.TypeFor[lookupModel](), typ)
+		model, err := newModelCodec(ctx, reflect.TypeFor[lookupModel](), schemaType)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", meta.TypeName, err)
 		}
-		s.dataSources[meta.TypeName] = &directDataSource{kind: ds.kind, typ: typ, model: model, validate: newQuickValidator(ds, sch)}
+		s.dataSources[meta.TypeName] = &directDataSource{kind: ds.kind, typ: model.typ, model: model, validate: newQuickValidator(ds, sch)}
 	}
 	return s, nil
 }

@@ -89,55 +89,107 @@ func dataConfigs(typ tftypes.Object) map[string]map[string]tftypes.Value {
 		"sort without deep": {"key": str6("tags"), "merge": merge(map[string]tftypes.Value{"strategy": str6("unique"), "sort_merged_arrays": tftypes.NewValue(tftypes.Bool, false)})},
 		"unknown strategy":  {"key": str6("tags"), "merge": merge(map[string]tftypes.Value{"strategy": tftypes.NewValue(tftypes.String, tftypes.UnknownValue), "knockout_prefix": str6("--")})},
 		"unknown key":       {"key": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)},
+		// The layers (issue 10), given on the data source.
+		"environment":             {"key": str6("ntp::settings"), "environment": str6(production)},
+		"environment, explain":    {"key": str6("ntp::servers"), "environment": str6(production), "explain": tftypes.NewValue(tftypes.Bool, true)},
+		"modulepath":              {"key": str6("ntp::service_ensure"), "modulepath": list6(str6("testdata/nowhere"), str6(productionModules))},
+		"environment, modulepath": {"key": str6("ntp::servers"), "environment": str6(staging), "modulepath": list6(str6(productionModules))},
+		"empty modulepath":        {"key": str6("ntp::servers"), "environment": str6(production), "modulepath": list6()},
+		"module secret":           {"key": str6("profile::db::password"), "environment": str6(production)},
+		"foreign lookup_options":  {"key": str6("broken::setting"), "environment": str6(production)},
+		"missing environment":     {"key": str6("ntp::servers"), "environment": str6("testdata/control_repo/environments/nowhere")},
+		"environment is a file":   {"key": str6("ntp::servers"), "environment": str6(production + "/hiera.yaml")},
+		"empty environment":       {"key": str6("ntp::servers"), "environment": str6("")},
+		"empty modulepath entry":  {"key": str6("ntp::servers"), "modulepath": list6(str6(productionModules), str6(""))},
+		"null modulepath entry":   {"key": str6("ntp::servers"), "modulepath": list6(tftypes.NewValue(tftypes.String, nil))},
+		"unknown modulepath":      {"key": str6("ntp::servers"), "modulepath": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, tftypes.UnknownValue)},
+	}
+}
+
+// The control repository fixture of the layers' tests.
+const (
+	production        = "testdata/control_repo/environments/production"
+	productionModules = production + "/modules"
+	staging           = "testdata/control_repo/environments/staging"
+)
+
+func list6(elems ...tftypes.Value) tftypes.Value {
+	return tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, elems)
+}
+
+// providerConfigs are the provider configurations the comparison runs under: a global hiera.yaml
+// (with facts and scope), and the layers alone.
+func providerConfigs() map[string]map[string]tftypes.Value {
+	return map[string]map[string]tftypes.Value{
+		"config": {
+			"config": str6(filepath.Join("testdata", "site", "hiera.yaml")),
+			"facts":  object6(map[string]tftypes.Value{"hostname": str6("web01"), "role": str6("web"), "os": object6(map[string]tftypes.Value{"family": str6("Debian")})}),
+			"scope":  object6(map[string]tftypes.Value{"trusted": object6(map[string]tftypes.Value{"certname": str6("web01.example.com")}), "environment": str6("production")}),
+		},
+		"layers": {
+			"environment": str6(production),
+			"modulepath":  list6(str6(production+"/site"), str6(productionModules)),
+			"facts":       object6(map[string]tftypes.Value{"role": str6("web"), "os": object6(map[string]tftypes.Value{"family": str6("RedHat")})}),
+		},
 	}
 }
 
 func TestServer_sameAnswersAsFramework(t *testing.T) {
 	ctx := context.Background()
-	direct, fw, providerType := configuredPair(t)
-	providerConfig := map[string]tftypes.Value{
-		"config": str6(filepath.Join("testdata", "site", "hiera.yaml")),
-		"facts":  object6(map[string]tftypes.Value{"hostname": str6("web01"), "role": str6("web"), "os": object6(map[string]tftypes.Value{"family": str6("Debian")})}),
-		"scope":  object6(map[string]tftypes.Value{"trusted": object6(map[string]tftypes.Value{"certname": str6("web01.example.com")}), "environment": str6("production")}),
+	for providerName, providerConfig := range providerConfigs() {
+		direct, fw, providerType := configuredPair(t)
+		configure(t, direct, providerType, providerConfig)
+		configure(t, fw, providerType, providerConfig)
+		for typeName, ds := range direct.dataSources {
+			if !ds.validate.ok {
+				t.Errorf("%s: the quick validation does not cover the schema; extend handled() and validatorsPass()", typeName)
+			}
+			for name, attrs := range dataConfigs(ds.typ) {
+				t.Run(providerName+"/"+typeName+"/"+name, func(t *testing.T) {
+					compareServers(ctx, t, direct, fw, typeName, ds, attrs)
+				})
+			}
+		}
 	}
-	configure(t, direct, providerType, providerConfig)
-	configure(t, fw, providerType, providerConfig)
-	for typeName, ds := range direct.dataSources {
-		if !ds.validate.ok {
-			t.Errorf("%s: the quick validation does not cover the schema; extend handled() and validatorsPass()", typeName)
+}
+
+// compareServers sends one data source configuration to both servers: validation, then (when
+// Terraform would) the read.
+func compareServers(ctx context.Context, t *testing.T, direct *server, fw tfprotov6.ProviderServer, typeName string, ds *directDataSource, attrs map[string]tftypes.Value) {
+	t.Helper()
+	typ := ds.typ
+	cfg := encodeConfig(t, typ, attrs)
+	gotV, err1 := direct.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: typeName, Config: &cfg})
+	wantV, err2 := fw.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: typeName, Config: &cfg})
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if diff := cmp.Diff(wantV.Diagnostics, gotV.Diagnostics); diff != "" {
+		t.Errorf("validation diagnostics differ (-framework +direct):\n%s", diff)
+	}
+	if len(wantV.Diagnostics) == 0 {
+		if v, err := cfg.Unmarshal(typ); err != nil || !ds.validate.valid(ctx, v) {
+			t.Errorf("the quick validation left a valid configuration to the framework (%v)", err)
 		}
-		for name, attrs := range dataConfigs(ds.typ) {
-			t.Run(typeName+"/"+name, func(t *testing.T) {
-				cfg := encodeConfig(t, ds.typ, attrs)
-				gotV, err1 := direct.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: typeName, Config: &cfg})
-				wantV, err2 := fw.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: typeName, Config: &cfg})
-				if err1 != nil || err2 != nil {
-					t.Fatal(err1, err2)
-				}
-				if diff := cmp.Diff(wantV.Diagnostics, gotV.Diagnostics); diff != "" {
-					t.Errorf("validation diagnostics differ (-framework +direct):\n%s", diff)
-				}
-				if len(wantV.Diagnostics) > 0 || !attrs["key"].IsKnown() {
-					return // Terraform does not read an invalid or unknown configuration
-				}
-				got, err1 := direct.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: typeName, Config: &cfg})
-				want, err2 := fw.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: typeName, Config: &cfg})
-				if err1 != nil || err2 != nil {
-					t.Fatal(err1, err2)
-				}
-				if diff := cmp.Diff(want.Diagnostics, got.Diagnostics); diff != "" {
-					t.Errorf("read diagnostics differ (-framework +direct):\n%s", diff)
-				}
-				gotState, err1 := got.State.Unmarshal(ds.typ)
-				wantState, err2 := want.State.Unmarshal(ds.typ)
-				if err1 != nil || err2 != nil {
-					t.Fatal(err1, err2)
-				}
-				if !gotState.Equal(wantState) {
-					t.Errorf("states differ:\nframework: %s\ndirect:    %s", wantState, gotState)
-				}
-			})
-		}
+	}
+	if len(wantV.Diagnostics) > 0 || !attrs["key"].IsKnown() {
+		return // Terraform does not read an invalid or unknown configuration
+	}
+	got, err1 := direct.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: typeName, Config: &cfg})
+	want, err2 := fw.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: typeName, Config: &cfg})
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if diff := cmp.Diff(want.Diagnostics, got.Diagnostics); diff != "" {
+		t.Errorf("read diagnostics differ (-framework +direct):\n%s", diff)
+	}
+	gotState, err1 := got.State.Unmarshal(typ)
+	wantState, err2 := want.State.Unmarshal(typ)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if !gotState.Equal(wantState) {
+		t.Errorf("states differ:\nframework: %s\ndirect:    %s", wantState, gotState)
 	}
 }
 

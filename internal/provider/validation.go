@@ -48,7 +48,7 @@ func newQuickValidator(ds datasource.DataSource, s schema.Schema) *quickValidato
 // any, are of a kind runValidators runs.
 func handled(a schema.Attribute) bool {
 	switch a.(type) {
-	case schema.StringAttribute, schema.BoolAttribute, schema.DynamicAttribute:
+	case schema.StringAttribute, schema.BoolAttribute, schema.DynamicAttribute, schema.ListAttribute:
 		return true
 	}
 	return false
@@ -126,6 +126,8 @@ func (q *quickValidator) attributeValid(ctx context.Context, a schema.Attribute,
 		return validatorsPass(ctx, t.Validators, at, av, cfg)
 	case schema.DynamicAttribute:
 		return validatorsPass(ctx, t.Validators, at, av, cfg)
+	case schema.ListAttribute:
+		return validatorsPass(ctx, t.Validators, at, av, cfg)
 	}
 	return false
 }
@@ -156,6 +158,13 @@ func validatorsPass(ctx context.Context, validators any, at path.Path, v attr.Va
 		for _, x := range vs {
 			resp := &validator.DynamicResponse{}
 			x.ValidateDynamic(ctx, validator.DynamicRequest{Config: cfg, ConfigValue: dv, Path: at, PathExpression: expr}, resp)
+			diags.Append(resp.Diagnostics...)
+		}
+	case []validator.List:
+		lv, _ := v.(types.List)
+		for _, x := range vs {
+			resp := &validator.ListResponse{}
+			x.ValidateList(ctx, validator.ListRequest{Config: cfg, ConfigValue: lv, Path: at, PathExpression: expr}, resp)
 			diags.Append(resp.Diagnostics...)
 		}
 	case []validator.Object:
