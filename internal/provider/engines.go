@@ -18,12 +18,12 @@ const defaultConfig = "hiera.yaml"
 // providerData is what the provider hands to its data sources after Configure.
 type providerData struct {
 	engines *engineCache
-	config  string    // the provider's hiera.yaml, possibly relative to the working directory; "" when unset
+	config  string // the provider's hiera.yaml, possibly relative to the working directory; "" when unset
 	// environment ("" when unset) and modulepath (nil when unset) are the provider's layers.
 	environment string
 	modulepath  []string
-	facts   engineArg // the provider's facts
-	scope   engineArg
+	facts       engineArg // the provider's facts
+	scope       engineArg
 	// unknown is set when a provider argument is not known yet (it depends on something computed
 	// at apply time), so no lookup can be answered during this plan.
 	unknown bool
