@@ -28,14 +28,22 @@ func environmentDescription(what string) string {
 		"as `puppet lookup --environment` uses it: its `hiera.yaml` is the environment layer, its directory name is " +
 		"`%{environment}` (unless `scope.environment` is set), and its `environment.conf` `modulepath` names the module " +
 		"directories (else `modules/` inside it). A key `name::rest` is also looked up in module `name`'s own " +
-		"`hiera.yaml` and data, after the global and environment layers. " + what +
+		"`hiera.yaml` and data, after the global and environment layers." + sentence(what) +
 		" A relative path is taken from Terraform's working directory; a directory that does not exist is an error at the first lookup."
 }
 
 func modulepathDescription(what string) string {
 	return "Directories whose subdirectories are Puppet modules; the first directory holding a module of a name wins. " +
-		"Replaces the environment's `environment.conf` `modulepath`, and works without `environment`. " + what +
+		"Replaces the environment's `environment.conf` `modulepath`, and works without `environment`." + sentence(what) +
 		" A directory that does not exist is skipped, as Puppet does."
+}
+
+// sentence is " "+s, or "" for no sentence.
+func sentence(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " " + s
 }
 
 // dataSources is where one lookup's data comes from: the global hiera.yaml ("" for none) and the
