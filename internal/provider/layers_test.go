@@ -1,7 +1,10 @@
 package provider
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -14,7 +17,8 @@ import (
 // Puppet's layers (issue 10) through the real terraform CLI, on testdata/control_repo: a control
 // repository whose production environment has a hiera.yaml, an environment.conf with
 // `modulepath = site:modules`, a site module (profile) and a module that ships data (ntp), as
-// `puppet lookup --environment production` answers for a web node on Debian.
+// `puppet lookup --environment production` answers for a web node on Debian (the values, their
+// order and the two errors were checked with Puppet 7.23 through shared/oracle/expect.py).
 
 // productionProvider points the provider at the production environment, without a global layer.
 const productionProvider = `
@@ -259,4 +263,32 @@ data "hiera_lookup" "test" {
 			ExpectError: errorRE(`Attribute environment string length must be at least 1`),
 		},
 	)
+}
+
+// examples/control-repository answers what its guide (templates/guides/control-repository.md.tmpl)
+// says it does. Its terraform block, which names the Registry source, is left out: the test
+// serves the provider itself.
+func TestLayers_controlRepositoryExample(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "examples", "control-repository"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	main, err := os.ReadFile(filepath.Join(dir, "main.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := regexp.MustCompile(`(?s)terraform \{.*?\n\}\n`).ReplaceAllString(string(main), "")
+	config = strings.ReplaceAll(config, "${path.module}", dir)
+	unitTest(t, resource.TestStep{
+		Config: config,
+		ConfigStateChecks: []statecheck.StateCheck{
+			expect("data.hiera_lookup.ntp_servers", "value", tuple(str("ntp1.example.com"), str("ntp2.example.com"))),
+			expect("data.hiera_lookup.ntp_service", "value", str("ntp")),
+			expect("data.hiera_lookup.ntp_config", "json", str(`{"driftfile":"/var/lib/ntp/drift","minpoll":6,"maxpoll":12}`)),
+			expect("data.hiera_lookup.packages", "value", tuple(str("htop"), str("vim"), str("curl"))),
+			expect("data.hiera_lookup.motd", "value", str("Managed by Puppet (production environment)")),
+			expect("data.hiera_lookup.ntp_config", "explanation", knownvalue.StringRegexp(errorRE(
+				`Environment Data Provider .* Module "ntp" Data Provider .* Merged result`))),
+		},
+	})
 }
