@@ -2,6 +2,12 @@ package provider
 
 import (
 	"context"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -42,10 +48,12 @@ func (f *lookupFunction) Definition(_ context.Context, _ function.DefinitionRequ
 			"(wrap the call in `try()` for a default), and so is a secret value (eyaml, `convert_to: Sensitive`), which would " +
 			"otherwise land in the plan and the state.",
 		Parameters: []function.Parameter{
-			function.StringParameter{
+			function.DynamicParameter{
 				Name: "config",
 				MarkdownDescription: "Path to a `hiera.yaml`; null means `hiera.yaml`. A relative path is taken from Terraform's " +
-					"working directory; use `\"${path.module}/hiera.yaml\"` in modules.",
+					"working directory; use `\"${path.module}/hiera.yaml\"` in modules. Or an object with any of `config`, " +
+					"`environment` and `modulepath`, as the provider's arguments of those names, to read a Puppet environment " +
+					"and its modules: `{ environment = \"${path.module}/environments/production\" }`.",
 				AllowNullValue: true,
 			},
 			function.StringParameter{
@@ -75,9 +83,13 @@ func (f *lookupFunction) Definition(_ context.Context, _ function.DefinitionRequ
 
 func (f *lookupFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
 	m := lookupModel{Scope: types.DynamicNull(), DefaultValue: types.DynamicNull()}
+	var config types.Dynamic
 	var scope []types.Dynamic
-	resp.Error = req.Arguments.Get(ctx, &m.Config, &m.Key, &m.Facts, &scope)
+	resp.Error = req.Arguments.Get(ctx, &config, &m.Key, &m.Facts, &scope)
 	if resp.Error != nil {
+		return
+	}
+	if resp.Error = sourcesArgument(ctx, config, &m); resp.Error != nil {
 		return
 	}
 	switch {
@@ -100,8 +112,64 @@ func (f *lookupFunction) Run(ctx context.Context, req function.RunRequest, resp 
 	}
 	pd := &providerData{engines: f.engines}
 	if diags := pd.lookup(ctx, lookupFunctionKind, &m); diags.HasError() {
-		resp.Error = funcErrorFromDiags(diags, map[string]int64{"config": 0, "key": 1, "facts": 2, "scope": 3, "value_type": 4})
+		resp.Error = funcErrorFromDiags(diags, map[string]int64{"config": 0, "environment": 0, "modulepath": 0, "key": 1, "facts": 2, "scope": 3, "value_type": 4})
 		return
 	}
 	resp.Error = resp.Result.Set(ctx, m.Value)
+}
+
+// sourcesArgument reads the function's config argument into m: a hiera.yaml path, or an object
+// with the provider's config, environment and modulepath arguments.
+func sourcesArgument(ctx context.Context, arg types.Dynamic, m *lookupModel) *function.FuncError {
+	const usage = "config must be a path to a hiera.yaml, or an object with any of config, environment (strings) and modulepath (a list of strings)"
+	g, err := fromAttr(ctx, arg, path.Root("config"))
+	if err != nil {
+		return function.NewArgumentFuncError(0, err.Error())
+	}
+	fields := map[string]any{"config": g}
+	switch g := g.(type) {
+	case nil:
+		return nil
+	case map[string]any:
+		fields = g
+	case string:
+	default:
+		return function.NewArgumentFuncError(0, usage)
+	}
+	for _, name := range slices.Sorted(maps.Keys(fields)) { // sorted: one error, always the same
+		v := fields[name]
+		if v == nil {
+			continue
+		}
+		switch name {
+		case "config", "environment":
+			s, ok := v.(string)
+			if !ok || s == "" {
+				return function.NewArgumentFuncError(0, name+" must be a non-empty string")
+			}
+			if name == "config" {
+				m.Config = types.StringValue(s)
+			} else {
+				m.Environment = types.StringValue(s)
+			}
+		case "modulepath":
+			list, ok := v.([]any)
+			elems := make([]attr.Value, len(list))
+			for i, e := range list {
+				s, isString := e.(string)
+				if !isString || s == "" {
+					ok = false
+					break
+				}
+				elems[i] = types.StringValue(s)
+			}
+			if !ok {
+				return function.NewArgumentFuncError(0, "modulepath must be a list of non-empty strings")
+			}
+			m.Modulepath = types.ListValueMust(types.StringType, elems)
+		default:
+			return function.NewArgumentFuncError(0, usage+"; "+strconv.Quote(name)+" is none of them")
+		}
+	}
+	return nil
 }

@@ -107,3 +107,57 @@ func TestLookupFunction_defaultConfig(t *testing.T) {
 		ExpectError: errorRE(`internal/provider/hiera\.yaml`),
 	})
 }
+
+// The config argument may be an object naming a Puppet environment and a modulepath, as the
+// provider's arguments of those names (testdata/control_repo; see layers_test.go).
+func TestLookupFunction_layers(t *testing.T) {
+	functionTest(t, resource.TestStep{
+		Config: `
+locals {
+  production = { environment = "testdata/control_repo/environments/production" }
+  facts      = { role = "web", os = { family = "Debian" } }
+}
+output "servers" {
+  value = provider::hiera::lookup(local.production, "ntp::servers", local.facts)
+}
+output "settings" {
+  value = provider::hiera::lookup(local.production, "ntp::settings", local.facts)
+}
+output "with_global" {
+  value = provider::hiera::lookup(merge(local.production, { config = "testdata/control_repo/global/hiera.yaml" }), "ntp::settings.logfile", local.facts)
+}
+output "modulepath" {
+  value = provider::hiera::lookup({ modulepath = ["testdata/control_repo/environments/production/modules"] }, "ntp::service_name", { os = { family = "RedHat" } })
+}
+output "path" {
+  value = provider::hiera::lookup({ config = "testdata/site/hiera.yaml" }, "string", null)
+}`,
+		ConfigStateChecks: []statecheck.StateCheck{
+			output("servers", tuple(str("ntp1.example.com"), str("ntp2.example.com"))),
+			output("settings", obj(map[string]knownvalue.Check{
+				"driftfile": str("/var/lib/ntp/drift"), "minpoll": num(6), "maxpoll": num(12), "tinker": knownvalue.Bool(true),
+			})),
+			output("with_global", str("/var/log/ntp.log")),
+			output("modulepath", str("ntpd")),
+			output("path", str("hello")),
+		},
+	})
+}
+
+func TestLookupFunction_layersErrors(t *testing.T) {
+	step := func(config, want string) resource.TestStep {
+		return resource.TestStep{
+			Config:      "output \"test\" {\n  value = provider::hiera::lookup(" + config + ", \"ntp::servers\", null)\n}",
+			ExpectError: errorRE(want),
+		}
+	}
+	functionTest(t,
+		step(`{ environment = "testdata/control_repo/environments/nowhere" }`,
+			`Invalid value for "config" parameter: The environment "testdata/control_repo/environments/nowhere" is not a Puppet environment directory`),
+		step(`{ environment = "" }`, `Invalid value for "config" parameter: environment must be a non-empty string`),
+		step(`{ modulepath = ["testdata", ""] }`, `Invalid value for "config" parameter: modulepath must be a list of non-empty strings`),
+		step(`{ modulepath = "testdata" }`, `Invalid value for "config" parameter: modulepath must be a list of non-empty strings`),
+		step(`{ enviroment = "testdata" }`, `Invalid value for "config" parameter: config must be a path to a hiera.yaml, or an object .* "enviroment" is none of them`),
+		step(`["testdata/site/hiera.yaml"]`, `Invalid value for "config" parameter: config must be a path to a hiera.yaml, or an object`),
+	)
+}
