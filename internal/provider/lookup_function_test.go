@@ -157,7 +157,7 @@ func TestLookupFunction_layersErrors(t *testing.T) {
 		step(`{ environment = "" }`, `Invalid value for "config" parameter: environment must be a non-empty string`),
 		step(`{ modulepath = ["testdata", ""] }`, `Invalid value for "config" parameter: modulepath must be a list of non-empty strings`),
 		step(`{ modulepath = "testdata" }`, `Invalid value for "config" parameter: modulepath must be a list of non-empty strings`),
-		step(`{ enviroment = "testdata" }`, `Invalid value for "config" parameter: config must be a path to a hiera.yaml, or an object .* "enviroment" is none of them`),
+		step(`{ env = "testdata" }`, `Invalid value for "config" parameter: config must be a path to a hiera.yaml, or an object .* "env" is none of them`),
 		step(`["testdata/site/hiera.yaml"]`, `Invalid value for "config" parameter: config must be a path to a hiera.yaml, or an object`),
 	)
 }
