@@ -214,14 +214,34 @@ func TestServer_unconfigured(t *testing.T) {
 // and otherwise say why they cannot look up.
 func TestServer_unknownProviderArguments(t *testing.T) {
 	ctx := context.Background()
-	direct, fw, providerType := configuredPair(t)
-	unknown := map[string]tftypes.Value{"facts": tftypes.NewValue(tftypes.DynamicPseudoType, tftypes.UnknownValue)}
-	cfg := encodeConfig(t, providerType, unknown)
-	for _, s := range []tfprotov6.ProviderServer{direct, fw} {
-		if _, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: &cfg}); err != nil {
-			t.Fatal(err)
-		}
+	for name, unknown := range map[string]tftypes.Value{
+		"facts":            tftypes.NewValue(tftypes.DynamicPseudoType, tftypes.UnknownValue),
+		"environment":      tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+		"modulepath":       tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, tftypes.UnknownValue),
+		"modulepath entry": list6(str6(productionModules), tftypes.NewValue(tftypes.String, tftypes.UnknownValue)),
+	} {
+		t.Run(name, func(t *testing.T) {
+			direct, fw, providerType := configuredPair(t)
+			attr := name
+			if name == "modulepath entry" {
+				attr = "modulepath"
+			}
+			cfg := encodeConfig(t, providerType, map[string]tftypes.Value{attr: unknown})
+			for _, s := range []tfprotov6.ProviderServer{direct, fw} {
+				resp, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: &cfg})
+				if err != nil || len(resp.Diagnostics) > 0 {
+					t.Fatal(err, resp.Diagnostics)
+				}
+			}
+			compareUnknown(ctx, t, direct, fw)
+		})
 	}
+}
+
+// compareUnknown reads a data source from both servers configured with an unknown argument: both
+// defer where Terraform allows it, and otherwise say why they cannot look up.
+func compareUnknown(ctx context.Context, t *testing.T, direct *server, fw tfprotov6.ProviderServer) {
+	t.Helper()
 	ds := direct.dataSources["hiera_lookup"]
 	data := encodeConfig(t, ds.typ, map[string]tftypes.Value{"key": str6("x")})
 	for _, deferral := range []bool{true, false} {
