@@ -125,6 +125,38 @@ func TestCacheSharedAcrossScopes(t *testing.T) {
 	}
 }
 
+// TestCacheSameScopeSeesEdits: lookups that share one scope (the provider's facts, for every data
+// source without its own) remember where their hierarchy leads, and still see a file appear at a
+// level their facts name, and a file go, once StampCheckInterval is over.
+func TestCacheSameScopeSeesEdits(t *testing.T) {
+	t.Parallel()
+	e, dir := newEngine(t, files{
+		"hiera.yaml":       "version: 5\nhierarchy:\n  - name: role\n    path: \"roles/%{role}.yaml\"\n  - name: common\n    path: common.yaml\n",
+		"data/common.yaml": "a: common\n",
+	})
+	clock := withClock(e)
+	web := scopeOf(t, map[string]any{"role": "web"}, nil)
+	want := func(v string) {
+		t.Helper()
+		if res := mustFind(t, e, hiera.Request{Key: "a", Scope: web}); res.Value != v {
+			t.Errorf("got %v, want %s", res.Value, v)
+		}
+	}
+	want("common")
+	role := filepath.Join(dir, "data", "roles", "web.yaml")
+	if err := os.MkdirAll(filepath.Dir(role), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rewrite(t, role, "a: web\n", time.Now())
+	clock.advance(hiera.StampCheckInterval)
+	want("web")
+	if err := os.Remove(role); err != nil {
+		t.Fatal(err)
+	}
+	clock.advance(hiera.StampCheckInterval)
+	want("common")
+}
+
 // TestCacheConfigReload: hiera.yaml is re-read when it changes, also after an invalid version.
 func TestCacheConfigReload(t *testing.T) {
 	t.Parallel()

@@ -51,6 +51,7 @@ type Engine struct {
 	decryptors sync.Map // decryptorKey -> *eyaml.Decryptor
 	share      sharing
 	results    resultCache
+	signatures signatureCache
 }
 
 // fileStamp identifies a version of a file cheaply.
@@ -84,8 +85,10 @@ func NewEngine(configPath string) *Engine { return NewLayeredEngine(configPath, 
 // ConfigPath is the absolute path of the engine's hiera.yaml ("" when it has no global layer).
 func (e *Engine) ConfigPath() string { return e.configPath }
 
-// dataFor returns the parsed data hash of a data file; exists is false for a missing file.
-func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bool) {
+// dataFor returns the parsed data hash of a data file; exists is false for a missing file. Until
+// until (Unix nanoseconds; 0 when the engine does not remember the file) it answers the same
+// without looking at the file again.
+func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bool, until int64) {
 	now := e.now().UnixNano()
 	key := fileKey{fn: fn, path: path}
 	v, known := e.files.Load(key)
@@ -93,21 +96,21 @@ func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bo
 	if known {
 		if seen := slot.seen.Load(); seen != nil && now < seen.until {
 			if !seen.exists {
-				return nil, false
+				return nil, false, seen.until
 			}
 			if cached := slot.current.Load(); cached != nil && cached.stamp == seen.stamp {
-				return cached, true
+				return cached, true, seen.until
 			}
 		}
 	}
 	fi, err := os.Stat(path)
 	if err == nil && fi.IsDir() { // Ruby's File.read fails on it, and Puppet with it
-		return &dataFile{err: &Error{Message: "Is a directory @ io_fread - " + path, File: path, valueFree: true, ofConfig: true}}, true // Puppet reports it unwrapped
+		return &dataFile{err: &Error{Message: "Is a directory @ io_fread - " + path, File: path, valueFree: true, ofConfig: true}}, true, 0 // Puppet reports it unwrapped
 	}
 	exists = err == nil
 	if !known {
 		if !exists && e.absent.Load() >= maxAbsentFiles {
-			return nil, false // not remembered: stat again next time
+			return nil, false, 0 // not remembered: stat again next time
 		}
 		v, known = e.files.LoadOrStore(key, &fileSlot{})
 		slot, _ = v.(*fileSlot)
@@ -121,17 +124,17 @@ func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bo
 	}
 	slot.seen.Store(seen)
 	if !exists {
-		return nil, false
+		return nil, false, seen.until
 	}
 	stamp := seen.stamp
 	if cached := slot.current.Load(); cached.current(stamp) {
-		return cached, true
+		return cached, true, seen.until
 	}
 	// One parse per file version: concurrent lookups wait for it instead of parsing again.
 	slot.mu.Lock()
 	defer slot.mu.Unlock()
 	if cached := slot.current.Load(); cached.current(stamp) {
-		return cached, true
+		return cached, true, seen.until
 	}
 	configDir := filepath.Dir(path) // no global hiera.yaml: a HOCON include stays by its file
 	if e.configPath != "" {
@@ -139,7 +142,7 @@ func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bo
 	}
 	df = parseDataFile(dataSource{path: path, configDir: configDir, share: &e.share}, fn, stamp)
 	slot.current.Store(df)
-	return df, true
+	return df, true, seen.until
 }
 
 // fileKey names a data file as read by one data function.

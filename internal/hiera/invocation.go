@@ -28,7 +28,7 @@ type invocation struct {
 
 	signatures map[string][]byte           // hierarchySignature per set of layers
 	locs       map[*entry][]location       // resolved locations per entry
-	files      map[fileKey]*dataFile       // data files seen (nil: missing)
+	files      map[fileKey]seenFile        // data files seen
 	decryptors map[*entry]*eyaml.Decryptor // per eyaml entry, once loaded
 	volatile   int                         // bumped when a found value depended on more than the files
 
@@ -42,6 +42,12 @@ type invocation struct {
 	searched    []string
 	warnings    []string
 	warned      map[string]bool
+}
+
+// seenFile is a data file as an invocation saw it (df nil: missing), and until when (see dataFor).
+type seenFile struct {
+	df    *dataFile
+	until int64
 }
 
 func newInvocation(ctx context.Context, e *Engine, global, env *layer, req Request) *invocation {

@@ -371,7 +371,7 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 	inv.ex.push()
 	defer inv.ex.pop()
 	inv.ex.line("Original path: %q", loc.original)
-	df, exists := inv.data(loc.path, e.fn)
+	df, exists, _ := inv.data(loc.path, e.fn)
 	if !exists {
 		inv.ex.line("Path not found")
 		return nil, false, nil

@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"math"
 	"strconv"
 	"sync"
 )
@@ -52,23 +53,38 @@ func (inv *invocation) hierarchySignature(layers []*layer) ([]byte, bool) {
 	if sig, ok := inv.signatures[string(id)]; ok {
 		return sig, true
 	}
-	b := append(make([]byte, 0, 1024), id...)
-	for _, l := range layers {
-		if l.cfg == nil {
-			continue
+	now := inv.engine.now().UnixNano()
+	key := signatureKey{scope: inv.req.Scope, layers: string(id)}
+	sig, ok := inv.engine.signatures.get(key, layers, now)
+	if !ok {
+		sig = append(make([]byte, 0, 1024), id...)
+		s := signing{until: math.MaxInt64, lasting: true}
+		for _, l := range layers {
+			if l.cfg == nil {
+				continue
+			}
+			if !inv.signLayer(l, &sig, &s) {
+				return nil, false
+			}
 		}
-		if !inv.signLayer(l, &b) {
-			return nil, false
+		if s.lasting && now < s.until {
+			inv.engine.signatures.put(key, layers, sig, s.until)
 		}
 	}
 	if inv.signatures == nil {
 		inv.signatures = map[string][]byte{}
 	}
-	inv.signatures[string(id)] = b
-	return b, true
+	inv.signatures[string(id)] = sig
+	return sig, true
 }
 
-func (inv *invocation) signLayer(l *layer, b *[]byte) bool {
+// signing is what a signature depends on besides the scope and the configurations.
+type signing struct {
+	until   int64 // the engine looks at none of the files again before this (Unix nanoseconds)
+	lasting bool  // false when the locations depend on more than the scope (globs, ...)
+}
+
+func (inv *invocation) signLayer(l *layer, b *[]byte, s *signing) bool {
 	defer inv.leave(inv.enter(l))
 	*b = append(append(*b, l.cfg.path...), 0)
 	for _, e := range l.cfg.entries {
@@ -76,10 +92,15 @@ func (inv *invocation) signLayer(l *layer, b *[]byte) bool {
 		if err != nil {
 			return false
 		}
+		if inv.cfg.v3 != nil || (e.locKind != "path" && e.locKind != "paths") {
+			s.lasting = false // globs and mapped_paths depend on more than the scope
+		}
 		*b = append(append(append(append(*b, e.name...), 0), e.fn.name...), 0)
 		for _, loc := range locs {
 			*b = append(*b, loc.path...)
-			if df, exists := inv.data(loc.path, e.fn); exists {
+			df, exists, until := inv.data(loc.path, e.fn)
+			s.until = min(s.until, until)
+			if exists {
 				*b = df.stamp.appendTo(*b)
 				for _, inc := range df.includes {
 					*b = inc.stamp.appendTo(append(append(*b, 1), inc.path...))
@@ -89,6 +110,58 @@ func (inv *invocation) signLayer(l *layer, b *[]byte) bool {
 		}
 	}
 	return true
+}
+
+// A hierarchy's signature outlives the lookup that computed it: for the same scope (the same Facts
+// and Vars hashes, which callers never change), the same configurations and plain paths, the
+// hierarchy resolves to the same files, and the engine does not look at those again before
+// StampCheckInterval has passed. A warm lookup with a scope it has seen (every data source
+// without facts of its own, in the provider) then skips resolving its hierarchy.
+
+const maxCachedSignatures = 1 << 12
+
+type signatureCache struct {
+	mu      sync.Mutex
+	entries map[signatureKey]cachedSignature
+}
+
+type signatureKey struct {
+	scope  Scope
+	layers string // the layers' places and modules
+}
+
+type cachedSignature struct {
+	configs []*config // the layers' configurations, in order
+	sig     []byte
+	until   int64
+}
+
+func (c *signatureCache) get(key signatureKey, layers []*layer, now int64) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[key]
+	if !ok || now >= e.until || len(e.configs) != len(layers) {
+		return nil, false
+	}
+	for i, l := range layers {
+		if e.configs[i] != l.cfg {
+			return nil, false
+		}
+	}
+	return e.sig, true
+}
+
+func (c *signatureCache) put(key signatureKey, layers []*layer, sig []byte, until int64) {
+	configs := make([]*config, len(layers))
+	for i, l := range layers {
+		configs[i] = l.cfg
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil || len(c.entries) >= maxCachedSignatures {
+		c.entries = make(map[signatureKey]cachedSignature) // simple bound: start over
+	}
+	c.entries[key] = cachedSignature{configs: configs, sig: sig, until: until}
 }
 
 // appendTo writes a file version into a signature.
@@ -113,18 +186,18 @@ func (inv *invocation) entryLocations(e *entry) ([]location, error) {
 	return locs, nil
 }
 
-// data returns a data file, stat-ing it once per invocation.
-func (inv *invocation) data(path string, fn *dataFunction) (*dataFile, bool) {
+// data returns a data file, stat-ing it once per invocation; until is dataFor's.
+func (inv *invocation) data(path string, fn *dataFunction) (*dataFile, bool, int64) {
 	key := fileKey{fn: fn, path: path}
-	if df, ok := inv.files[key]; ok {
-		return df, df != nil
+	if f, ok := inv.files[key]; ok {
+		return f.df, f.df != nil, f.until
 	}
-	df, exists := inv.engine.dataFor(path, fn)
+	df, exists, until := inv.engine.dataFor(path, fn)
 	if inv.files == nil {
-		inv.files = map[fileKey]*dataFile{}
+		inv.files = map[fileKey]seenFile{}
 	}
-	inv.files[key] = df // nil when the file does not exist
-	return df, exists
+	inv.files[key] = seenFile{df: df, until: until} // df nil when the file does not exist
+	return df, exists, until
 }
 
 // cachedSearch runs search, a search of root over layers, with the engine's result cache in front
