@@ -33,18 +33,23 @@ func main() {
 	flag.Parse()
 	gcheadroom.Start(gcHeadroom, gcFloorPercent)
 
+	const address = "registry.terraform.io/hieraform/hiera"
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())
-	} else {
-		quietUnlessLogged(os.Getenv, os.Setenv)
+	} else if quietUnlessLogged(os.Getenv, os.Setenv) && os.Getenv("TF_LOG_SDK_PROTO_DATA_DIR") == "" {
+		// Nothing to log: the data sources' hot calls can skip the SDK's logging set-up.
+		if err := provider.Serve(address, version); err != nil {
+			log.Fatal(err.Error())
+		}
+		return
 	}
 	newServer := provider.NewServer(version)
 	// Built once here so that a mistake in it stops the provider with a message, not a panic.
 	if _, err := newServer(); err != nil {
 		log.Fatal(err.Error())
 	}
-	err := tf6server.Serve("registry.terraform.io/hieraform/hiera", func() tfprotov6.ProviderServer {
+	err := tf6server.Serve(address, func() tfprotov6.ProviderServer {
 		s, _ := newServer()
 		return s
 	}, opts...)
@@ -56,14 +61,16 @@ func main() {
 // quietUnlessLogged turns the SDK's and the provider's logs off when Terraform discards them: it
 // shows provider logs only with TF_LOG or TF_LOG_PROVIDER set, but without a level the SDK logs at
 // TRACE, writing every line as JSON to stderr for Terraform to parse and throw away. That was a
-// third of the provider's CPU. A level the user gives the SDK or the provider still wins.
-func quietUnlessLogged(getenv func(string) string, setenv func(string, string) error) {
+// third of the provider's CPU. A level the user gives the SDK or the provider still wins. It
+// reports whether the logs are off, as Terraform shows none.
+func quietUnlessLogged(getenv func(string) string, setenv func(string, string) error) bool {
 	if getenv("TF_LOG") != "" || getenv("TF_LOG_PROVIDER") != "" {
-		return
+		return false
 	}
 	for _, name := range []string{"TF_LOG_SDK", "TF_LOG_PROVIDER_HIERA"} {
 		if getenv(name) == "" {
 			_ = setenv(name, "off") // cannot fail for these names
 		}
 	}
+	return true
 }

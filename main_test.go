@@ -4,25 +4,29 @@ import "testing"
 
 func TestQuietUnlessLogged(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		env  map[string]string
-		want map[string]string
+		name  string
+		env   map[string]string
+		want  map[string]string
+		quiet bool // Terraform shows no provider logs
 	}{
 		{"nothing set: both off", map[string]string{},
-			map[string]string{"TF_LOG_SDK": "off", "TF_LOG_PROVIDER_HIERA": "off"}},
+			map[string]string{"TF_LOG_SDK": "off", "TF_LOG_PROVIDER_HIERA": "off"}, true},
 		{"TF_LOG set: Terraform shows the logs", map[string]string{"TF_LOG": "debug"},
-			map[string]string{"TF_LOG_SDK": "", "TF_LOG_PROVIDER_HIERA": ""}},
+			map[string]string{"TF_LOG_SDK": "", "TF_LOG_PROVIDER_HIERA": ""}, false},
 		{"TF_LOG_PROVIDER set", map[string]string{"TF_LOG_PROVIDER": "trace"},
-			map[string]string{"TF_LOG_SDK": "", "TF_LOG_PROVIDER_HIERA": ""}},
+			map[string]string{"TF_LOG_SDK": "", "TF_LOG_PROVIDER_HIERA": ""}, false},
 		{"the user's level wins", map[string]string{"TF_LOG_SDK": "warn"},
-			map[string]string{"TF_LOG_SDK": "warn", "TF_LOG_PROVIDER_HIERA": "off"}},
+			map[string]string{"TF_LOG_SDK": "warn", "TF_LOG_PROVIDER_HIERA": "off"}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := map[string]string{}
 			for k, v := range tc.env {
 				env[k] = v
 			}
-			quietUnlessLogged(func(k string) string { return env[k] }, func(k, v string) error { env[k] = v; return nil })
+			quiet := quietUnlessLogged(func(k string) string { return env[k] }, func(k, v string) error { env[k] = v; return nil })
+			if quiet != tc.quiet {
+				t.Errorf("quiet = %v, want %v", quiet, tc.quiet)
+			}
 			for k, want := range tc.want {
 				if env[k] != want {
 					t.Errorf("%s = %q, want %q", k, env[k], want)

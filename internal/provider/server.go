@@ -80,12 +80,21 @@ func newServer(ctx context.Context, fw tfprotov6.ProviderServer, p *hieraProvide
 // ValidateDataResourceConfig answers at once when the configuration passes every check of the
 // schema (see quickValidator); otherwise the framework validates it and words the diagnostics.
 func (s *server) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
-	if ds, ok := s.dataSources[req.TypeName]; ok && req.Config != nil {
-		if config, err := req.Config.Unmarshal(ds.typ); err == nil && ds.validate.valid(ctx, config) {
-			return &tfprotov6.ValidateDataResourceConfigResponse{}, nil
-		}
+	if s.quickValid(ctx, req.TypeName, req.Config) {
+		return &tfprotov6.ValidateDataResourceConfigResponse{}, nil
 	}
 	return s.ProviderServer.ValidateDataResourceConfig(ctx, req)
+}
+
+// quickValid tells whether a hiera_* data source's configuration passes every check of its
+// schema (false: ask the framework).
+func (s *server) quickValid(ctx context.Context, typeName string, dv *tfprotov6.DynamicValue) bool {
+	ds, ok := s.dataSources[typeName]
+	if !ok || dv == nil {
+		return false
+	}
+	config, err := dv.Unmarshal(ds.typ)
+	return err == nil && ds.validate.valid(ctx, config)
 }
 
 // ReadDataSource does what hieraDataSource.Read does through the framework.
