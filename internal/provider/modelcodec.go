@@ -140,3 +140,20 @@ func (c *modelCodec) encodeFrom(ctx context.Context, src reflect.Value) (tftypes
 	}
 	return tftypes.NewValue(c.typ, attrs), nil
 }
+
+// encodeAttribute is the msgpack encoding of the top-level attribute name (an attr.Value field) of
+// the struct src points to.
+func (c *modelCodec) encodeAttribute(ctx context.Context, src any, name string) ([]byte, error) {
+	for _, f := range c.fields {
+		if f.name != name || f.block != nil {
+			continue
+		}
+		av, _ := reflect.ValueOf(src).Elem().Field(f.index).Interface().(attr.Value)
+		tv, err := av.ToTerraformValue(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return tv.MarshalMsgPack(c.typ.AttributeTypes[name])
+	}
+	return nil, fmt.Errorf("%s: not an attribute of %s", name, c.goType)
+}

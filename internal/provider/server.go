@@ -52,6 +52,7 @@ type directDataSource struct {
 	typ      tftypes.Object
 	model    *modelCodec
 	validate *quickValidator
+	computed map[string]bool // the top-level attributes a read fills in
 }
 
 func newServer(ctx context.Context, fw tfprotov6.ProviderServer, p *hieraProvider) (*server, error) {
@@ -72,7 +73,8 @@ func newServer(ctx context.Context, fw tfprotov6.ProviderServer, p *hieraProvide
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", meta.TypeName, err)
 		}
-		s.dataSources[meta.TypeName] = &directDataSource{kind: ds.kind, typ: model.typ, model: model, validate: newQuickValidator(ds, sch)}
+		s.dataSources[meta.TypeName] = &directDataSource{kind: ds.kind, typ: model.typ, model: model, validate: newQuickValidator(ds, sch),
+			computed: computedAttributes(sch)}
 	}
 	return s, nil
 }
@@ -130,11 +132,9 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	if diags.HasError() {
 		return resp, nil
 	}
-	state, err := ds.model.encode(ctx, &m)
+	state, err := ds.state(ctx, req.Config, &m)
 	if err == nil {
-		var dv tfprotov6.DynamicValue
-		dv, err = tfprotov6.NewDynamicValue(ds.typ, state)
-		resp.State = &dv
+		resp.State = state
 	}
 	if err != nil {
 		diags.AddError("Value Conversion Error", "An unexpected error was encountered trying to convert the state. This is always an error in the provider. "+

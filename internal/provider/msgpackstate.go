@@ -1,0 +1,213 @@
+// A data source's state written from its configuration's msgpack, the read-only attributes replaced.
+package provider
+
+import (
+	"context"
+	"encoding/binary"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+)
+
+// A data source's state is its configuration with the read-only attributes (value, json, found,
+// explanation) filled in. Encoding the whole state again cost as much as the lookup when the
+// configuration carries facts (a dynamic value is written with its type as JSON); splicing keeps
+// the configuration's own bytes for every other attribute.
+
+// state is the state of a read of config that filled in m.
+func (ds *directDataSource) state(ctx context.Context, config *tfprotov6.DynamicValue, m *lookupModel) (*tfprotov6.DynamicValue, error) {
+	if len(ds.computed) == 0 {
+		return ds.fullState(ctx, m)
+	}
+	var failed error
+	spliced, ok := spliceState(config.MsgPack, len(ds.computed), func(name string) ([]byte, bool) {
+		if !ds.computed[name] || failed != nil {
+			return nil, false
+		}
+		b, err := ds.model.encodeAttribute(ctx, m, name)
+		failed = err
+		return b, err == nil
+	})
+	switch {
+	case failed != nil:
+		return nil, failed
+	case ok:
+		return &tfprotov6.DynamicValue{MsgPack: spliced}, nil
+	}
+	return ds.fullState(ctx, m)
+}
+
+func (ds *directDataSource) fullState(ctx context.Context, m *lookupModel) (*tfprotov6.DynamicValue, error) {
+	full, err := ds.model.encode(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	dv, err := tfprotov6.NewDynamicValue(ds.typ, full)
+	return &dv, err
+}
+
+// computedAttributes are the top-level attributes a read fills in; nil when a block has some too
+// (spliceState then never applies).
+func computedAttributes(s schema.Schema) map[string]bool {
+	computed := map[string]bool{}
+	for name, a := range s.Attributes {
+		if a.IsComputed() {
+			computed[name] = true
+		}
+	}
+	for _, b := range s.Blocks {
+		single, ok := b.(schema.SingleNestedBlock)
+		if !ok {
+			return nil
+		}
+		for _, a := range single.Attributes {
+			if a.IsComputed() {
+				return nil
+			}
+		}
+	}
+	return computed
+}
+
+// spliceState returns config, a msgpack map of attribute names to values, with the values of the
+// attributes replace gives new encodings for. ok is false when config is not such a map or lacks
+// one of the wanted attributes: the caller then encodes the state in full.
+func spliceState(config []byte, wanted int, replace func(name string) ([]byte, bool)) (state []byte, ok bool) {
+	n, at := mapHeader(config)
+	if at == 0 {
+		return nil, false
+	}
+	out := make([]byte, 0, len(config)+256)
+	out = append(out, config[:at]...)
+	replaced := 0
+	for range n {
+		name, keyLen := msgpackString(config[at:])
+		if keyLen == 0 {
+			return nil, false
+		}
+		out = append(out, config[at:at+keyLen]...)
+		at += keyLen
+		valueLen := msgpackLen(config[at:])
+		if valueLen == 0 {
+			return nil, false
+		}
+		if v, ok := replace(name); ok {
+			out = append(out, v...)
+			replaced++
+		} else {
+			out = append(out, config[at:at+valueLen]...)
+		}
+		at += valueLen
+	}
+	return out, at == len(config) && replaced == wanted
+}
+
+// mapHeader reads a msgpack map header: its number of pairs and length (0: not a map).
+func mapHeader(b []byte) (pairs, length int) {
+	switch {
+	case len(b) >= 1 && b[0]&0xf0 == 0x80:
+		return int(b[0] & 0x0f), 1
+	case len(b) >= 3 && b[0] == 0xde:
+		return int(binary.BigEndian.Uint16(b[1:])), 3
+	case len(b) >= 5 && b[0] == 0xdf:
+		return int(binary.BigEndian.Uint32(b[1:])), 5
+	}
+	return 0, 0
+}
+
+// msgpackString reads a msgpack string: its text and encoded length (0: not a string).
+func msgpackString(b []byte) (string, int) {
+	n := msgpackLen(b)
+	if n == 0 {
+		return "", 0
+	}
+	switch c := b[0]; {
+	case c&0xe0 == 0xa0:
+		return string(b[1:n]), n
+	case c == 0xd9:
+		return string(b[2:n]), n
+	case c == 0xda:
+		return string(b[3:n]), n
+	case c == 0xdb:
+		return string(b[5:n]), n
+	}
+	return "", 0
+}
+
+// msgpackLen is the encoded length of the msgpack item b starts with (0: truncated or not
+// msgpack).
+func msgpackLen(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	c := b[0]
+	// head is the length of the item's header, size that of its payload; items counts the
+	// items that follow (an array's elements, a map's keys and values).
+	head, size, items := 1, 0, 0
+	be := func(n int) int { // a big-endian length of n bytes after the type byte
+		if len(b) < 1+n {
+			return -1
+		}
+		switch n {
+		case 1:
+			return int(b[1])
+		case 2:
+			return int(binary.BigEndian.Uint16(b[1:]))
+		default:
+			return int(binary.BigEndian.Uint32(b[1:]))
+		}
+	}
+	switch {
+	case c <= 0x7f || c >= 0xe0 || c == 0xc0 || c == 0xc2 || c == 0xc3: // fixint, nil, bool
+	case c&0xf0 == 0x80: // fixmap
+		items = 2 * int(c&0x0f)
+	case c&0xf0 == 0x90: // fixarray
+		items = int(c & 0x0f)
+	case c&0xe0 == 0xa0: // fixstr
+		size = int(c & 0x1f)
+	case c == 0xc4 || c == 0xd9: // bin8, str8
+		head, size = 2, be(1)
+	case c == 0xc5 || c == 0xda: // bin16, str16
+		head, size = 3, be(2)
+	case c == 0xc6 || c == 0xdb: // bin32, str32
+		head, size = 5, be(4)
+	case c == 0xc7: // ext8
+		head, size = 3, be(1)
+	case c == 0xc8: // ext16
+		head, size = 4, be(2)
+	case c == 0xc9: // ext32
+		head, size = 6, be(4)
+	case c == 0xca || c == 0xce || c == 0xd2: // float32, uint32, int32
+		size = 4
+	case c == 0xcb || c == 0xcf || c == 0xd3: // float64, uint64, int64
+		size = 8
+	case c == 0xcc || c == 0xd0: // uint8, int8
+		size = 1
+	case c == 0xcd || c == 0xd1: // uint16, int16
+		size = 2
+	case c >= 0xd4 && c <= 0xd8: // fixext 1, 2, 4, 8, 16
+		size = 1 + 1<<(c-0xd4)
+	case c == 0xdc: // array16
+		head, items = 3, be(2)
+	case c == 0xdd: // array32
+		head, items = 5, be(4)
+	case c == 0xde: // map16
+		head, items = 3, 2*be(2)
+	case c == 0xdf: // map32
+		head, items = 5, 2*be(4)
+	default: // 0xc1: never used
+		return 0
+	}
+	if size < 0 || items < 0 || head+size > len(b) {
+		return 0
+	}
+	at := head + size
+	for range items {
+		n := msgpackLen(b[at:])
+		if n == 0 {
+			return 0
+		}
+		at += n
+	}
+	return at
+}

@@ -1,0 +1,101 @@
+package provider
+
+import (
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// msgpackLen measures every kind of item Terraform's msgpack holds, at every size class, and
+// refuses truncated input.
+func TestMsgpackLen(t *testing.T) {
+	many := func(n int, v tftypes.Value) tftypes.Value {
+		elems := make([]tftypes.Value, n)
+		types := make([]tftypes.Type, n)
+		for i := range elems {
+			elems[i], types[i] = v, v.Type()
+		}
+		return tftypes.NewValue(tftypes.Tuple{ElementTypes: types}, elems)
+	}
+	wide := func(n int) tftypes.Value {
+		attrs := map[string]tftypes.Value{}
+		for i := range n {
+			attrs[strings.Repeat("k", i+1)] = tftypes.NewValue(tftypes.Bool, i%2 == 0)
+		}
+		return object6(attrs)
+	}
+	huge, _ := new(big.Float).SetString("123456789012345678901234567890")
+	for name, v := range map[string]tftypes.Value{
+		"null":            tftypes.NewValue(tftypes.String, nil),
+		"unknown":         tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+		"short string":    str6("abc"),
+		"str8":            str6(strings.Repeat("x", 200)),
+		"str16":           str6(strings.Repeat("x", 35000)),
+		"str32":           str6(strings.Repeat("x", 70000)),
+		"small int":       tftypes.NewValue(tftypes.Number, big.NewFloat(7)),
+		"negative":        tftypes.NewValue(tftypes.Number, big.NewFloat(-7)),
+		"int16":           tftypes.NewValue(tftypes.Number, big.NewFloat(-30000)),
+		"int64":           tftypes.NewValue(tftypes.Number, big.NewFloat(1e15)),
+		"float":           tftypes.NewValue(tftypes.Number, big.NewFloat(0.5)),
+		"big number":      tftypes.NewValue(tftypes.Number, huge),
+		"fixarray":        many(3, str6("a")),
+		"array16":         many(40, tftypes.NewValue(tftypes.Number, big.NewFloat(300))),
+		"fixmap":          wide(3),
+		"map16":           wide(20),
+		"nested":          object6(map[string]tftypes.Value{"a": wide(17), "b": many(2, wide(2))}),
+		"dynamic unknown": tftypes.NewValue(tftypes.DynamicPseudoType, tftypes.UnknownValue),
+	} {
+		for _, typ := range []tftypes.Type{v.Type(), tftypes.DynamicPseudoType} {
+			b, err := v.MarshalMsgPack(typ)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if got := msgpackLen(append(b, 0xc0)); got != len(b) {
+				t.Errorf("%s as %s: length %d, want %d", name, typ, got, len(b))
+			}
+			if got := msgpackLen(b[:len(b)-1]); got != 0 {
+				t.Errorf("%s as %s, truncated: length %d, want 0", name, typ, got)
+			}
+		}
+	}
+}
+
+// A read's state keeps the configuration's bytes and replaces exactly the computed attributes.
+func TestSpliceState(t *testing.T) {
+	direct, _, _ := configuredPair(t)
+	ds := direct.dataSources["hiera_lookup"]
+	facts := object6(map[string]tftypes.Value{"role": str6("db"), "os": object6(map[string]tftypes.Value{"family": str6("RedHat")})})
+	cfg := encodeConfig(t, ds.typ, map[string]tftypes.Value{"key": str6("k"), "facts": facts})
+	found := tftypes.NewValue(tftypes.Bool, true)
+	foundBytes, _ := found.MarshalMsgPack(tftypes.Bool)
+	state, ok := spliceState(cfg.MsgPack, len(ds.computed), func(name string) ([]byte, bool) {
+		if !ds.computed[name] {
+			return nil, false
+		}
+		if name == "found" {
+			return foundBytes, true
+		}
+		null, _ := tftypes.NewValue(ds.typ.AttributeTypes[name], nil).MarshalMsgPack(ds.typ.AttributeTypes[name])
+		return null, true
+	})
+	if !ok {
+		t.Fatal("not spliced")
+	}
+	want := encodeConfig(t, ds.typ, map[string]tftypes.Value{"key": str6("k"), "facts": facts, "found": found})
+	got, err := (&tfprotov6.DynamicValue{MsgPack: state}).Unmarshal(ds.typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wantV, _ := want.Unmarshal(ds.typ); !got.Equal(wantV) {
+		t.Errorf("got %s, want %s", got, wantV)
+	}
+	if _, ok := spliceState(cfg.MsgPack, len(ds.computed)+1, func(string) ([]byte, bool) { return nil, false }); ok {
+		t.Error("spliced without every wanted attribute")
+	}
+	if _, ok := spliceState(cfg.MsgPack[:len(cfg.MsgPack)-1], 0, func(string) ([]byte, bool) { return nil, false }); ok {
+		t.Error("spliced a truncated configuration")
+	}
+}
