@@ -95,7 +95,7 @@ func (s *server) quickValid(ctx context.Context, typeName string, dv *tfprotov6.
 	if !ok || dv == nil {
 		return false
 	}
-	config, err := dv.Unmarshal(ds.typ)
+	config, err := unmarshalConfig(dv, ds.typ)
 	return err == nil && ds.validate.valid(ctx, config)
 }
 
@@ -110,7 +110,7 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	var diags diag.Diagnostics
 	defer func() { resp.Diagnostics = toProtoDiagnostics(diags) }()
 
-	config, err := req.Config.Unmarshal(ds.typ)
+	config, err := unmarshalConfig(req.Config, ds.typ)
 	if err != nil {
 		diags.AddError("Unable to Convert Configuration", "An unexpected error was encountered when converting the configuration from the protocol type. "+
 			"This is always an issue in terraform-plugin-framework used to implement the provider and should be reported to the provider developers.\n\n"+

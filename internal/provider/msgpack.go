@@ -1,13 +1,120 @@
-// A data source's state written from its configuration's msgpack, the read-only attributes replaced.
+// Data source configurations read from msgpack, and states written to it, for the hot calls.
 package provider
 
 import (
 	"context"
 	"encoding/binary"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
+
+// terraform-plugin-go decodes a configuration item by item, with an attribute path built for each
+// (for its error messages) and the JSON type of every dynamic value (facts, scope) parsed again:
+// half the cost of a trivial data source's validation. unmarshalConfig reads the top-level
+// attributes itself, remembers the types, and leaves anything unusual to terraform-plugin-go.
+
+// unmarshalConfig is dv.Unmarshal(typ), the same value, faster for the configurations Terraform
+// sends.
+func unmarshalConfig(dv *tfprotov6.DynamicValue, typ tftypes.Object) (tftypes.Value, error) {
+	if v, ok := quickUnmarshal(dv.MsgPack, typ); ok {
+		return v, nil
+	}
+	return dv.Unmarshal(typ)
+}
+
+// quickUnmarshal reads b, a msgpack map with every attribute of typ; ok is false otherwise.
+func quickUnmarshal(b []byte, typ tftypes.Object) (v tftypes.Value, ok bool) {
+	n, at := mapHeader(b)
+	if at == 0 || n != len(typ.AttributeTypes) || len(typ.OptionalAttributes) > 0 {
+		return v, false
+	}
+	attrs := make(map[string]tftypes.Value, n)
+	for range n {
+		name, keyLen := msgpackString(b[at:])
+		at += keyLen
+		valueLen := msgpackLen(b[at:])
+		t, known := typ.AttributeTypes[name]
+		if keyLen == 0 || valueLen == 0 || !known {
+			return v, false
+		}
+		if attrs[name], ok = quickValue(b[at:at+valueLen], t); !ok {
+			return v, false
+		}
+		at += valueLen
+	}
+	if at != len(b) || len(attrs) != n {
+		return v, false
+	}
+	return tftypes.NewValue(typ, attrs), true
+}
+
+// quickValue reads b, one msgpack item, as a value of type t.
+func quickValue(b []byte, t tftypes.Type) (tftypes.Value, bool) {
+	switch c := b[0]; {
+	case c >= 0xc7 && c <= 0xc9 || c >= 0xd4 && c <= 0xd8: // an extension: unknown, as in go-cty
+		return tftypes.NewValue(t, tftypes.UnknownValue), true
+	case c == 0xc0:
+		return tftypes.NewValue(t, nil), true
+	case t.Is(tftypes.DynamicPseudoType):
+		// [type as JSON, value]
+		typeLen := msgpackLen(b[1:])
+		if c != 0x92 || typeLen == 0 {
+			break
+		}
+		concrete, ok := typeOfJSON(b[1 : 1+typeLen])
+		if !ok {
+			break
+		}
+		v, err := tftypes.ValueFromMsgPack(b[1+typeLen:], concrete)
+		return v, err == nil
+	case t.Is(tftypes.String):
+		if s, n := msgpackString(b); n == len(b) {
+			return tftypes.NewValue(tftypes.String, s), true
+		}
+	case t.Is(tftypes.Bool):
+		if c == 0xc2 || c == 0xc3 {
+			return tftypes.NewValue(tftypes.Bool, c == 0xc3), true
+		}
+	default:
+		v, err := tftypes.ValueFromMsgPack(b, t)
+		return v, err == nil
+	}
+	return tftypes.Value{}, false
+}
+
+// jsonTypes remembers the types of dynamic values by their msgpack-encoded JSON: a plan's data
+// sources mostly pass facts of one shape.
+var jsonTypes struct {
+	sync.RWMutex
+	m map[string]tftypes.Type
+}
+
+const maxJSONTypes = 1 << 10
+
+// typeOfJSON reads a dynamic value's type, b its msgpack-encoded JSON.
+func typeOfJSON(b []byte) (tftypes.Type, bool) {
+	jsonTypes.RLock()
+	t, ok := jsonTypes.m[string(b)]
+	jsonTypes.RUnlock()
+	if ok {
+		return t, true
+	}
+	// The type of a null dynamic value of that type, as terraform-plugin-go reads it.
+	v, err := tftypes.ValueFromMsgPack(append(append([]byte{0x92}, b...), 0xc0), tftypes.DynamicPseudoType)
+	if err != nil {
+		return nil, false
+	}
+	jsonTypes.Lock()
+	defer jsonTypes.Unlock()
+	if jsonTypes.m == nil || len(jsonTypes.m) >= maxJSONTypes {
+		jsonTypes.m = map[string]tftypes.Type{} // simple bound: start over
+	}
+	jsonTypes.m[string(b)] = v.Type()
+	return v.Type(), true
+}
 
 // A data source's state is its configuration with the read-only attributes (value, json, found,
 // explanation) filled in. Encoding the whole state again cost as much as the lookup when the

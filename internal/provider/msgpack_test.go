@@ -99,3 +99,39 @@ func TestSpliceState(t *testing.T) {
 		t.Error("spliced a truncated configuration")
 	}
 }
+
+// unmarshalConfig reads every configuration of the comparison with the framework, and facts of
+// every kind, as terraform-plugin-go does, without falling back to it.
+func TestQuickUnmarshal(t *testing.T) {
+	direct, _, _ := configuredPair(t)
+	ds := direct.dataSources["hiera_lookup"]
+	configs := dataConfigs(ds.typ)
+	for name, facts := range map[string]tftypes.Value{
+		"unknown facts":       tftypes.NewValue(tftypes.DynamicPseudoType, tftypes.UnknownValue),
+		"unknown inside":      object6(map[string]tftypes.Value{"a": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}),
+		"list":                tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{str6("a"), str6("b")}),
+		"map":                 tftypes.NewValue(tftypes.Map{ElementType: tftypes.Bool}, map[string]tftypes.Value{"x": tftypes.NewValue(tftypes.Bool, false)}),
+		"number":              tftypes.NewValue(tftypes.Number, big.NewFloat(-1.5)),
+		"nested with a tuple": object6(map[string]tftypes.Value{"t": tftypes.NewValue(tftypes.Tuple{ElementTypes: []tftypes.Type{tftypes.String, tftypes.Bool}}, []tftypes.Value{str6("x"), tftypes.NewValue(tftypes.Bool, true)})}),
+	} {
+		configs["facts: "+name] = map[string]tftypes.Value{"key": str6("k"), "facts": facts, "scope": facts}
+	}
+	for name, attrs := range configs {
+		cfg := encodeConfig(t, ds.typ, attrs)
+		want, err := cfg.Unmarshal(ds.typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for round := range 2 { // the second time with the types remembered
+			got, ok := quickUnmarshal(cfg.MsgPack, ds.typ)
+			if !ok {
+				t.Errorf("%s: not read", name)
+			} else if !got.Equal(want) {
+				t.Errorf("%s (round %d): got %s, want %s", name, round, got, want)
+			}
+		}
+	}
+	if _, ok := quickUnmarshal([]byte{0x81, 0xa1, 'x', 0xc0}, ds.typ); ok {
+		t.Error("read a configuration with an attribute the type does not have")
+	}
+}
