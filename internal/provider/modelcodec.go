@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -153,7 +154,8 @@ func (c *modelCodec) encodeAttribute(ctx context.Context, src any, name string) 
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		return tv.MarshalMsgPack(c.typ.AttributeTypes[name])
+		dv, err := tfprotov6.NewDynamicValue(c.typ.AttributeTypes[name], tv)
+		return dv.MsgPack, err
 	}
 	return nil, fmt.Errorf("%s: not an attribute of %s", name, c.goType)
 }

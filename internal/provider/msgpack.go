@@ -68,7 +68,7 @@ func quickValue(b []byte, t tftypes.Type) (tftypes.Value, bool) {
 		if !ok {
 			break
 		}
-		v, err := tftypes.ValueFromMsgPack(b[1+typeLen:], concrete)
+		v, err := (&tfprotov6.DynamicValue{MsgPack: b[1+typeLen:]}).Unmarshal(concrete)
 		return v, err == nil
 	case t.Is(tftypes.String):
 		if s, n := msgpackString(b); n == len(b) {
@@ -79,7 +79,7 @@ func quickValue(b []byte, t tftypes.Type) (tftypes.Value, bool) {
 			return tftypes.NewValue(tftypes.Bool, c == 0xc3), true
 		}
 	default:
-		v, err := tftypes.ValueFromMsgPack(b, t)
+		v, err := (&tfprotov6.DynamicValue{MsgPack: b}).Unmarshal(t)
 		return v, err == nil
 	}
 	return tftypes.Value{}, false
@@ -103,7 +103,7 @@ func typeOfJSON(b []byte) (tftypes.Type, bool) {
 		return t, true
 	}
 	// The type of a null dynamic value of that type, as terraform-plugin-go reads it.
-	v, err := tftypes.ValueFromMsgPack(append(append([]byte{0x92}, b...), 0xc0), tftypes.DynamicPseudoType)
+	v, err := (&tfprotov6.DynamicValue{MsgPack: append(append([]byte{0x92}, b...), 0xc0)}).Unmarshal(tftypes.DynamicPseudoType)
 	if err != nil {
 		return nil, false
 	}

@@ -49,7 +49,8 @@ func TestMsgpackLen(t *testing.T) {
 		"dynamic unknown": tftypes.NewValue(tftypes.DynamicPseudoType, tftypes.UnknownValue),
 	} {
 		for _, typ := range []tftypes.Type{v.Type(), tftypes.DynamicPseudoType} {
-			b, err := v.MarshalMsgPack(typ)
+			dv, err := tfprotov6.NewDynamicValue(typ, v)
+			b := dv.MsgPack
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -70,16 +71,16 @@ func TestSpliceState(t *testing.T) {
 	facts := object6(map[string]tftypes.Value{"role": str6("db"), "os": object6(map[string]tftypes.Value{"family": str6("RedHat")})})
 	cfg := encodeConfig(t, ds.typ, map[string]tftypes.Value{"key": str6("k"), "facts": facts})
 	found := tftypes.NewValue(tftypes.Bool, true)
-	foundBytes, _ := found.MarshalMsgPack(tftypes.Bool)
+	foundDV, _ := tfprotov6.NewDynamicValue(tftypes.Bool, found)
 	state, ok := spliceState(cfg.MsgPack, len(ds.computed), func(name string) ([]byte, bool) {
 		if !ds.computed[name] {
 			return nil, false
 		}
 		if name == "found" {
-			return foundBytes, true
+			return foundDV.MsgPack, true
 		}
-		null, _ := tftypes.NewValue(ds.typ.AttributeTypes[name], nil).MarshalMsgPack(ds.typ.AttributeTypes[name])
-		return null, true
+		null, _ := tfprotov6.NewDynamicValue(ds.typ.AttributeTypes[name], tftypes.NewValue(ds.typ.AttributeTypes[name], nil))
+		return null.MsgPack, true
 	})
 	if !ok {
 		t.Fatal("not spliced")

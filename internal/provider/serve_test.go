@@ -72,7 +72,8 @@ func TestHotCalls_sameAnswersAsPluginGo(t *testing.T) {
 					if diff := cmp.Diff(want, got, protocmp.Transform()); diff != "" {
 						t.Errorf("answers differ (-tf6server +hotCalls):\n%s", diff)
 					}
-					w := want.(proto.Message).ProtoReflect()
+					wm, _ := want.(proto.Message)
+					w := wm.ProtoReflect()
 					hasDiagnostics := w.Get(w.Descriptor().Fields().ByName("diagnostics")).List().Len() > 0
 					if handedOn != hasDiagnostics {
 						t.Errorf("handed on to tf6server: %v, want %v (as the answer has diagnostics or not)", handedOn, hasDiagnostics)
