@@ -52,6 +52,7 @@ type Engine struct {
 	share      sharing
 	results    resultCache
 	signatures signatureCache
+	selected   selectedCache
 }
 
 // fileStamp identifies a version of a file cheaply.

@@ -166,10 +166,48 @@ func wrapOptionsError(err error) error {
 // pattern (a key starting with ^) that matches, in the assembled hash's order.
 func (inv *invocation) optionsFor(root string) (keyOptions, error) {
 	all, err := inv.assembledOptions(moduleOf(root))
-	if err != nil {
+	if err != nil || all == nil {
 		return keyOptions{}, err
 	}
-	return selectOptions(all, root)
+	return inv.engine.selected.get(all, root)
+}
+
+// selectedCache remembers selectOptions' answers. Assembled lookup_options mostly come straight
+// from the result cache, shared and never changed: the same hash then answers a root key as
+// before, without matching its patterns again, until a file changes and a new hash is assembled.
+type selectedCache struct {
+	mu      sync.RWMutex
+	entries map[selectedKey]selected
+}
+
+type selectedKey struct {
+	all  *Hash
+	root string
+}
+
+type selected struct {
+	opts keyOptions
+	err  error
+}
+
+const maxSelectedOptions = 1 << 12
+
+func (c *selectedCache) get(all *Hash, root string) (keyOptions, error) {
+	key := selectedKey{all, root}
+	c.mu.RLock()
+	s, ok := c.entries[key]
+	c.mu.RUnlock()
+	if ok {
+		return s.opts, s.err
+	}
+	s.opts, s.err = selectOptions(all, root)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil || len(c.entries) >= maxSelectedOptions {
+		c.entries = map[selectedKey]selected{} // simple bound: start over
+	}
+	c.entries[key] = s
+	return s.opts, s.err
 }
 
 // selectOptions picks a root key's entry from assembled lookup_options.

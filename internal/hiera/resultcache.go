@@ -15,7 +15,8 @@ const maxCachedResults = 1 << 16
 
 type resultCache struct {
 	mu      sync.RWMutex
-	entries map[string]cachedResult
+	entries map[string]map[string]cachedResult // by hierarchy signature, then root key and merge
+	size    int
 }
 
 type cachedResult struct {
@@ -24,22 +25,30 @@ type cachedResult struct {
 	searched []string // the levels the search consulted, for not-found diagnostics
 }
 
-// get and put take the key as bytes: a lookup builds it in a buffer, and only storing it needs a
-// string.
-func (c *resultCache) get(key []byte) (cachedResult, bool) {
+// get and put take the keys as bytes: a lookup builds them in buffers, and only storing them
+// needs strings. The signature, a kilobyte for a large hierarchy, is stored once for all its keys.
+func (c *resultCache) get(sig, key []byte) (cachedResult, bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	r, ok := c.entries[string(key)]
+	r, ok := c.entries[string(sig)][string(key)]
 	return r, ok
 }
 
-func (c *resultCache) put(key []byte, r cachedResult) {
+func (c *resultCache) put(sig, key []byte, r cachedResult) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.entries == nil || len(c.entries) >= maxCachedResults {
-		c.entries = make(map[string]cachedResult) // simple bound: start over
+	if c.entries == nil || c.size >= maxCachedResults {
+		c.entries, c.size = make(map[string]map[string]cachedResult), 0 // simple bound: start over
 	}
-	c.entries[string(key)] = r
+	byKey := c.entries[string(sig)]
+	if byKey == nil {
+		byKey = map[string]cachedResult{}
+		c.entries[string(sig)] = byKey
+	}
+	if _, ok := byKey[string(key)]; !ok {
+		c.size++
+	}
+	byKey[string(key)] = r
 }
 
 // hierarchySignature identifies the files the layers' hierarchies resolve to for this
@@ -210,10 +219,9 @@ func (inv *invocation) cachedSearch(layers []*layer, root string, m *Merge, sear
 	if !ok {
 		return search()
 	}
-	key := make([]byte, 0, len(root)+len(m.Deep.KnockoutPrefix)+len(sig)+32)
-	key = m.appendKey(append(append(key, root...), 0))
-	key = append(key, sig...)
-	if r, hit := inv.engine.results.get(key); hit {
+	var buf [128]byte // most keys fit: no allocation
+	key := m.appendKey(append(append(buf[:0], root...), 0))
+	if r, hit := inv.engine.results.get(sig, key); hit {
 		for _, name := range r.searched {
 			inv.noteSearched(name)
 		}
@@ -223,7 +231,7 @@ func (inv *invocation) cachedSearch(layers []*layer, root string, m *Merge, sear
 	v, found, err := search()
 	if err == nil && inv.volatile == before {
 		searched := append([]string(nil), inv.searched[searchedBefore:]...)
-		inv.engine.results.put(key, cachedResult{value: v, found: found, searched: searched})
+		inv.engine.results.put(sig, key, cachedResult{value: v, found: found, searched: searched})
 	}
 	return v, found, err
 }
