@@ -222,6 +222,9 @@ func (inv *invocation) cachedSearch(layers []*layer, root string, m *Merge, sear
 	var buf [128]byte // most keys fit: no allocation
 	key := m.appendKey(append(append(buf[:0], root...), 0))
 	if r, hit := inv.engine.results.get(sig, key); hit {
+		if len(inv.searched) == 0 { // the names are distinct already: one allocation
+			inv.searched = append(make([]string, 0, len(r.searched)), r.searched...)
+		}
 		for _, name := range r.searched {
 			inv.noteSearched(name)
 		}
