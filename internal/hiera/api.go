@@ -17,7 +17,8 @@ const (
 
 // Scope holds the variables interpolation sees. Facts are reachable as %{facts.x} and as top-scope
 // %{x} / %{::x}; Vars are other top-scope variables (trusted, server_facts, environment, ...) and win
-// over a fact of the same name.
+// over a fact of the same name. The engine remembers where a scope's hierarchy leads by the hashes'
+// identity: do not change them after a lookup.
 type Scope struct {
 	Facts *Hash
 	Vars  *Hash
