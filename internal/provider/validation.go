@@ -103,6 +103,9 @@ func (q *quickValidator) valid(ctx context.Context, config tftypes.Value) bool {
 }
 
 func (q *quickValidator) attributeValid(ctx context.Context, a schema.Attribute, at path.Path, v tftypes.Value, cfg tfsdk.Config) bool {
+	if a.IsOptional() && a.GetDeprecationMessage() == "" && !hasValidators(a) {
+		return true // any value passes: facts and scope are not converted just to find that out
+	}
 	av, err := a.GetType().ValueFromTerraform(ctx, v)
 	if err != nil {
 		return false
@@ -130,6 +133,19 @@ func (q *quickValidator) attributeValid(ctx context.Context, a schema.Attribute,
 		return validatorsPass(ctx, t.Validators, at, av, cfg)
 	}
 	return false
+}
+
+// hasValidators tells whether an attribute has validators (true for a kind handled does not know).
+func hasValidators(a schema.Attribute) bool {
+	switch t := a.(type) {
+	case schema.StringAttribute:
+		return len(t.Validators) > 0
+	case schema.BoolAttribute:
+		return len(t.Validators) > 0
+	case schema.DynamicAttribute:
+		return len(t.Validators) > 0
+	}
+	return true
 }
 
 // validatorsPass runs validators (a slice of one kind: validator.String, ...) on v as the framework
