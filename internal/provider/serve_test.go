@@ -49,6 +49,7 @@ func callGRPC(t *testing.T, srv any, rpc string, req any) any {
 // configuration of the comparison with the framework. Those without diagnostics are answered
 // without tf6server, the others by it.
 func TestHotCalls_sameAnswersAsPluginGo(t *testing.T) {
+	t.Setenv("TF_LOG_SDK", "off") // tf6server logs every call at TRACE otherwise
 	ctx := context.Background()
 	direct, _, providerType := configuredPair(t)
 	configure(t, direct, providerType, map[string]tftypes.Value{"config": str6(filepath.Join("testdata", "site", "hiera.yaml"))})
