@@ -144,6 +144,8 @@ func hasValidators(a schema.Attribute) bool {
 		return len(t.Validators) > 0
 	case schema.DynamicAttribute:
 		return len(t.Validators) > 0
+	case schema.ListAttribute:
+		return len(t.Validators) > 0
 	}
 	return true
 }
