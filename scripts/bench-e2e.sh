@@ -97,7 +97,7 @@ if [[ -n "$base" ]]; then
 	builds="base new"
 	echo "   base = $base ($(git -C "$root" rev-parse --short "$base")), new = the work tree"
 fi
-(cd "$root" && go build -o "$work/benchgen" ./tools/benchgen)
+(cd "$root" && go build -o "$work/benchgen" ./internal/benchgen/cmd/benchgen)
 gen() { [[ -e "$work/hier/$1/manifest.json" ]] || "$work/benchgen" -out "$work/hier/$1" "${@:2}"; }
 
 # gen_tf DIR HIERARCHY N MODE [NODES] writes DIR/main.tf: N hiera_lookup data sources over

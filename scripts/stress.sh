@@ -10,7 +10,7 @@ tf=${TERRAFORM:-$(command -v terraform)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-(cd "$root" && go build -race -o "$work/bin/terraform-provider-hiera" . && go run ./tools/benchgen -out "$work/data" >/dev/null)
+(cd "$root" && go build -race -o "$work/bin/terraform-provider-hiera" . && go run ./internal/benchgen/cmd/benchgen -out "$work/data" >/dev/null)
 cat >"$work/terraformrc" <<RC
 provider_installation {
   dev_overrides {

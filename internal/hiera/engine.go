@@ -142,6 +142,9 @@ func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bo
 		configDir = filepath.Dir(e.configPath)
 	}
 	df = parseDataFile(dataSource{path: path, configDir: configDir, share: &e.share}, fn, stamp)
+	if fe, ok := df.err.(*Error); ok {
+		fe.ofDataFile = true
+	}
 	slot.current.Store(df)
 	return df, true, seen.until
 }

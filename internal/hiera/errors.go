@@ -23,6 +23,11 @@ type Error struct {
 	// ofConfig marks a problem of hiera.yaml met while resolving its locations, which Puppet
 	// reports before any lookup: no "Lookup of key 'lookup_options' failed" in front.
 	ofConfig bool
+	// ofDataFile marks a data file that cannot be read or parsed or holds no hash: a problem of the
+	// file whatever key is looked up. Puppet puts "Lookup of key 'lookup_options' failed" in front
+	// (its first read of the file is for lookup_options), which sends the user looking at
+	// lookup_options; the message without it is still part of Puppet's.
+	ofDataFile bool
 }
 
 func (e *Error) Error() string {

@@ -66,6 +66,11 @@ func TestErrorFields(t *testing.T) {
 			e, dir := newEngine(t, files{"hiera.yaml": config, "data/node.yaml": tt.node, "data/common.json": tt.json})
 			he := mustFail(t, e, hiera.Request{Key: "a"})
 			wantContains(t, "message", he.Message, strings.ReplaceAll(tt.message, "@ROOT@", dir))
+			// The file is the problem, whatever key is looked up: no "Lookup of key 'lookup_options'
+			// failed" in front, although the lookup_options search read the file first.
+			if strings.Contains(he.Message, "lookup_options") {
+				t.Errorf("message %q blames lookup_options for a problem of the data file", he.Message)
+			}
 			if want := filepath.Join(dir, filepath.FromSlash(tt.file)); he.File != want {
 				t.Errorf("File %q, want %q", he.File, want)
 			}

@@ -150,11 +150,11 @@ func combineOptions(higher, lower *Hash) (*Hash, error) {
 }
 
 // wrapOptionsError names the lookup_options search in a failure of it, as Puppet does, except
-// for a problem of hiera.yaml itself (a location that does not resolve).
+// for a problem of hiera.yaml itself (a location that does not resolve) or of a data file.
 func wrapOptionsError(err error) error {
 	if e, ok := err.(*Error); ok {
 		c := *e
-		if !c.ofConfig && !strings.HasPrefix(c.Message, "Lookup of key") {
+		if !c.ofConfig && !c.ofDataFile && !strings.HasPrefix(c.Message, "Lookup of key") {
 			c.Message = "Lookup of key 'lookup_options' failed: " + c.Message
 		}
 		return &c

@@ -66,7 +66,7 @@ func badInputCases() map[string]badInputCase {
 		"two location kinds":       {files: hiera("version: 5\nhierarchy:\n  - name: x\n    path: a.yaml\n    glob: '*.yaml'\n"), key: "a", want: errorRE(`Only one of path, paths, glob.*hierarchy 'x'`)},
 		"unknown data_hash":        {files: hiera("version: 5\nhierarchy:\n  - name: x\n    data_hash: nonesuch_data\n    path: a.yaml\n"), key: "a", want: errorRE(`Unable to find 'data_hash' function named 'nonesuch_data'`)},
 		"malformed HOCON":          {files: map[string]string{"hiera.yaml": "version: 5\nhierarchy:\n  - name: x\n    data_hash: hocon_data\n    path: a.conf\n", "data/a.conf": "a = 1\nurl = http://x\n"}, key: "a", want: errorRE(`Unable to parse \(.*a.conf\).*String: 2: Expecting close brace`)},
-		"malformed data YAML":      {files: data("a: [1, 2\nb: 3\n"), key: "a", want: errorRE(`Unable to parse \(.*common.yaml\).*line`)},
+		"malformed data YAML":      {files: data("a: [1, 2\nb: 3\n"), key: "a", want: errorRE(`Looking up "a" with \S+ failed: Unable to parse \(.*common.yaml\).*line`)}, // not "Lookup of key 'lookup_options' failed"
 		"alias bomb":               {files: data(billionLaughs()), key: "a", want: errorRE(`too large after alias expansion`)},
 		"nesting 10000 deep":       {files: data("a: " + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "\n"), key: "a", want: errorRE(`common.yaml.*(deep|depth)`)},
 		"interpolation loop":       {files: data("a: \"%{lookup('b')}\"\nb: \"%{lookup('a')}\"\n"), key: "a", want: errorRE(`Recursive lookup detected in \[a, b\]`)},

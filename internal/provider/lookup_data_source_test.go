@@ -250,7 +250,7 @@ func TestLookupDataSource_validation(t *testing.T) {
 	unitTest(t,
 		step(`key = ""`, `Invalid Attribute Value Length.*key.*at least 1`),
 		step("key = \"k\"\nmerge {\n strategy = \"deeper\"\n}", `Invalid Attribute Value Match.*merge.strategy.*value must be one of`),
-		step("key = \"k\"\nmerge {\n strategy = \"hash\"\n knockout_prefix = \"--\"\n}", `Merge Option Needs Deep Strategy.*merge.knockout_prefix`),
+		step("key = \"k\"\nmerge {\n strategy = \"hash\"\n knockout_prefix = \"--\"\n}", `Merge Option Needs Deep Strategy.*merge.knockout_prefix only applies to the "deep" merge strategy, but the strategy is "hash". Set strategy = "deep" or remove the option.`),
 		step("key = \"k\"\nmerge {\n strategy = \"first\"\n sort_merged_arrays = true\n}", `Merge Option Needs Deep Strategy.*merge.sort_merged_arrays`),
 		step("key = \"k\"\nmerge {\n strategy = \"unique\"\n merge_hash_arrays = false\n}", `Merge Option Needs Deep Strategy.*merge.merge_hash_arrays`),
 		step("key = \"k\"\nmerge {\n strategy = \"deep\"\n knockout_prefix = \"\"\n}", `merge.knockout_prefix.*at least 1`),

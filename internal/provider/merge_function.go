@@ -91,6 +91,14 @@ func mergeOptions(ctx context.Context, options types.Dynamic) (*hiera.Merge, err
 				given[k] = v
 			}
 		}
+		// Puppet would say "unrecognized key": say what the merge block says instead.
+		if s, ok := given["strategy"].(string); ok && s != "deep" && slices.Contains(hiera.Strategies, s) {
+			for _, k := range []string{"knockout_prefix", "sort_merged_arrays", "merge_hash_arrays"} {
+				if _, set := given[k]; set {
+					return nil, errors.New(deepOnlyMessage(k, s))
+				}
+			}
+		}
 		if spec, err = hiera.FromGo(given); err != nil {
 			return nil, err
 		}

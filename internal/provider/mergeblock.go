@@ -99,8 +99,13 @@ func checkDeep(ctx context.Context, cfg configReader, at path.Path) diag.Diagnos
 	if diags.HasError() || strategy.IsUnknown() || strategy.ValueString() == "deep" {
 		return diags
 	}
-	diags.AddAttributeError(at, "Merge Option Needs Deep Strategy",
-		fmt.Sprintf("%s only applies to the \"deep\" merge strategy, but the strategy is %q. "+
-			"Set strategy = \"deep\" or remove the option.", at, strategy.ValueString()))
+	diags.AddAttributeError(at, "Merge Option Needs Deep Strategy", deepOnlyMessage(at.String(), strategy.ValueString()))
 	return diags
+}
+
+// deepOnlyMessage words a deep option given with another strategy, for the merge block and the
+// merge() function alike.
+func deepOnlyMessage(option, strategy string) string {
+	return fmt.Sprintf("%s only applies to the \"deep\" merge strategy, but the strategy is %q. "+
+		"Set strategy = \"deep\" or remove the option.", option, strategy)
 }

@@ -1,8 +1,8 @@
 // Command benchgen writes a Hiera hierarchy for benchmarks (see internal/benchgen).
 //
-//	go run ./tools/benchgen -out /tmp/bench            # six levels, 500 keys per file
-//	go run ./tools/benchgen -out /tmp/large -large     # about 50 MB of YAML
-//	go run ./tools/benchgen -out /tmp/floor -floor     # one trivial file
+//	go run ./internal/benchgen/cmd/benchgen -out /tmp/bench            # six levels, 500 keys per file
+//	go run ./internal/benchgen/cmd/benchgen -out /tmp/large -large     # about 50 MB of YAML
+//	go run ./internal/benchgen/cmd/benchgen -out /tmp/floor -floor     # one trivial file
 package main
 
 import (
