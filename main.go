@@ -3,6 +3,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"log"
 	"os"
 
@@ -13,11 +14,11 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/provider"
 )
 
-// Format the examples and regenerate docs/ (tfplugindocs is pinned here, not in go.mod).
-//go:generate terraform fmt -recursive ./examples/
-//go:generate go run github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs@v0.25.0 generate --provider-name hiera
+// Format the examples and regenerate docs/ (tfplugindocs is pinned in tools/versions.env).
+//go:generate bash scripts/generate.sh
 
-// version is set by goreleaser at release time.
+// version is set at build time, by goreleaser for a release: -ldflags "-X main.version=1.2.3".
+// The provider reports it to Terraform and `terraform-provider-hiera -version` prints it.
 var version = "dev"
 
 // The garbage collector may let the heap grow by gcHeadroom bytes past what is live (parsed Hiera
@@ -28,9 +29,14 @@ const (
 )
 
 func main() {
-	var debug bool
+	var debug, printVersion bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
+	flag.BoolVar(&printVersion, "version", false, "print the provider's version and exit")
 	flag.Parse()
+	if printVersion {
+		fmt.Println("terraform-provider-hiera", version)
+		return
+	}
 	gcheadroom.Start(gcHeadroom, gcFloorPercent)
 
 	const address = "registry.terraform.io/hieraform/hiera"

@@ -1,6 +1,28 @@
 package main
 
-import "testing"
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestVersionInjected builds the provider as goreleaser does, with the version in -ldflags, and
+// asks the binary for it.
+func TestVersionInjected(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the provider")
+	}
+	bin := filepath.Join(t.TempDir(), "terraform-provider-hiera")
+	build := exec.Command("go", "build", "-ldflags", "-X main.version=1.2.3", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "-version").CombinedOutput()
+	if got := strings.TrimSpace(string(out)); err != nil || got != "terraform-provider-hiera 1.2.3" {
+		t.Errorf("-version printed %q (%v), want \"terraform-provider-hiera 1.2.3\"", got, err)
+	}
+}
 
 func TestQuietUnlessLogged(t *testing.T) {
 	for _, tc := range []struct {

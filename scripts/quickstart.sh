@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
 # Builds the provider and applies examples/quickstart with it through a dev_overrides CLI config:
-# no registry, no network, no terraform init.
+# no registry, no network, no terraform init. Under OpenTofu: TOFU=/path/to/tofu, or TOFU=1 for
+# the OpenTofu of tools/versions.env (built into .tfbin once).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$root"
 
-tf=$(find_terraform)
+case ${TOFU:-} in
+"") cli=$(find_terraform) ;;
+1) cli=$(find_tofu) ;;
+*) cli=$TOFU ;;
+esac
+echo "applying examples/quickstart with $("$cli" version | head -n 1) ($cli)"
 mkdir -p "$root/bin"
 go build -o "$root/bin/terraform-provider-hiera" .
+# The same file serves both CLIs: each looks the provider up under its own registry's address.
 cat >"$root/bin/dev.tfrc" <<RC
 provider_installation {
   dev_overrides {
     "registry.terraform.io/hieraform/hiera" = "$root/bin"
+    "registry.opentofu.org/hieraform/hiera" = "$root/bin"
   }
   direct {}
 }
 RC
 export TF_CLI_CONFIG_FILE=$root/bin/dev.tfrc
 cd examples/quickstart
-"$tf" apply -auto-approve -input=false
+"$cli" apply -auto-approve -input=false

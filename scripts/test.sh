@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Every check, as CI runs it: go vet, gofmt, golangci-lint, terraform fmt of the examples, docs/
-# freshness, goreleaser check, then the unit and Terraform tests (the real terraform CLI, offline).
+# freshness, goreleaser check, then the unit and Terraform tests (the real terraform CLI, offline),
+# and the provider tests again under the other CLIs of the version matrix (tools/versions.env).
 # A failing check does not stop the others; the exit status says whether all passed.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$root" || exit 1
 
 tf=$(find_terraform) || { echo "no terraform and it could not be built"; exit 1; }
-echo "terraform: $tf ($("$tf" version | head -n 1))"
+echo "newest terraform: $tf ($("$tf" version | head -n 1)); every provider test runs under it"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # plugin-testing must use this terraform, never download one, and read an empty CLI config of
@@ -30,26 +31,23 @@ gofmt_check() {
 
 lint() {
 	local lint
-	lint=$(go_tool golangci-lint github.com/golangci/golangci-lint/v2/cmd/golangci-lint v2.15.0) ||
+	lint=$(go_tool golangci-lint github.com/golangci/golangci-lint/v2/cmd/golangci-lint "$GOLANGCI_LINT") ||
 		{ echo "golangci-lint could not be installed: skipped"; return 0; }
 	"$lint" run ./...
 }
 
 # docs_current regenerates docs/ in a copy of the tree and compares, never touching the work tree.
 docs_current() {
-	local docs
-	docs=$(go_tool tfplugindocs github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs v0.25.0) || return 1
 	mkdir "$tmp/src"
 	# tar may warn that a file changed while it read it: harmless, generate needs only the sources.
 	tar -C "$root" --exclude=./.git --exclude=./.tfbin --exclude=./bin --exclude=./dist -cf - . 2>/dev/null | tar -C "$tmp/src" -xf -
-	(cd "$tmp/src" && PATH="$(dirname "$tf"):$PATH" "$docs" generate --provider-name hiera >"$tmp/docs.log" 2>&1) ||
-		{ cat "$tmp/docs.log"; return 1; }
+	bash scripts/generate.sh "$tmp/src" >"$tmp/docs.log" 2>&1 || { cat "$tmp/docs.log"; return 1; }
 	diff -ru docs "$tmp/src/docs" || { echo "docs/ is out of date: run 'make generate' and commit it"; return 1; }
 }
 
 release_config() {
 	local rel
-	rel=$(go_tool goreleaser github.com/goreleaser/goreleaser/v2 v2.16.0) ||
+	rel=$(go_tool goreleaser github.com/goreleaser/goreleaser/v2 "$GORELEASER") ||
 		{ echo "goreleaser could not be installed: skipped"; return 0; }
 	"$rel" check
 }
@@ -60,11 +58,24 @@ check golangci-lint lint
 check "terraform fmt" "$tf" fmt -check -recursive -diff examples/
 check "docs current" docs_current
 check "goreleaser check" release_config
-check "go test" go test -race -p 2 -count=1 ./...
+# Under the newest CLI every provider test must run: a skip for want of a newer one fails.
+check "go test" env HIERAFORM_TEST_NO_SKIP=1 go test -race -p 2 -count=1 ./...
 # the engine's agreement with Puppet's recorded answers, as a number (the test above enforces it)
 conformance() { go test -count=1 -run '^TestConformance$' -v ./internal/hiera/ | grep '^conformance:'; }
 check "conformance" conformance
 check "concurrent plan" env TERRAFORM="$tf" bash scripts/stress.sh 300
+
+# The version matrix: the provider tests again under the oldest Terraform the docs promise (data
+# sources), under the first with provider functions, and under OpenTofu. Each CLI is built from
+# source into .tfbin once (tools/versions.env); tests that need a newer CLI skip and say so.
+matrix() { # matrix LABEL COMMAND...: builds a CLI with COMMAND, then runs the provider tests on it
+	local cli
+	cli=$("${@:2}") || { echo "$1 could not be built"; return 1; }
+	bash scripts/acceptance.sh "$cli"
+}
+check "provider tests, Terraform $TERRAFORM_OLDEST" matrix terraform terraform_at "$TERRAFORM_OLDEST"
+check "provider tests, Terraform $TERRAFORM_FUNCTIONS" matrix terraform terraform_at "$TERRAFORM_FUNCTIONS"
+check "provider tests, OpenTofu $OPENTOFU" matrix tofu find_tofu
 
 if [ ${#failed[@]} -gt 0 ]; then
 	printf 'FAILED: %s\n' "${failed[@]}"

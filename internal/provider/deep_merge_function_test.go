@@ -9,13 +9,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // functionTest runs steps on Terraform 1.8 or later, which has provider functions.
 func functionTest(t *testing.T, steps ...resource.TestStep) {
 	t.Helper()
-	unitTestFrom(t, tfversion.SkipBelow(tfversion.Version1_8_0), steps...)
+	unitTestFrom(t, functionsCLI, steps...)
 }
 
 func output(name string, want knownvalue.Check) statecheck.StateCheck {

@@ -163,7 +163,7 @@ func TestEyaml_noPlaintextInPlanOrState(t *testing.T) {
 		h := sha256.Sum256([]byte(s))
 		return str(hex.EncodeToString(h[:]))
 	}
-	secretTest(t, dir, tfversion.SkipBelow(tfversion.Version1_10_0),
+	secretTest(t, dir, ephemeralCLI,
 		resource.TestStep{
 			Config: eyamlProvider + `
 ephemeral "hiera_lookup" "db" {
@@ -405,7 +405,7 @@ func TestEyaml_derivedSecretsThroughTerraform(t *testing.T) {
 	withheld := func(key string) *regexp.Regexp {
 		return errorRE(`Lookup of key '` + key + `' failed on a value derived from a secret \(details withheld: the value is secret\)`)
 	}
-	secretTest(t, dir, tfversion.SkipBelow(tfversion.Version1_10_0),
+	secretTest(t, dir, ephemeralCLI,
 		resource.TestStep{Config: eyamlProvider + `ephemeral "hiera_lookup" "test" { key = "dsn" }`, ExpectError: withheld("dsn")},
 		resource.TestStep{Config: eyamlProvider + `data "hiera_secret" "test" { key = "pins" }`, ExpectError: withheld("pins")},
 		resource.TestStep{Config: eyamlProvider + `data "hiera_lookup" "test" {

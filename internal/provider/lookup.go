@@ -146,7 +146,7 @@ func secretRefusal(key string) string {
 	return fmt.Sprintf("The value of %q is secret: it was decrypted from eyaml, or lookup_options give it convert_to: Sensitive. "+
 		"hiera_lookup, hiera_hash, hiera_array and provider::hiera::lookup refuse to return it, because it would be written "+
 		"to the plan and the state in clear. Read it instead with the ephemeral resource hiera_lookup "+
-		"(Terraform 1.10 or later; the value is never stored in plan or state), or with the hiera_secret data source "+
+		"(Terraform 1.10 or later, OpenTofu 1.11 or later; the value is never stored in plan or state), or with the hiera_secret data source "+
 		"(the value is marked sensitive and hidden from plan output, but stored in the state).", key)
 }
 

@@ -31,7 +31,7 @@ var ephemeralLookupKind = lookupVariant{
 	function: hiera.FuncLookup,
 	description: "Looks up one key in Hiera as the `hiera_lookup` data source does, secrets included (values decrypted " +
 		"from eyaml, `convert_to: Sensitive`), and never lets Terraform write the result to the plan or the state. " +
-		"Needs Terraform 1.10 or later.",
+		"Needs Terraform 1.10 or later, or OpenTofu 1.11 or later.",
 	mergeText: lookupMergeText,
 	shape:     anyShape,
 	secret:    true,

@@ -10,14 +10,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // ephemeralTest runs steps on Terraform 1.10 or later, which has ephemeral resources. The echo
 // provider surfaces an ephemeral value in echo.test's data, for the checks.
 func ephemeralTest(t *testing.T, steps ...resource.TestStep) {
 	t.Helper()
-	secretTest(t, "", tfversion.SkipBelow(tfversion.Version1_10_0), steps...)
+	secretTest(t, "", ephemeralCLI, steps...)
 }
 
 // echo passes expr to the echo provider, whose echo.test resource then holds it in data.

@@ -7,7 +7,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // hiera_secret returns eyaml and convert_to: Sensitive values, marked sensitive. Like every data
@@ -43,7 +42,7 @@ func TestSecretDataSource_eyaml(t *testing.T) {
 	for _, addr := range []string{"data.hiera_secret.db", "data.hiera_secret.app", "data.hiera_secret.plain"} {
 		checks = append(checks, sensitive(addr)...)
 	}
-	secretTest(t, dir, tfversion.SkipBelow(tfversion.Version1_0_0),
+	secretTest(t, dir, anyCLI,
 		resource.TestStep{
 			Config: eyamlProvider + `
 data "hiera_secret" "db" {

@@ -1,0 +1,55 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+)
+
+// The CLI versions that give each feature the tests exercise. OpenTofu's version numbers are its
+// own: it has provider functions from 1.7 and ephemeral resources from 1.11.
+var (
+	functionsCLI = needsCLI{"provider functions", version.Must(version.NewVersion("1.8.0")), version.Must(version.NewVersion("1.7.0"))}
+	ephemeralCLI = needsCLI{"ephemeral resources", version.Must(version.NewVersion("1.10.0")), version.Must(version.NewVersion("1.11.0"))}
+	anyCLI       = needsCLI{"protocol 6 data sources", version.Must(version.NewVersion("1.0.0")), version.Must(version.NewVersion("1.6.0"))}
+)
+
+// noSkipEnv, when set, turns a skip for want of a newer CLI into a failure: scripts/test.sh sets it
+// for the newest CLI, under which every test must run.
+const noSkipEnv = "HIERAFORM_TEST_NO_SKIP"
+
+// needsCLI skips a test on a CLI older than its feature needs, with a message naming the feature,
+// the version it needs and the CLI in use.
+type needsCLI struct {
+	feature         string
+	terraform, tofu *version.Version
+}
+
+var _ tfversion.TerraformVersionCheck = needsCLI{}
+
+func (n needsCLI) CheckTerraformVersion(_ context.Context, req tfversion.CheckTerraformVersionRequest, resp *tfversion.CheckTerraformVersionResponse) {
+	name, least := "Terraform", n.terraform
+	if onOpenTofu() {
+		name, least = "OpenTofu", n.tofu
+	}
+	if req.TerraformVersion.Core().GreaterThanOrEqual(least) {
+		return
+	}
+	msg := fmt.Sprintf("%s need %s %s or later; this run uses %s %s", n.feature, name, least, name, req.TerraformVersion)
+	if os.Getenv(noSkipEnv) != "" {
+		resp.Error = fmt.Errorf("%s (%s is set: this CLI must run every test)", msg, noSkipEnv)
+		return
+	}
+	resp.Skip = msg
+}
+
+// onOpenTofu tells whether the tests drive OpenTofu: plugin-testing runs whatever binary
+// TF_ACC_TERRAFORM_PATH names, and OpenTofu's is called tofu.
+func onOpenTofu() bool {
+	return strings.HasPrefix(filepath.Base(os.Getenv("TF_ACC_TERRAFORM_PATH")), "tofu")
+}

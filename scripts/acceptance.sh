@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The provider tests (internal/provider) against one terraform or tofu binary, as the version
+# matrix of scripts/test.sh and CI runs them: no race detector (the full run has it), and a summary
+# naming the CLI and why any test skipped. Usage: scripts/acceptance.sh PATH_TO_TERRAFORM_OR_TOFU
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$root" || exit 1
+
+cli=$1
+echo "provider tests on $("$cli" version | head -n 1) ($cli)"
+log=$(mktemp)
+cfg=$(mktemp)
+trap 'rm -f "$log" "$cfg"' EXIT
+# plugin-testing runs this binary, never downloads one, and reads an empty CLI config of ours.
+export TF_ACC_TERRAFORM_PATH=$cli TF_CLI_CONFIG_FILE=$cfg
+# OpenTofu resolves an unqualified provider (hiera, echo) under its own registry's host: the
+# in-process providers must be attached there.
+case $(basename "$cli") in tofu*) export TF_ACC_PROVIDER_HOST=registry.opentofu.org ;; esac
+
+go test -count=1 -v ./internal/provider/ >"$log" 2>&1
+rc=$?
+if [ $rc -ne 0 ]; then # the failures, without the lines of tests that passed
+	grep -Ev '^=== (RUN|PAUSE|CONT|NAME)|^\s*--- PASS' "$log"
+fi
+echo "$(grep -cE '^\s*--- PASS' "$log") passed, $(grep -cE '^\s*--- SKIP' "$log") skipped, $(grep -cE '^\s*--- FAIL' "$log") failed"
+# why tests skipped: the message after each SKIP line, counted
+grep -EA1 '^\s*--- SKIP' "$log" | grep -Ev '^\s*--- SKIP|^--$' | sed -E 's/^\s*[a-z_]+\.go:[0-9]+: /skipped: /' | sort | uniq -c
+exit $rc
