@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Every check, as CI runs it: go vet, gofmt, golangci-lint, terraform fmt of the examples, docs/
-# freshness, goreleaser check, then the unit and Terraform tests (the real terraform CLI, offline),
-# and the provider tests again under the other CLIs of the version matrix (tools/versions.env).
+# freshness, goreleaser check, then the unit and Terraform tests (the real terraform CLI, offline).
 # A failing check does not stop the others; the exit status says whether all passed.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -64,18 +63,6 @@ check "go test" env HIERAFORM_TEST_NO_SKIP=1 go test -race -p 2 -count=1 ./...
 conformance() { go test -count=1 -run '^TestConformance$' -v ./internal/hiera/ | grep '^conformance:'; }
 check "conformance" conformance
 check "concurrent plan" env TERRAFORM="$tf" bash scripts/stress.sh 300
-
-# The version matrix: the provider tests again under the oldest Terraform the docs promise (data
-# sources), under the first with provider functions, and under OpenTofu. Each CLI is built from
-# source into .tfbin once (tools/versions.env); tests that need a newer CLI skip and say so.
-matrix() { # matrix LABEL COMMAND...: builds a CLI with COMMAND, then runs the provider tests on it
-	local cli
-	cli=$("${@:2}") || { echo "$1 could not be built"; return 1; }
-	bash scripts/acceptance.sh "$cli"
-}
-check "provider tests, Terraform $TERRAFORM_OLDEST" matrix terraform terraform_at "$TERRAFORM_OLDEST"
-check "provider tests, Terraform $TERRAFORM_FUNCTIONS" matrix terraform terraform_at "$TERRAFORM_FUNCTIONS"
-check "provider tests, OpenTofu $OPENTOFU" matrix tofu find_tofu
 
 if [ ${#failed[@]} -gt 0 ]; then
 	printf 'FAILED: %s\n' "${failed[@]}"
