@@ -17,7 +17,7 @@ export TF_ACC_TERRAFORM_PATH=$cli TF_CLI_CONFIG_FILE=$cfg
 # in-process providers must be attached there.
 case $(basename "$cli") in tofu*) export TF_ACC_PROVIDER_HOST=registry.opentofu.org ;; esac
 
-go test -count=1 -v ./internal/provider/ >"$log" 2>&1
+go test -count=1 -timeout 30m -v ./internal/provider/ >"$log" 2>&1
 rc=$?
 if [ $rc -ne 0 ]; then # the failures, without the lines of tests that passed
 	grep -Ev '^=== (RUN|PAUSE|CONT|NAME)|^\s*--- PASS' "$log"

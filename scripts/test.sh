@@ -58,7 +58,7 @@ check "terraform fmt" "$tf" fmt -check -recursive -diff examples/
 check "docs current" docs_current
 check "goreleaser check" release_config
 # Under the newest CLI every provider test must run: a skip for want of a newer one fails.
-check "go test" env HIERAFORM_TEST_NO_SKIP=1 go test -race -p 2 -count=1 ./...
+check "go test" env HIERAFORM_TEST_NO_SKIP=1 go test -race -p 2 -count=1 -timeout 30m ./...
 # the engine's agreement with Puppet's recorded answers, as a number (the test above enforces it)
 conformance() { go test -count=1 -run '^TestConformance$' -v ./internal/hiera/ | grep '^conformance:'; }
 check "conformance" conformance
