@@ -7,12 +7,12 @@ source "$(dirname "$0")/lib.sh"
 cd "$root" || exit 1
 
 cli=$1
-echo "provider tests on $("$cli" version | head -n 1) ($cli)"
 log=$(mktemp)
 cfg=$(mktemp)
 trap 'rm -f "$log" "$cfg"' EXIT
 # plugin-testing runs this binary, never downloads one, and reads an empty CLI config of ours.
 export TF_ACC_TERRAFORM_PATH=$cli TF_CLI_CONFIG_FILE=$cfg
+echo "provider tests on $(cli_label "$cli") ($cli)"
 # OpenTofu resolves an unqualified provider (hiera, echo) under its own registry's host: the
 # in-process providers must be attached there.
 case $(basename "$cli") in tofu*) export TF_ACC_PROVIDER_HOST=registry.opentofu.org ;; esac

@@ -23,9 +23,15 @@ go_tool() {
 	echo "$dir/$1"
 }
 
-# cli_version BINARY: the version a terraform or tofu binary reports ("1.11.4").
+# cli_label BINARY: the name and version a terraform or tofu binary reports ("Terraform v1.11.4"),
+# past any warning about the CLI configuration printed before it.
+cli_label() {
+	"$1" version 2>/dev/null | grep -m 1 -E '^(Terraform|OpenTofu) v'
+}
+
+# cli_version BINARY: the version alone ("1.11.4").
 cli_version() {
-	"$1" version 2>/dev/null | sed -n '1s/^[A-Za-z]* v\([0-9][0-9.]*\).*/\1/p'
+	cli_label "$1" | sed 's/^[A-Za-z]* v\([0-9][0-9.]*\).*/\1/'
 }
 
 # version_at_least A B: whether version A >= B.

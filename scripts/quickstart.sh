@@ -11,7 +11,7 @@ case ${TOFU:-} in
 1) cli=$(find_tofu) ;;
 *) cli=$TOFU ;;
 esac
-echo "applying examples/quickstart with $("$cli" version | head -n 1) ($cli)"
+echo "applying examples/quickstart with $(cli_label "$cli") ($cli)"
 mkdir -p "$root/bin"
 go build -o "$root/bin/terraform-provider-hiera" .
 # The same file serves both CLIs: each looks the provider up under its own registry's address.

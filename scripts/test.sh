@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 cd "$root" || exit 1
 
 tf=$(find_terraform) || { echo "no terraform and it could not be built"; exit 1; }
-echo "newest terraform: $tf ($("$tf" version | head -n 1)); every provider test runs under it"
+echo "newest terraform: $tf ($(cli_label "$tf")); every provider test runs under it"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # plugin-testing must use this terraform, never download one, and read an empty CLI config of
