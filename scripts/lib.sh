@@ -55,7 +55,8 @@ build_cli() {
 		[ -n "$src" ] || { echo "could not download $module@v$version" >&2; return 1; }
 		work=$src
 		if grep -q '^replace .* => \./' "$src/go.mod"; then
-			work=$bin/src/$name@v$version # a writable copy, for the stubs
+			# a writable copy for the stubs, outside the repository (gofmt and the linters walk it)
+			work=${TMPDIR:-/tmp}/hieraform-cli-src/$name@v$version
 			rm -rf "$work" && mkdir -p "$work" && cp -R "$src/." "$work" && chmod -R u+w "$work"
 			stub_nested_modules "$work" "$module"
 		fi

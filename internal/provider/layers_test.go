@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
 // Puppet's layers (issue 10) through the real terraform CLI, on testdata/control_repo: a control
@@ -166,7 +165,7 @@ data "hiera_lookup" "plain" {
 // on the lookup.
 func TestLayers_secrets(t *testing.T) {
 	const env = `environment = "testdata/control_repo/environments/production"`
-	secretTest(t, "", tfversion.SkipBelow(tfversion.Version1_10_0),
+	secretTest(t, "", ephemeralCLI,
 		resource.TestStep{
 			Config: `
 data "hiera_lookup" "password" {
