@@ -17,6 +17,8 @@ var (
 	functionsCLI = needsCLI{"provider functions", version.Must(version.NewVersion("1.8.0")), version.Must(version.NewVersion("1.7.0"))}
 	ephemeralCLI = needsCLI{"ephemeral resources", version.Must(version.NewVersion("1.10.0")), version.Must(version.NewVersion("1.11.0"))}
 	anyCLI       = needsCLI{"protocol 6 data sources", version.Must(version.NewVersion("1.0.0")), version.Must(version.NewVersion("1.6.0"))}
+	// tests that make unknown values with the built-in terraform_data resource (Terraform 1.4)
+	terraformDataCLI = needsCLI{"the terraform_data resource", version.Must(version.NewVersion("1.4.0")), version.Must(version.NewVersion("1.6.0"))}
 )
 
 // noSkipEnv, when set, turns a skip for want of a newer CLI into a failure: scripts/test.sh sets it
@@ -40,7 +42,7 @@ func (n needsCLI) CheckTerraformVersion(_ context.Context, req tfversion.CheckTe
 	if req.TerraformVersion.Core().GreaterThanOrEqual(least) {
 		return
 	}
-	msg := fmt.Sprintf("%s need %s %s or later; this run uses %s %s", n.feature, name, least, name, req.TerraformVersion)
+	msg := fmt.Sprintf("%s: needs %s %s or later; this run uses %s %s", n.feature, name, least, name, req.TerraformVersion)
 	if os.Getenv(noSkipEnv) != "" {
 		resp.Error = fmt.Errorf("%s (%s is set: this CLI must run every test)", msg, noSkipEnv)
 		return

@@ -52,7 +52,7 @@ data "hiera_hash" "deep" {
 
 // A hiera_hash value feeds for_each directly, and nested values index without jsondecode.
 func TestHashDataSource_forEach(t *testing.T) {
-	unitTest(t,
+	unitTestFrom(t, terraformDataCLI,
 		resource.TestStep{
 			Config: siteProvider + `
 data "hiera_hash" "users" {

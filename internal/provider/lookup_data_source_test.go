@@ -219,7 +219,7 @@ data "hiera_lookup" "test" {
 
 // Facts computed at apply time: the read waits for apply, the plan does not fail.
 func TestLookupDataSource_unknownFacts(t *testing.T) {
-	unitTest(t, resource.TestStep{
+	unitTestFrom(t, terraformDataCLI, resource.TestStep{
 		Config: `
 resource "terraform_data" "role" {
   input = "web"

@@ -130,7 +130,7 @@ data "hiera_lookup" "test" {
 // Provider arguments unknown at plan cannot be deferred by Terraform without the deferral
 // experiment: the data source says so clearly instead of looking up with missing facts.
 func TestProvider_unknownFacts(t *testing.T) {
-	unitTest(t, resource.TestStep{
+	unitTestFrom(t, terraformDataCLI, resource.TestStep{
 		Config: `
 resource "terraform_data" "role" {
   input = "web"
