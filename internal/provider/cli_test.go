@@ -17,7 +17,7 @@ var (
 	functionsCLI = needsCLI{"provider functions", version.Must(version.NewVersion("1.8.0")), version.Must(version.NewVersion("1.7.0"))}
 	ephemeralCLI = needsCLI{"ephemeral resources", version.Must(version.NewVersion("1.10.0")), version.Must(version.NewVersion("1.11.0"))}
 	anyCLI       = needsCLI{"protocol 6 data sources", version.Must(version.NewVersion("1.0.0")), version.Must(version.NewVersion("1.6.0"))}
-	// tests that make unknown values with the built-in terraform_data resource (Terraform 1.4)
+	// Tests that make unknown values with the built-in terraform_data resource (Terraform 1.4).
 	terraformDataCLI = needsCLI{"the terraform_data resource", version.Must(version.NewVersion("1.4.0")), version.Must(version.NewVersion("1.6.0"))}
 )
 
