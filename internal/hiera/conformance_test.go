@@ -302,7 +302,7 @@ func compareResult(lk confLookup, exp confResult, res Result, err error) string 
 	if !res.Found && !lk.HasDef {
 		return fmt.Sprintf("want %s, got not found", exp.Value)
 	}
-	want, perr := parseJSON(exp.Value)
+	want, perr := parseJSON(sensitiveInner(exp.Value, res.Sensitive))
 	if perr != nil {
 		return "bad expectation: " + perr.Error()
 	}
@@ -315,6 +315,19 @@ func compareResult(lk confLookup, exp confResult, res Result, err error) string 
 		return fmt.Sprintf("want %s, got %s", wantJSON, got)
 	}
 	return ""
+}
+
+// sensitiveInner unwraps the oracle's rendering of a Puppet Sensitive value ({"__ptype":"Sensitive",
+// "__pvalue":v}) when the engine marked its result sensitive: the engine returns v and flags it.
+func sensitiveInner(raw json.RawMessage, sensitive bool) json.RawMessage {
+	var w struct {
+		PType  string          `json:"__ptype"`
+		PValue json.RawMessage `json:"__pvalue"`
+	}
+	if !sensitive || json.Unmarshal(raw, &w) != nil || w.PType != "Sensitive" || w.PValue == nil {
+		return raw
+	}
+	return w.PValue
 }
 
 // valueTypeMessageProblem compares the message of a failed lookup that has a value_type with Puppet's:
