@@ -3,6 +3,7 @@ package hiera
 import (
 	"math"
 	"math/big"
+	"math/bits"
 	"regexp"
 	"strings"
 	"sync"
@@ -139,19 +140,33 @@ func (d *deepMerger) mergeArray(s []any, dst any, aliased bool) (any, error) {
 }
 
 // knockOut removes the prefixed strings from src and what they name (with or without the prefix)
-// from dst.
+// from dst. The gem deletes from dst once per knockout; deleting the set of named strings in one pass
+// gives the same array in linear time.
 func (d *deepMerger) knockOut(src, dst []any) ([]any, []any) {
 	keep := make([]any, 0, len(src))
+	var gone map[string]bool
 	for _, e := range src {
 		if s, ok := e.(string); ok {
 			if t := d.ko.ReplaceAllString(s, ""); t != s {
-				dst = deleteValue(deleteValue(dst, t), s)
+				if gone == nil {
+					gone = make(map[string]bool)
+				}
+				gone[t], gone[s] = true, true
 				continue
 			}
 		}
 		keep = append(keep, e)
 	}
-	return keep, dst
+	if gone == nil {
+		return keep, dst
+	}
+	out := make([]any, 0, len(dst))
+	for _, e := range dst {
+		if s, ok := e.(string); !ok || !gone[s] {
+			out = append(out, e)
+		}
+	}
+	return keep, out
 }
 
 // joinArrays is the last step of an array merge: index-wise merge of hash arrays, else the union with
@@ -285,36 +300,95 @@ func (d *deepMerger) selfArray(a []any) (any, error) {
 }
 
 // aliasedKnockOut replays Ruby's source.delete_if { dest.delete(...) } when source and dest are the
-// same array: the deletions shift the array under the running delete_if (Ruby 3.1 array.c).
+// same array: the deletions shift the array under the running delete_if (Ruby 3.1 array.c's
+// reject_bang_i and select_bang_ensure). Ruby rescans the array for every knockout; here the array
+// is its original slots, each deleted at most once, with a Fenwick tree of the live ones to find the
+// i-th element, so a long array with many knockouts costs n log n instead of n².
 func (d *deepMerger) aliasedKnockOut(ary []any) []any {
+	vals := append([]any{}, ary...)
+	live := newLiveSlots(len(vals))
+	at := make(map[string][]int) // slots that held a string (checked again when deleting)
+	for p, v := range vals {
+		if s, ok := v.(string); ok {
+			at[s] = append(at[s], p)
+		}
+	}
+	del := func(s string) { // Array#delete(s) on the whole array
+		for _, p := range at[s] {
+			if live.has(p) && vals[p] == any(s) {
+				live.remove(p)
+			}
+		}
+		delete(at, s)
+	}
 	i1, i2 := 0, 0
-	for ; i1 < len(ary); i1++ {
-		v := ary[i1]
+	for ; i1 < live.n; i1++ {
+		v := vals[live.find(i1)]
 		if s, ok := v.(string); ok {
 			if t := d.ko.ReplaceAllString(s, ""); t != s {
-				ary = deleteValueInPlace(ary, t)
-				ary = deleteValueInPlace(ary, s)
+				del(t)
+				del(s)
 				continue
 			}
 		}
-		if i1 != i2 {
-			for i2 >= len(ary) { // rb_ary_store past the end pads with nil
-				ary = append(ary, nil)
+		if i1 != i2 { // rb_ary_store(ary, i2, v); i2 < i1 < the length here: nothing was deleted
+			p := live.find(i2)
+			vals[p] = v
+			if s, ok := v.(string); ok {
+				at[s] = append(at[s], p)
 			}
-			ary[i2] = v
 		}
 		i2++
 	}
-	// select_bang_ensure
-	if n := len(ary); i2 < n && i2 < i1 {
-		tail := 0
-		if i1 < n {
-			tail = n - i1
-			copy(ary[i2:], ary[i1:])
-		}
-		ary = ary[:i2+tail]
+	// select_bang_ensure: the loop ran to the end (i1 >= length), so only the first i2 stay.
+	n := min(live.n, i2)
+	out := make([]any, n)
+	for i := range n {
+		out[i] = vals[live.find(i)]
 	}
-	return ary
+	return out
+}
+
+// liveSlots is a Fenwick tree over slots that are live (1) or deleted (0): removing a slot and
+// finding the i-th live one cost log n.
+type liveSlots struct {
+	tree []int // 1-based partial sums
+	dead []bool
+	n    int // live slots
+}
+
+func newLiveSlots(n int) *liveSlots {
+	l := &liveSlots{tree: make([]int, n+1), dead: make([]bool, n), n: n}
+	for i := 1; i <= n; i++ { // linear build: every slot counts 1
+		l.tree[i]++
+		if j := i + i&-i; j <= n {
+			l.tree[j] += l.tree[i]
+		}
+	}
+	return l
+}
+
+func (l *liveSlots) has(p int) bool { return !l.dead[p] }
+
+func (l *liveSlots) remove(p int) {
+	l.dead[p] = true
+	l.n--
+	for i := p + 1; i < len(l.tree); i += i & -i {
+		l.tree[i]--
+	}
+}
+
+// find returns the slot of the i-th live element (0-based); i < l.n.
+func (l *liveSlots) find(i int) int {
+	pos, rest := 0, i+1
+	for step := bits.Len(uint(len(l.tree) - 1)); step >= 0; step-- {
+		next := pos + 1<<step
+		if next < len(l.tree) && l.tree[next] < rest {
+			pos = next
+			rest -= l.tree[next]
+		}
+	}
+	return pos // the 1-based index of the slot before it, which is its 0-based index
 }
 
 // clearOrNil is the gem's clear_or_nil: containers and strings are emptied, anything else is nil.
@@ -348,18 +422,6 @@ func deleteValue(a []any, v any) []any {
 		}
 	}
 	return out
-}
-
-// deleteValueInPlace is Array#delete on a itself.
-func deleteValueInPlace(a []any, v any) []any {
-	n := 0
-	for _, e := range a {
-		if !Equal(e, v) {
-			a[n] = e
-			n++
-		}
-	}
-	return a[:n]
 }
 
 func allHashes(a []any) bool {

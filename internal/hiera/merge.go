@@ -277,21 +277,33 @@ func flatten(out, a []any) []any {
 }
 
 // rubyUnion is Ruby's a | b: the elements of a then b, first occurrences only, compared by value and
-// type (1, 1.0 and "1" differ). It returns a new slice.
+// type (1, 1.0 and "1" differ). It returns a new slice. Longer arrays keep a set, so that the union
+// costs linear time: scalars by value, arrays and hashes by a hash of their contents (valueHash),
+// then compared with Equal.
 func rubyUnion(a, b []any) []any {
 	out := make([]any, 0, len(a)+len(b))
-	var seen map[any]bool // for longer arrays; scanning a short one costs less than hashing
+	var seen map[any]bool        // for longer arrays; scanning a short one costs less than hashing
+	var buckets map[uint64][]any // containers in out, by valueHash
 	if len(a)+len(b) > 16 {
 		seen = make(map[any]bool, len(a)+len(b))
+		buckets = make(map[uint64][]any)
 	}
 	add := func(e any) {
-		if k, ok := scalarSetKey(e); ok && seen != nil {
+		if seen == nil {
+			if slices.ContainsFunc(out, func(o any) bool { return Equal(o, e) }) {
+				return
+			}
+		} else if k, ok := scalarSetKey(e); ok {
 			if seen[k] {
 				return
 			}
 			seen[k] = true
-		} else if slices.ContainsFunc(out, func(o any) bool { return Equal(o, e) }) {
-			return
+		} else {
+			h := valueHash(e)
+			if slices.ContainsFunc(buckets[h], func(o any) bool { return Equal(o, e) }) {
+				return
+			}
+			buckets[h] = append(buckets[h], e)
 		}
 		out = append(out, e)
 	}
@@ -302,6 +314,32 @@ func rubyUnion(a, b []any) []any {
 		add(e)
 	}
 	return out
+}
+
+// valueHash hashes a value so that Equal values hash alike: arrays by their elements in order,
+// hashes by their entries in any order (Equal ignores hash order).
+func valueHash(v any) uint64 {
+	switch t := v.(type) {
+	case []any:
+		h := mix64(uint64(len(t)) ^ hashIntSeed)
+		for _, e := range t {
+			h = mix64(h ^ valueHash(e))
+		}
+		return h
+	case *Hash:
+		h := uint64(t.Len())
+		for i, k := range t.keys() {
+			h += mix64(keyHash(k) ^ mix64(valueHash(t.vals[i])))
+		}
+		return mix64(h ^ 3)
+	case *big.Int:
+		if t.IsInt64() { // Equal to the int64
+			return keyHash(t.Int64())
+		}
+	case nil:
+		return 4
+	}
+	return keyHash(v)
 }
 
 // bigKey is a big integer as a comparable Go value (its decimal text).
