@@ -126,5 +126,5 @@ func (inv *invocation) show(v any) string {
 	if inv.secret() {
 		return "(sensitive value)"
 	}
-	return prettyInspect(v, 0)
+	return prettyInspect(v, 0, maxExplanation-inv.ex.b.Len()) // longer is truncated by line
 }

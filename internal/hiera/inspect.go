@@ -184,14 +184,19 @@ func rubyPrintable(r rune) bool {
 }
 
 // prettyInspect is the value format of Puppet's explain output: hashes and arrays one entry per line,
-// indented two spaces more than indent (the indentation of the line the value starts on).
-func prettyInspect(v any, indent int) string {
+// indented two spaces more than indent (the indentation of the line the value starts on). It stops
+// once the text is longer than limit bytes: the indentation grows with the depth, so a value 1,000
+// levels deep prints megabytes that the bounded explanation would cut anyway.
+func prettyInspect(v any, indent, limit int) string {
 	var b strings.Builder
-	writePretty(&b, v, strings.Repeat(" ", indent))
+	writePretty(&b, v, strings.Repeat(" ", indent), limit)
 	return b.String()
 }
 
-func writePretty(b *strings.Builder, v any, indent string) {
+func writePretty(b *strings.Builder, v any, indent string, limit int) {
+	if b.Len() > limit {
+		return
+	}
 	inner := indent + "  "
 	switch t := v.(type) {
 	case *Hash:
@@ -202,9 +207,9 @@ func writePretty(b *strings.Builder, v any, indent string) {
 					b.WriteByte(',')
 				}
 				b.WriteString("\n" + inner)
-				writePretty(b, k, inner)
+				writePretty(b, k, inner, limit)
 				b.WriteString(" => ")
-				writePretty(b, t.vals[i], inner)
+				writePretty(b, t.vals[i], inner, limit)
 			}
 			b.WriteString("\n" + indent)
 		}
@@ -217,7 +222,7 @@ func writePretty(b *strings.Builder, v any, indent string) {
 					b.WriteByte(',')
 				}
 				b.WriteString("\n" + inner)
-				writePretty(b, e, inner)
+				writePretty(b, e, inner, limit)
 			}
 			b.WriteString("\n" + indent)
 		}

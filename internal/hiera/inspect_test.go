@@ -150,7 +150,7 @@ func TestInspectPretty(t *testing.T) {
 	for name, tc := range testCases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if got := prettyInspect(tc.v, tc.indent); got != tc.want {
+			if got := prettyInspect(tc.v, tc.indent, 1<<20); got != tc.want {
 				t.Fatalf("got\n%s\nwant\n%s", got, tc.want)
 			}
 		})

@@ -53,29 +53,35 @@ func (inv *invocation) interpolateAny(v any, allowMethods bool) (any, error) {
 		}
 		return out, nil
 	case *Hash:
-		if !needsInterpolation(t) {
-			return t, nil
-		}
-		out := NewHash(t.Len())
-		var err error
-		t.Each(func(k, val any) bool {
-			var nk, nv any
-			if nk, err = inv.interpolateAny(k, allowMethods); err != nil {
-				return false
+		// Copied only once an entry changes: checking the whole subtree first at every level
+		// cost depth² on deep values.
+		var out *Hash
+		for i, k := range t.keys() {
+			val := t.vals[i]
+			nk, err := inv.interpolateAny(k, allowMethods)
+			if err != nil {
+				return nil, err
 			}
 			switch nk.(type) {
 			case []any, *Hash: // an alias() key; engine hashes only have scalar keys
-				err = errorf("Interpolation of the hash key %s produced %s: hash keys must be scalars", rubyInspect(k), describe(nk))
-				return false
+				return nil, errorf("Interpolation of the hash key %s produced %s: hash keys must be scalars", rubyInspect(k), describe(nk))
 			}
-			if nv, err = inv.interpolateAny(val, allowMethods); err != nil {
-				return false
+			nv, err := inv.interpolateAny(val, allowMethods)
+			if err != nil {
+				return nil, err
 			}
-			out.Set(nk, nv)
-			return true
-		})
-		if err != nil {
-			return nil, err
+			if out == nil && (!sameRef(nk, k) || !sameRef(nv, val)) {
+				out = NewHash(t.Len())
+				for j, pk := range t.keys()[:i] {
+					out.Set(pk, t.vals[j])
+				}
+			}
+			if out != nil {
+				out.Set(nk, nv)
+			}
+		}
+		if out == nil {
+			return t, nil
 		}
 		return out, nil
 	}
@@ -96,28 +102,6 @@ func sameRef(a, b any) bool {
 		return ok && len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
 	}
 	return a == b
-}
-
-// needsInterpolation reports whether any string inside v contains a token opener.
-func needsInterpolation(v any) bool {
-	switch t := v.(type) {
-	case string:
-		return strings.Contains(t, "%{")
-	case []any:
-		for _, el := range t {
-			if needsInterpolation(el) {
-				return true
-			}
-		}
-	case *Hash:
-		found := false
-		t.Each(func(k, val any) bool {
-			found = needsInterpolation(k) || needsInterpolation(val)
-			return !found
-		})
-		return found
-	}
-	return false
 }
 
 // interpolateString replaces each %{...} token. An alias token that is the whole string returns

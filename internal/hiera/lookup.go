@@ -171,7 +171,7 @@ func (inv *invocation) tracedMerge(m *Merge, n int, lookup func(i int) (any, boo
 	defer inv.ex.closeMerge(func() string {
 		h := "Merge strategy " + m.String()
 		if oh := m.OptionsHash(); oh != nil {
-			h += "\n  Options: " + prettyInspect(oh, 2)
+			h += "\n  Options: " + prettyInspect(oh, 2, maxExplanation)
 		}
 		return h
 	}, func() string {

@@ -57,7 +57,7 @@ func TestWorstMergesAnswer(t *testing.T) {
 	t.Parallel()
 	const n = 3000
 	want := map[string]func(v any) bool{
-		"knockout":      func(v any) bool { k, _ := v.(*Hash).Get("k"); return len(k.([]any)) == 0 },
+		"knockout": func(v any) bool { k, _ := v.(*Hash).Get("k"); return len(k.([]any)) == 0 },
 		// the gem's delete_if skips an element after each knockout (see aliasedKnockOut): every
 		// third x and every third knockout survive
 		"knockout-self": func(v any) bool {
