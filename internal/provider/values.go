@@ -1,5 +1,5 @@
 // Values between Terraform and the engine, both directions: tftypes/attr values to engine values (from*)
-// and engine values to dynamic Terraform values (toDynamic, toAttr).
+// and engine values to dynamic Terraform values (toDynamic, toTF).
 package provider
 
 import (
@@ -32,6 +32,16 @@ func fromAttr(ctx context.Context, v attr.Value, at path.Path) (any, error) {
 }
 
 func fromTF(v tftypes.Value, at path.Path) (any, error) {
+	g, err := fromTFValue(v)
+	if err != nil {
+		return nil, withPath(err, at)
+	}
+	return g, nil
+}
+
+// fromTFValue is fromTF with the path of a failing element built only on failure (see convError):
+// building it at every level cost depth² on deep values.
+func fromTFValue(v tftypes.Value) (any, error) {
 	if !v.IsKnown() {
 		return nil, errUnknown
 	}
@@ -61,9 +71,9 @@ func fromTF(v tftypes.Value, at path.Path) (any, error) {
 		}
 		out := make(map[string]any, len(m))
 		for k, e := range m {
-			ge, err := fromTF(e, at.AtName(k))
+			ge, err := fromTFValue(e)
 			if err != nil {
-				return nil, err
+				return nil, within(err, func(p path.Path) path.Path { return p.AtName(k) })
 			}
 			out[k] = ge
 		}
@@ -75,15 +85,15 @@ func fromTF(v tftypes.Value, at path.Path) (any, error) {
 		}
 		out := make([]any, len(l))
 		for i, e := range l {
-			ge, err := fromTF(e, at.AtListIndex(i))
+			ge, err := fromTFValue(e)
 			if err != nil {
-				return nil, err
+				return nil, within(err, func(p path.Path) path.Path { return p.AtListIndex(i) })
 			}
 			out[i] = ge
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("%s: unsupported Terraform type %s", at, typ)
+	return nil, &convError{msg: fmt.Sprintf("unsupported Terraform type %s", typ)}
 }
 
 // fromNumber keeps integers exact (int64, else *big.Int) and turns the rest into float64, as YAML
@@ -161,18 +171,11 @@ func toDynamic(v any, at path.Path) (types.Dynamic, error) {
 	if v == nil {
 		return types.DynamicNull(), nil
 	}
-	av, _, err := toAttr(v)
+	tv, err := toTF(v)
 	if err != nil {
-		var ce *convError
-		if errors.As(err, &ce) {
-			for _, step := range ce.steps {
-				at = step(at)
-			}
-			return types.DynamicNull(), fmt.Errorf("%s: %s", at, ce.msg)
-		}
-		return types.DynamicNull(), err
+		return types.DynamicNull(), withPath(err, at)
 	}
-	return types.DynamicValue(av), nil
+	return types.DynamicValue(tfValue{tv}), nil
 }
 
 // convError is a conversion failure with the path to the failing element. The path is built only
@@ -184,6 +187,18 @@ type convError struct {
 
 func (e *convError) Error() string { return e.msg }
 
+// withPath words a convError with the path of the failing element below at.
+func withPath(err error, at path.Path) error {
+	var ce *convError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	for _, step := range ce.steps {
+		at = step(at)
+	}
+	return fmt.Errorf("%s: %s", at, ce.msg)
+}
+
 // within records that err happened inside the element that step leads to.
 func within(err error, step func(path.Path) path.Path) error {
 	var ce *convError
@@ -194,39 +209,41 @@ func within(err error, step func(path.Path) path.Path) error {
 	return err
 }
 
-// toAttr converts one engine value, returning its Terraform type too, so that parents need not ask
-// every child for its type again (Type() walks the whole subtree).
-func toAttr(v any) (attr.Value, attr.Type, error) {
+// toTF converts one engine value into a Terraform value, building each element's type once,
+// bottom-up, and sharing it with the parent's: the framework's object and tuple values rebuild the
+// types of their whole subtree at every level (ObjectValue.ToTerraformValue), which made a value
+// nested 1,000 levels deep (the data files' limit) cost seconds.
+func toTF(v any) (tftypes.Value, error) {
 	switch t := v.(type) {
 	case nil:
-		return types.DynamicNull(), types.DynamicType, nil
+		return tftypes.NewValue(tftypes.DynamicPseudoType, nil), nil
 	case bool:
-		return types.BoolValue(t), types.BoolType, nil
+		return tftypes.NewValue(tftypes.Bool, t), nil
 	case string:
-		return types.StringValue(t), types.StringType, nil
+		return tftypes.NewValue(tftypes.String, t), nil
 	case int64:
-		return types.NumberValue(new(big.Float).SetInt64(t)), types.NumberType, nil
+		return tftypes.NewValue(tftypes.Number, new(big.Float).SetInt64(t)), nil
 	case *big.Int:
-		return types.NumberValue(new(big.Float).SetInt(t)), types.NumberType, nil
+		return tftypes.NewValue(tftypes.Number, new(big.Float).SetInt(t)), nil
 	case float64:
 		if math.IsNaN(t) || math.IsInf(t, 0) {
-			return nil, nil, &convError{msg: fmt.Sprintf("%v cannot be represented as a Terraform number", t)}
+			return tftypes.Value{}, &convError{msg: fmt.Sprintf("%v cannot be represented as a Terraform number", t)}
 		}
-		return types.NumberValue(big.NewFloat(t)), types.NumberType, nil
+		return tftypes.NewValue(tftypes.Number, big.NewFloat(t)), nil
 	case []any:
-		elems := make([]attr.Value, len(t))
-		elemTypes := make([]attr.Type, len(t))
+		elems := make([]tftypes.Value, len(t))
+		elemTypes := make([]tftypes.Type, len(t))
 		for i, e := range t {
-			ev, et, err := toAttr(e)
+			ev, err := toTF(e)
 			if err != nil {
-				return nil, nil, within(err, func(p path.Path) path.Path { return p.AtListIndex(i) })
+				return tftypes.Value{}, within(err, func(p path.Path) path.Path { return p.AtListIndex(i) })
 			}
-			elems[i], elemTypes[i] = ev, et
+			elems[i], elemTypes[i] = ev, ev.Type()
 		}
-		return types.TupleValueMust(elemTypes, elems), types.TupleType{ElemTypes: elemTypes}, nil
+		return tftypes.NewValue(tftypes.Tuple{ElementTypes: elemTypes}, elems), nil
 	case *hiera.Hash:
-		attrs := make(map[string]attr.Value, t.Len())
-		attrTypes := make(map[string]attr.Type, t.Len())
+		attrs := make(map[string]tftypes.Value, t.Len())
+		attrTypes := make(map[string]tftypes.Type, t.Len())
 		var err error
 		t.Each(func(k, e any) bool {
 			name := keyString(k)
@@ -234,20 +251,64 @@ func toAttr(v any) (attr.Value, attr.Type, error) {
 				err = &convError{msg: fmt.Sprintf("two hash keys read as %q once made strings", name)}
 				return false
 			}
-			ev, et, cerr := toAttr(e)
+			ev, cerr := toTF(e)
 			if cerr != nil {
 				err = within(cerr, func(p path.Path) path.Path { return p.AtName(name) })
 				return false
 			}
-			attrs[name], attrTypes[name] = ev, et
+			attrs[name], attrTypes[name] = ev, ev.Type()
 			return true
 		})
 		if err != nil {
-			return nil, nil, err
+			return tftypes.Value{}, err
 		}
-		return types.ObjectValueMust(attrTypes, attrs), types.ObjectType{AttrTypes: attrTypes}, nil
+		return tftypes.NewValue(tftypes.Object{AttributeTypes: attrTypes}, attrs), nil
 	}
-	return nil, nil, &convError{msg: fmt.Sprintf("unsupported engine value of Go type %T", v)}
+	return tftypes.Value{}, &convError{msg: fmt.Sprintf("unsupported engine value of Go type %T", v)}
+}
+
+// tfValue is a Terraform value that toTF built, as the value inside a types.Dynamic: the framework
+// only asks it for its Terraform value, which is returned as it is.
+type tfValue struct{ v tftypes.Value }
+
+func (t tfValue) Type(context.Context) attr.Type { return tfValueType{t.v.Type()} }
+
+func (t tfValue) ToTerraformValue(context.Context) (tftypes.Value, error) { return t.v, nil }
+
+func (t tfValue) Equal(o attr.Value) bool {
+	if o == nil {
+		return false
+	}
+	ov, err := o.ToTerraformValue(context.Background())
+	return err == nil && t.v.Equal(ov)
+}
+
+func (t tfValue) IsNull() bool { return t.v.IsNull() }
+
+func (t tfValue) IsUnknown() bool { return !t.v.IsKnown() }
+
+func (t tfValue) String() string { return t.v.String() }
+
+// tfValueType is the type of a tfValue.
+type tfValueType struct{ t tftypes.Type }
+
+func (t tfValueType) TerraformType(context.Context) tftypes.Type { return t.t }
+
+func (t tfValueType) ValueFromTerraform(_ context.Context, v tftypes.Value) (attr.Value, error) {
+	return tfValue{v}, nil
+}
+
+func (t tfValueType) ValueType(context.Context) attr.Value { return tfValue{tftypes.NewValue(t.t, nil)} }
+
+func (t tfValueType) Equal(o attr.Type) bool {
+	ot, ok := o.(tfValueType)
+	return ok && t.t.Equal(ot.t)
+}
+
+func (t tfValueType) String() string { return t.t.String() }
+
+func (t tfValueType) ApplyTerraform5AttributePathStep(step tftypes.AttributePathStep) (any, error) {
+	return nil, fmt.Errorf("cannot apply path step %v to a Terraform value of type %s", step, t.t)
 }
 
 func keyString(k any) string {

@@ -186,11 +186,12 @@ func TestToDynamic_bigIntExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, ok := got.UnderlyingValue().(types.Number)
-		if !ok {
+		tv, err := got.ToTerraformValue(context.Background())
+		var n big.Float
+		if err != nil || tv.As(&n) != nil {
 			t.Fatalf("got %s, want a number", got)
 		}
-		if txt := n.ValueBigFloat().Text('f', 0); txt != s {
+		if txt := n.Text('f', 0); txt != s {
 			t.Errorf("got %s, want %s", txt, s)
 		}
 	}
