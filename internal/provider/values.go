@@ -298,7 +298,9 @@ func (t tfValueType) ValueFromTerraform(_ context.Context, v tftypes.Value) (att
 	return tfValue{v}, nil
 }
 
-func (t tfValueType) ValueType(context.Context) attr.Value { return tfValue{tftypes.NewValue(t.t, nil)} }
+func (t tfValueType) ValueType(context.Context) attr.Value {
+	return tfValue{tftypes.NewValue(t.t, nil)}
+}
 
 func (t tfValueType) Equal(o attr.Type) bool {
 	ot, ok := o.(tfValueType)
