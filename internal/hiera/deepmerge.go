@@ -523,7 +523,7 @@ func spaceship(a, b any) (int, bool) {
 
 func isNumber(v any) bool {
 	switch v.(type) {
-	case int64, *big.Int, float64:
+	case int64, *big.Int, float64, *big.Float:
 		return true
 	}
 	return false
@@ -547,6 +547,8 @@ func toBigFloat(v any) *big.Float {
 		return new(big.Float).SetInt(t)
 	case float64:
 		return new(big.Float).SetFloat64(t)
+	case *big.Float:
+		return t
 	}
 	// Cannot happen: numCmp is only called with numbers (isNumber).
 	return new(big.Float)

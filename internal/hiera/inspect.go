@@ -71,6 +71,8 @@ func scalarInspect(v any) string {
 		return t.String()
 	case float64:
 		return rubyFloat(t)
+	case *big.Float:
+		return rubyBigFloat(t)
 	case string:
 		return rubyQuote(t)
 	}
@@ -89,7 +91,17 @@ func rubyFloat(f float64) string {
 	case math.IsInf(f, -1):
 		return "-Infinity"
 	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // "-d.ddde±XX"
+	return rubyFloatText(strconv.FormatFloat(f, 'e', -1, 64))
+}
+
+// rubyBigFloat prints a number that float64 cannot hold as Ruby prints a Float, with all the
+// digits that tell it apart at its precision: 0.1000000000000000000001, 1.0e+400.
+func rubyBigFloat(f *big.Float) string {
+	return rubyFloatText(f.Text('e', -1))
+}
+
+// rubyFloatText formats e, a number's shortest digits as "-d.ddde±XX", as Float#to_s does.
+func rubyFloatText(e string) string {
 	sign := ""
 	if e[0] == '-' {
 		sign, e = "-", e[1:]
@@ -244,7 +256,7 @@ func rubyClassName(v any) string {
 		return "FalseClass"
 	case int64, *big.Int:
 		return "Integer"
-	case float64:
+	case float64, *big.Float:
 		return "Float"
 	case string:
 		return "String"
@@ -262,7 +274,7 @@ func rubyClassName(v any) string {
 // immediate values (nil, booleans, fixnums, floats) and names the class of the others.
 func rubyCmpOperand(v any) string {
 	switch t := v.(type) {
-	case nil, bool, float64:
+	case nil, bool, float64, *big.Float:
 		return scalarInspect(t)
 	case int64:
 		if t >= -(1<<62) && t < 1<<62 {

@@ -44,6 +44,8 @@ func (w *jsonWriter) value(v any) error {
 			return fmt.Errorf("%s is not allowed in JSON", rubyFloat(t))
 		}
 		w.b.WriteString(rubyFloat(t))
+	case *big.Float:
+		w.b.WriteString(rubyBigFloat(t))
 	case string:
 		w.str(t)
 	case []any:

@@ -336,6 +336,8 @@ func valueHash(v any) uint64 {
 		if t.IsInt64() { // Equal to the int64
 			return keyHash(t.Int64())
 		}
+	case *big.Float: // equal ones are equal as float64 too
+		return keyHash(nearFloat(t)) ^ 5
 	case nil:
 		return 4
 	}

@@ -14,7 +14,7 @@ type sensitiveValue struct{ value any }
 // inferType is Puppet's TypeCalculator#infer_set: the most specific type of a value (Integer[5, 5],
 // Tuple[String, Integer[1, 1]], Struct[{'a' => ...}] for non-empty string keys, else Hash[K, V, n, n]).
 func inferType(v any) *ptype {
-	switch x := v.(type) {
+	switch x := nearFloat(v).(type) {
 	case nil:
 		return ptypeUndef
 	case bool:

@@ -15,7 +15,7 @@ import (
 // puppetTypeName is the short name: Undef, Boolean, Integer, Float, String, Array (empty), Tuple,
 // Hash (empty or with non-string keys) or Struct (string keys).
 func puppetTypeName(v any) string {
-	switch t := v.(type) {
+	switch t := nearFloat(v).(type) {
 	case nil:
 		return "Undef"
 	case bool:
@@ -50,7 +50,7 @@ func puppetTypeDetail(v any) string {
 }
 
 func typeDetail(v any) string {
-	switch t := v.(type) {
+	switch t := nearFloat(v).(type) {
 	case bool:
 		return "Boolean[" + strconv.FormatBool(t) + "]"
 	case int64, *big.Int:
@@ -101,7 +101,7 @@ type inferred struct {
 }
 
 func inferElement(v any) inferred {
-	switch t := v.(type) {
+	switch t := nearFloat(v).(type) {
 	case nil:
 		return inferred{kind: 'u', ident: "u"}
 	case int64:

@@ -2,8 +2,10 @@ package hiera
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"sort"
+	"strconv"
 )
 
 // Values inside the engine are a closed set of Go types, mirroring Puppet's RichData:
@@ -13,6 +15,8 @@ import (
 //	int64        integers that fit
 //	*big.Int     integers that do not fit in int64 (Ruby Bignum), kept exact
 //	float64
+//	*big.Float   a non-integer number that float64 cannot hold exactly, only from the provider
+//	             (FromBigFloat): data files give float64, as Ruby's Float
 //	string
 //	[]any        arrays
 //	*Hash        ordered hashes whose keys are scalars (string, int64, *big.Int, float64, bool, nil)
@@ -49,6 +53,9 @@ func Equal(a, b any) bool {
 		return b == nil
 	case bool, string, float64:
 		return a == b
+	case *big.Float:
+		y, ok := b.(*big.Float)
+		return ok && x.Cmp(y) == 0
 	case int64:
 		if y, ok := b.(*big.Int); ok {
 			return y.IsInt64() && y.Int64() == x
@@ -113,12 +120,7 @@ func FromGo(v any) (any, error) {
 	case float32:
 		return float64(t), nil
 	case *big.Float:
-		if t.IsInt() {
-			i, _ := t.Int(nil)
-			return normInt(i), nil
-		}
-		f, _ := t.Float64()
-		return f, nil
+		return FromBigFloat(t), nil
 	case *Hash:
 		return t, nil
 	case map[string]any:
@@ -154,6 +156,35 @@ func FromGo(v any) (any, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("unsupported value of Go type %T", v)
+}
+
+// FromBigFloat is a Terraform number as an engine value: an integer is an int64 or *big.Int; a
+// number whose shortest decimal digits float64 gives too (0.1, parsed by Terraform at 512 bits) is
+// a float64, as a data file's number; any other (0.1000000000000000000001, 1e400) stays a copy of
+// f, so that a number given to the provider's functions, a default_value or a fact comes back
+// exactly as Terraform holds it. Such a *big.Float never equals a float64 or an integer;
+// comparisons, sorting and stringification use its exact value, type checks (value_type) the
+// nearest float64, as a Ruby Float would be.
+func FromBigFloat(f *big.Float) any {
+	if f.IsInt() {
+		i, _ := f.Int(nil)
+		return normInt(i)
+	}
+	x, acc := f.Float64()
+	if acc == big.Exact || f.IsInf() ||
+		(!math.IsInf(x, 0) && f.Text('e', -1) == strconv.FormatFloat(x, 'e', -1, 64)) {
+		return x
+	}
+	return new(big.Float).Copy(f)
+}
+
+// nearFloat is v with a *big.Float replaced by the nearest float64 (type checks and names).
+func nearFloat(v any) any {
+	if f, ok := v.(*big.Float); ok {
+		x, _ := f.Float64()
+		return x
+	}
+	return v
 }
 
 // normInt returns an int64 when i fits, else i itself.

@@ -20,8 +20,8 @@ import (
 var errUnknown = errors.New("value is not known until apply")
 
 // fromAttr converts a user's value (facts, scope, default_value) into plain Go data for the engine:
-// objects and maps become map[string]any, lists, tuples and sets []any, numbers int64 or *big.Int
-// when they are integers and float64 otherwise. A null value is nil. It works on the Terraform
+// objects and maps become map[string]any, lists, tuples and sets []any, numbers as
+// hiera.FromBigFloat keeps them (exact). A null value is nil. It works on the Terraform
 // value underneath, so every attr.Value kind (dynamic, object, map, ...) goes the same way.
 func fromAttr(ctx context.Context, v attr.Value, at path.Path) (any, error) {
 	tv, err := v.ToTerraformValue(ctx)
@@ -63,7 +63,7 @@ func fromTFValue(v tftypes.Value) (any, error) {
 		if err := v.As(&f); err != nil {
 			return nil, err
 		}
-		return fromNumber(&f), nil
+		return hiera.FromBigFloat(&f), nil // exact, whatever its digits
 	case typ.Is(tftypes.Object{}), typ.Is(tftypes.Map{}):
 		var m map[string]tftypes.Value
 		if err := v.As(&m); err != nil {
@@ -94,20 +94,6 @@ func fromTFValue(v tftypes.Value) (any, error) {
 		return out, nil
 	}
 	return nil, &convError{msg: fmt.Sprintf("unsupported Terraform type %s", typ)}
-}
-
-// fromNumber keeps integers exact (int64, else *big.Int) and turns the rest into float64, as YAML
-// data would give them to Hiera.
-func fromNumber(f *big.Float) any {
-	if f.IsInt() {
-		i, _ := f.Int(nil)
-		if i.IsInt64() {
-			return i.Int64()
-		}
-		return i
-	}
-	x, _ := f.Float64()
-	return x
 }
 
 // objectArg reads facts or scope: an object (or map) of any shape, or null.
@@ -230,6 +216,8 @@ func toTF(v any) (tftypes.Value, error) {
 			return tftypes.Value{}, &convError{msg: fmt.Sprintf("%v cannot be represented as a Terraform number", t)}
 		}
 		return tftypes.NewValue(tftypes.Number, big.NewFloat(t)), nil
+	case *big.Float:
+		return tftypes.NewValue(tftypes.Number, t), nil
 	case []any:
 		elems := make([]tftypes.Value, len(t))
 		elemTypes := make([]tftypes.Type, len(t))

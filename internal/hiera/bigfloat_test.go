@@ -1,0 +1,63 @@
+package hiera
+
+import (
+	"math/big"
+	"testing"
+)
+
+// bigF is a number as Terraform reads it (512 bits), as the provider hands it to the engine.
+func bigF(t *testing.T, s string) any {
+	t.Helper()
+	f, _, err := big.ParseFloat(s, 10, 512, big.ToNearestEven)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return FromBigFloat(f)
+}
+
+// TestBigFloat: numbers float64 cannot hold stay exact through merges, comparisons, strings and
+// JSON; the others become the float64 a data file gives.
+func TestBigFloat(t *testing.T) {
+	t.Parallel()
+	if v := bigF(t, "0.1"); v != 0.1 {
+		t.Errorf("0.1 = %#v, want the float64 0.1", v)
+	}
+	if v := bigF(t, "0.5"); v != 0.5 {
+		t.Errorf("0.5 = %#v, want the float64 0.5", v)
+	}
+	tiny, long := bigF(t, "1e-400"), bigF(t, "0.1000000000000000000001")
+	if _, ok := long.(*big.Float); !ok {
+		t.Fatalf("0.1000000000000000000001 = %#v, want a *big.Float", long)
+	}
+	for v, want := range map[any]string{long: "0.1000000000000000000001", tiny: "1.0e-400", bigF(t, "-123456789.123456789"): "-123456789.123456789"} {
+		if got := rubyToS(v); got != want {
+			t.Errorf("rubyToS = %q, want %q", got, want)
+		}
+		if got, err := MarshalJSON(v); err != nil || string(got) != want {
+			t.Errorf("MarshalJSON = %s, %v; want %s", got, err, want)
+		}
+		if puppetTypeName(v) != "Float" || rubyClassName(v) != "Float" {
+			t.Errorf("%s is not named a Float", want)
+		}
+	}
+	if !Equal(long, bigF(t, "0.1000000000000000000001")) || Equal(long, 0.1) || Equal(tiny, 0.0) {
+		t.Error("Equal does not compare exact values")
+	}
+	m, err := ParseMerge(mtH("strategy", "deep", "sort_merged_arrays", true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := MergeValues(m, []any{mtA(long, 0.1, int64(0)), mtA(bigF(t, "0.1000000000000000000001"), tiny)})
+	if want := mtA(int64(0), tiny, long, 0.1); err != nil || !mtSame(got, want) {
+		t.Errorf("sorted deep merge = %s, %v; want %s", rubyInspect(got), err, rubyInspect(want))
+	}
+	for typ, want := range map[string]bool{"Float[0, 1]": true, "Numeric": true, "Integer": false, "Float[0.2]": false} {
+		pt, err := parseType(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if isInstance(pt, long) != want {
+			t.Errorf("value_type %s on %s: want %v", typ, rubyToS(long), want)
+		}
+	}
+}
