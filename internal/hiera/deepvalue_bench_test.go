@@ -17,7 +17,7 @@ import (
 func deepHierarchy(tb testing.TB, depth int) string {
 	tb.Helper()
 	dir := tb.TempDir()
-	level := func(name, leaf string) string {
+	level := func(leaf string) string {
 		hash := strings.Repeat("{k: ", depth-2) + "{leaf: '" + leaf + "'}" + strings.Repeat("}", depth-2)
 		array := strings.Repeat("[", depth-1) + "'" + leaf + "'" + strings.Repeat("]", depth-1)
 		return "hash: " + hash + "\narray: " + array + "\n"
@@ -28,8 +28,8 @@ func deepHierarchy(tb testing.TB, depth int) string {
 		}
 	}
 	write("hiera.yaml", "version: 5\ndefaults: {datadir: ., data_hash: yaml_data}\nhierarchy:\n  - name: node\n    path: node.yaml\n  - name: common\n    path: common.yaml\n")
-	write("node.yaml", level("node", "%{facts.x}"))
-	write("common.yaml", level("common", "common"))
+	write("node.yaml", level("%{facts.x}"))
+	write("common.yaml", level("common"))
 	return filepath.Join(dir, "hiera.yaml")
 }
 
@@ -37,10 +37,11 @@ func deepHierarchy(tb testing.TB, depth int) string {
 // merge, an explained deep merge, a value_type check.
 func deepRequests(tb testing.TB) map[string]hiera.Request {
 	facts, err := hiera.FromGo(map[string]any{"x": "fact"})
-	if err != nil {
+	h, ok := facts.(*hiera.Hash)
+	if err != nil || !ok {
 		tb.Fatal(err)
 	}
-	scope := hiera.Scope{Facts: facts.(*hiera.Hash)}
+	scope := hiera.Scope{Facts: h}
 	deep, err := hiera.ParseMerge("deep")
 	if err != nil {
 		tb.Fatal(err)

@@ -46,6 +46,7 @@ func FuzzMerge(f *testing.F) {
 	f.Add(`[1, [2, [3]]]`, `[3, 1]`, "unique", "", false, false)
 	f.Add(`{"a": 1}`, `{"b": null}`, "hash", "", false, false)
 	f.Add(`[{"a": 1}]`, `[{"b": 2}, 3]`, "deep", "..", true, true)
+	f.Add(`["x", "--y", "y", "--x", "z", "x", "--z"]`, `["y", "x", {"a": 1}, [1]]`, "deep", "--", false, false)
 	f.Fuzz(func(t *testing.T, high, low, strategy, ko string, sortArrays, hashArrays bool) {
 		h, err1 := parseJSON([]byte(high))
 		l, err2 := parseJSON([]byte(low))
@@ -64,6 +65,12 @@ func FuzzMerge(f *testing.F) {
 		m, err := ParseMerge(opts)
 		if err != nil {
 			return
+		}
+		if src, ok := h.([]any); ok && m.Deep.KnockoutPrefix != "" { // the linear knockouts against the gem's
+			if d, err := newDeepMerger(m.Deep, false); err == nil {
+				dst, _ := l.([]any)
+				checkKnockouts(t, d, src, dst)
+			}
 		}
 		before, _ := MarshalJSON(l)
 		if merged, err := m.Combine(m.Convert(h), l); err == nil {
