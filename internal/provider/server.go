@@ -143,6 +143,21 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	return resp, nil
 }
 
+// CallFunction passes a null argument on as a msgpack null. OpenTofu (1.12) sends a null argument
+// of a parameter that allows null as an empty DynamicValue, which the framework cannot decode
+// ("DynamicValue had no JSON or msgpack data set"); Terraform sends a msgpack null.
+func (s *server) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRequest) (*tfprotov6.CallFunctionResponse, error) {
+	for i, arg := range req.Arguments {
+		if arg == nil || (len(arg.MsgPack) == 0 && len(arg.JSON) == 0) {
+			req.Arguments[i] = &tfprotov6.DynamicValue{MsgPack: msgpackNull}
+		}
+	}
+	return s.ProviderServer.CallFunction(ctx, req)
+}
+
+// msgpackNull is a null of any type in msgpack.
+var msgpackNull = []byte{0xc0}
+
 // toProtoDiagnostics converts the framework's diagnostics as the framework does.
 func toProtoDiagnostics(diags diag.Diagnostics) []*tfprotov6.Diagnostic {
 	var out []*tfprotov6.Diagnostic

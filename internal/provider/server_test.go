@@ -260,3 +260,36 @@ func compareUnknown(ctx context.Context, t *testing.T, direct *server, fw tfprot
 		}
 	}
 }
+
+// OpenTofu sends a null argument as an empty DynamicValue: deep_merge(null, {a = 1}) must answer
+// as it does for Terraform's msgpack null, not fail to decode the argument.
+func TestServer_emptyArgumentIsNull(t *testing.T) {
+	ctx := context.Background()
+	direct, _, _ := configuredPair(t)
+	obj := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"a": tftypes.Number}}
+	one, err := tfprotov6.NewDynamicValue(tftypes.DynamicPseudoType, tftypes.NewValue(obj, map[string]tftypes.Value{"a": tftypes.NewValue(tftypes.Number, 1)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(null *tfprotov6.DynamicValue) *tfprotov6.CallFunctionResponse {
+		resp, err := direct.CallFunction(ctx, &tfprotov6.CallFunctionRequest{Name: "deep_merge", Arguments: []*tfprotov6.DynamicValue{null, &one}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	want := call(&tfprotov6.DynamicValue{MsgPack: msgpackNull}) // as Terraform sends it
+	if want.Error != nil {
+		t.Fatalf("deep_merge(null, {a = 1}) failed: %s", want.Error.Text)
+	}
+	for name, null := range map[string]*tfprotov6.DynamicValue{"empty": {}, "absent": nil} {
+		got := call(null)
+		if got.Error != nil {
+			t.Errorf("%s argument: %s", name, got.Error.Text)
+			continue
+		}
+		if diff := cmp.Diff(want.Result, got.Result); diff != "" {
+			t.Errorf("%s argument: result differs (-msgpack null +%s):\n%s", name, name, diff)
+		}
+	}
+}
