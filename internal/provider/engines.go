@@ -27,6 +27,7 @@ type providerData struct {
 	// unknown is set when a provider argument is not known yet (it depends on something computed
 	// at apply time), so no lookup can be answered during this plan.
 	unknown bool
+	scopes  scopeCache // data sources' facts and scope, converted (the direct server's reads)
 }
 
 // engineArg is the provider's facts or scope, converted for the engine once per Configure rather

@@ -350,7 +350,7 @@ func TestEyaml_secretsNeverInDiagnostics(t *testing.T) {
 		for _, key := range []string{"dsn", "pins", "spaced_token", "spaced_token.missing", "app"} {
 			m := lookupModel{Key: types.StringValue(key), Facts: types.DynamicNull(), Scope: types.DynamicNull(),
 				DefaultValue: types.DynamicNull(), Explain: types.BoolValue(true)}
-			diags := pd.lookup(context.Background(), kind, &m)
+			diags := pd.lookup(context.Background(), kind, &m, nil)
 			if !diags.HasError() && !kind.secret {
 				t.Errorf("%s %q: no error", name, key)
 			}

@@ -46,13 +46,14 @@ func (pd *providerData) readLookup(ctx context.Context, kind lookupVariant, conf
 	if pd != nil && pd.unknown && deferralAllowed {
 		return m, true, diags
 	}
-	diags.Append(pd.lookup(ctx, kind, &m)...)
+	diags.Append(pd.lookup(ctx, kind, &m, nil)...)
 	return m, false, diags
 }
 
 // lookup answers m's key with the provider's engines and fills m's results. Diagnostics on an
-// argument name it with path.Root(argument).
-func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *lookupModel) (diags diag.Diagnostics) {
+// argument name it with path.Root(argument). scope, when not nil, is m's facts and scope converted
+// already (scopeCache).
+func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *lookupModel, scope *hiera.Scope) (diags diag.Diagnostics) {
 	// The engine recovers its own panics; this catches any in the provider's conversions, so a
 	// bug becomes a diagnostic instead of "Plugin did not respond".
 	defer func() {
@@ -73,7 +74,7 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 				"or create the resources they come from first.")
 		return diags
 	}
-	lookup, diags := pd.request(ctx, kind, m)
+	lookup, diags := pd.request(ctx, kind, m, scope)
 	if diags.HasError() {
 		return diags
 	}
@@ -150,23 +151,15 @@ func secretRefusal(key string) string {
 		"(the value is marked sensitive and hidden from plan output, but stored in the state).", key)
 }
 
-// request builds the engine request from the lookup's arguments and the provider's.
-func (pd *providerData) request(ctx context.Context, kind lookupVariant, m *lookupModel) (hiera.Request, diag.Diagnostics) {
+// request builds the engine request from the lookup's arguments and the provider's. scope, when
+// not nil, is m's facts and scope converted already.
+func (pd *providerData) request(ctx context.Context, kind lookupVariant, m *lookupModel, scope *hiera.Scope) (hiera.Request, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	req := hiera.Request{Key: m.Key.ValueString(), Function: kind.function, Merge: m.Merge.toEngine(), Explain: m.Explain.ValueBool()}
-	for _, a := range []struct {
-		name     string
-		val      types.Dynamic
-		provider engineArg
-		out      **hiera.Hash
-	}{{"facts", m.Facts, pd.facts, &req.Scope.Facts}, {"scope", m.Scope, pd.scope, &req.Scope.Vars}} {
-		own, err := objectArg(ctx, a.val, path.Root(a.name))
-		if err == nil {
-			*a.out, err = a.provider.with(own)
-		}
-		if err != nil {
-			diags.AddAttributeError(path.Root(a.name), "Invalid Argument", err.Error())
-		}
+	if scope != nil {
+		req.Scope = *scope
+	} else {
+		req.Scope, diags = pd.engineScope(ctx, m)
 	}
 	if !m.DefaultValue.IsNull() && !m.DefaultValue.IsUnderlyingValueNull() {
 		g, err := fromAttr(ctx, m.DefaultValue, path.Root("default_value"))
@@ -182,6 +175,27 @@ func (pd *providerData) request(ctx context.Context, kind lookupVariant, m *look
 		req.ValueType, req.HasValueType = m.ValueType.ValueString(), true
 	}
 	return req, diags
+}
+
+// engineScope is m's facts and scope merged over the provider's, as the engine takes them.
+func (pd *providerData) engineScope(ctx context.Context, m *lookupModel) (hiera.Scope, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	var s hiera.Scope
+	for _, a := range []struct {
+		name     string
+		val      types.Dynamic
+		provider engineArg
+		out      **hiera.Hash
+	}{{"facts", m.Facts, pd.facts, &s.Facts}, {"scope", m.Scope, pd.scope, &s.Vars}} {
+		own, err := objectArg(ctx, a.val, path.Root(a.name))
+		if err == nil {
+			*a.out, err = a.provider.with(own)
+		}
+		if err != nil {
+			diags.AddAttributeError(path.Root(a.name), "Invalid Argument", err.Error())
+		}
+	}
+	return s, diags
 }
 
 func toHash(m map[string]any) (*hiera.Hash, error) {

@@ -111,7 +111,7 @@ func (f *lookupFunction) Run(ctx context.Context, req function.RunRequest, resp 
 		}
 	}
 	pd := &providerData{engines: f.engines}
-	if diags := pd.lookup(ctx, lookupFunctionKind, &m); diags.HasError() {
+	if diags := pd.lookup(ctx, lookupFunctionKind, &m, nil); diags.HasError() {
 		resp.Error = funcErrorFromDiags(diags, map[string]int64{"config": 0, "environment": 0, "modulepath": 0, "key": 1, "facts": 2, "scope": 3, "value_type": 4})
 		return
 	}

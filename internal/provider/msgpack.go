@@ -4,6 +4,7 @@ package provider
 import (
 	"context"
 	"encoding/binary"
+	"slices"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -17,16 +18,17 @@ import (
 // attributes itself, remembers the types, and leaves anything unusual to terraform-plugin-go.
 
 // unmarshalConfig is dv.Unmarshal(typ), the same value, faster for the configurations Terraform
-// sends.
-func unmarshalConfig(dv *tfprotov6.DynamicValue, typ tftypes.Object) (tftypes.Value, error) {
-	if v, ok := quickUnmarshal(dv.MsgPack, typ); ok {
+// sends. The attributes named in skip may read as null instead (the caller has them already).
+func unmarshalConfig(dv *tfprotov6.DynamicValue, typ tftypes.Object, skip ...string) (tftypes.Value, error) {
+	if v, ok := quickUnmarshal(dv.MsgPack, typ, skip...); ok {
 		return v, nil
 	}
 	return dv.Unmarshal(typ)
 }
 
-// quickUnmarshal reads b, a msgpack map with every attribute of typ; ok is false otherwise.
-func quickUnmarshal(b []byte, typ tftypes.Object) (v tftypes.Value, ok bool) {
+// quickUnmarshal reads b, a msgpack map with every attribute of typ; ok is false otherwise. The
+// attributes named in skip read as null.
+func quickUnmarshal(b []byte, typ tftypes.Object, skip ...string) (v tftypes.Value, ok bool) {
 	n, at := mapHeader(b)
 	if at == 0 || n != len(typ.AttributeTypes) || len(typ.OptionalAttributes) > 0 {
 		return v, false
@@ -40,7 +42,9 @@ func quickUnmarshal(b []byte, typ tftypes.Object) (v tftypes.Value, ok bool) {
 		if keyLen == 0 || valueLen == 0 || !known {
 			return v, false
 		}
-		if attrs[name], ok = quickValue(b[at:at+valueLen], t); !ok {
+		if slices.Contains(skip, name) {
+			attrs[name] = tftypes.NewValue(t, nil)
+		} else if attrs[name], ok = quickValue(b[at:at+valueLen], t); !ok {
 			return v, false
 		}
 		at += valueLen
@@ -49,6 +53,34 @@ func quickUnmarshal(b []byte, typ tftypes.Object) (v tftypes.Value, ok bool) {
 		return v, false
 	}
 	return tftypes.NewValue(typ, attrs), true
+}
+
+// attributeBytes returns the msgpack encodings of the named top-level attributes of config, a
+// msgpack map, in the order of names; ok is false when config is not such a map or lacks one.
+func attributeBytes(config []byte, names ...string) (values [][]byte, ok bool) {
+	n, at := mapHeader(config)
+	if at == 0 {
+		return nil, false
+	}
+	values = make([][]byte, len(names))
+	found := 0
+	for range n {
+		name, keyLen := msgpackString(config[at:])
+		at += keyLen
+		valueLen := msgpackLen(config[at:])
+		if keyLen == 0 || valueLen == 0 {
+			return nil, false
+		}
+		if i := slices.Index(names, name); i >= 0 {
+			if values[i] != nil {
+				return nil, false // twice: which one counts is the decoder's business
+			}
+			values[i] = config[at : at+valueLen]
+			found++
+		}
+		at += valueLen
+	}
+	return values, found == len(names)
 }
 
 // quickValue reads b, one msgpack item, as a value of type t.

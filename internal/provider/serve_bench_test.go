@@ -2,13 +2,15 @@ package provider
 
 import (
 	"context"
-	"fmt"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/benchgen"
 )
 
 // These benchmarks drive the provider server as Terraform does over protocol 6: the schema once,
@@ -110,34 +112,78 @@ func BenchmarkServeTrivial(b *testing.B) {
 	}
 }
 
-// BenchmarkServeFleet is the cost of one data source of a fleet: 500 nodes, each with its own
-// facts and certname, looking keys up over testdata/site (four levels).
+// BenchmarkServeFleet is scripts/bench-e2e.sh's fleet section in process: 500 nodes x 4 keys, each
+// data source with its own facts and certname, over benchgen's fleet hierarchy (529 files), and the
+// same data sources over the trivial one. With -benchtime 2000x one run is one plan's reads:
+//
+//	go test ./internal/provider -run '^$' -bench ServeFleet -benchtime 2000x -count 5
 func BenchmarkServeFleet(b *testing.B) {
-	s := newBenchServer(b, map[string]tftypes.Value{"config": str6("testdata/site/hiera.yaml")})
-	keys := []string{"profile::users", "packages", "greeting", "tags"}
-	var cfgs []tfprotov6.DynamicValue
-	for node := range 500 {
-		facts := object6(map[string]tftypes.Value{
-			"hostname": str6(fmt.Sprintf("node%03d", node)),
-			"role":     str6([]string{"web", "db"}[node%2]),
-			"os":       object6(map[string]tftypes.Value{"family": str6([]string{"Debian", "RedHat"}[node%2])}),
+	dir := b.TempDir()
+	fleet, trivial := filepath.Join(dir, "fleet"), filepath.Join(dir, "trivial")
+	opts := benchgen.Options{Nodes: 500, Keys: 100}
+	if err := benchgen.Generate(fleet, opts); err != nil {
+		b.Fatal(err)
+	}
+	if err := benchgen.Generate(trivial, benchgen.Options{Floor: true}); err != nil {
+		b.Fatal(err)
+	}
+	nodes := benchgen.Nodes(opts)
+	for _, hier := range []struct{ name, dir string }{{"fleet", fleet}, {"trivial", trivial}} {
+		b.Run(hier.name, func(b *testing.B) {
+			s := newBenchServer(b, map[string]tftypes.Value{
+				"config": str6(filepath.Join(hier.dir, "hiera.yaml")),
+				"facts":  goValue6(b, nodes[0].Facts()), "scope": goValue6(b, nodes[0].Vars()),
+			})
+			keys := fleetKeys(b, hier.dir)
+			var cfgs []tfprotov6.DynamicValue
+			for _, node := range nodes {
+				facts, scope := goValue6(b, node.Facts()), goValue6(b, node.Vars())
+				for _, key := range keys {
+					cfgs = append(cfgs, encodeConfig(b, s.dataType, map[string]tftypes.Value{
+						"key": str6(key), "facts": facts, "scope": scope,
+					}))
+				}
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				s.read(b, &cfgs[i%len(cfgs)])
+				i++
+			}
 		})
-		scope := object6(map[string]tftypes.Value{
-			"trusted": object6(map[string]tftypes.Value{"certname": str6(fmt.Sprintf("node%03d.example.com", node))}),
-		})
-		for _, key := range keys {
-			cfgs = append(cfgs, encodeConfig(b, s.dataType, map[string]tftypes.Value{
-				"key": str6(key), "facts": facts, "scope": scope,
-				"default_value": str6("none"),
-			}))
+	}
+}
+
+// fleetKeys are the four keys scripts/bench-e2e.sh's fleet looks up in a benchgen hierarchy: its
+// manifest's first four.
+func fleetKeys(b *testing.B, dir string) []string {
+	b.Helper()
+	js, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var m benchgen.Manifest
+	if err := json.Unmarshal(js, &m); err != nil || len(m.Lookups.First) < 4 {
+		b.Fatalf("manifest: %v", err)
+	}
+	return m.Lookups.First[:4]
+}
+
+// goValue6 is a Terraform object value of g (strings and nested maps), as HCL's object syntax gives.
+func goValue6(b *testing.B, g map[string]any) tftypes.Value {
+	b.Helper()
+	attrs := make(map[string]tftypes.Value, len(g))
+	for k, v := range g {
+		switch v := v.(type) {
+		case string:
+			attrs[k] = str6(v)
+		case map[string]any:
+			attrs[k] = goValue6(b, v)
+		default:
+			b.Fatalf("goValue6: %T", v)
 		}
 	}
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		s.read(b, &cfgs[i%len(cfgs)])
-		i++
-	}
+	return object6(attrs)
 }
 
 func writeFile(b testing.TB, path, text string) {

@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
 // Terraform calls ReadDataSource once per data source and plan. Through the framework a trivial
@@ -110,7 +112,18 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	var diags diag.Diagnostics
 	defer func() { resp.Diagnostics = toProtoDiagnostics(diags) }()
 
-	config, err := unmarshalConfig(req.Config, ds.typ)
+	// Data sources with the same facts and scope bytes share their conversion (scopecache.go).
+	pd := s.provider.configured.Load()
+	var args *scopeArgs
+	key := scopeKey(req.Config.MsgPack)
+	if pd != nil {
+		args = pd.scopes.get(key)
+	}
+	var skip []string // attributes not to decode: args has them
+	if args != nil {
+		skip = scopeAttributes
+	}
+	config, err := unmarshalConfig(req.Config, ds.typ, skip...)
 	if err != nil {
 		diags.AddError("Unable to Convert Configuration", "An unexpected error was encountered when converting the configuration from the protocol type. "+
 			"This is always an issue in terraform-plugin-framework used to implement the provider and should be reported to the provider developers.\n\n"+
@@ -123,12 +136,21 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 			"Please report the following to the provider developer:\n\n"+err.Error())
 		return resp, nil
 	}
-	pd := s.provider.configured.Load()
 	if pd != nil && pd.unknown && req.ClientCapabilities != nil && req.ClientCapabilities.DeferralAllowed {
 		resp.Deferred = &tfprotov6.Deferred{Reason: tfprotov6.DeferredReasonProviderConfigUnknown}
 		return resp, nil
 	}
-	diags.Append(pd.lookup(ctx, ds.kind, &m)...)
+	var scope *hiera.Scope
+	switch {
+	case args != nil:
+		m.Facts, m.Scope = args.facts, args.scope
+		scope = &args.engine
+	case pd != nil && !pd.unknown && key != nil:
+		if args = pd.scopeArgsOf(ctx, &m); args != nil {
+			scope = &pd.scopes.put(key, args).engine
+		}
+	}
+	diags.Append(pd.lookup(ctx, ds.kind, &m, scope)...)
 	if diags.HasError() {
 		return resp, nil
 	}

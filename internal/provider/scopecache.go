@@ -1,0 +1,96 @@
+// A data source's facts and scope converted for the engine once per distinct configuration bytes.
+package provider
+
+import (
+	"context"
+	"encoding/binary"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+)
+
+// A fleet plan gives each node's data sources the node's facts and scope: every key of a node
+// carries the same bytes. Decoding them (msgpack, the framework's dynamic value, engine hashes) cost
+// more than the lookup, and a new pair of engine hashes per data source also kept the engine from
+// reusing the hierarchy it resolved for the node (its caches know a scope by its hashes). The
+// server reads the two attributes' msgpack bytes, and data sources with the same bytes share one
+// conversion: the same model values and the same engine hashes, which nothing changes.
+
+// scopeCache holds the conversions of one provider configuration (the provider's facts and scope
+// are merged in), bounded in entries and in the bytes of its keys; full, it starts over.
+type scopeCache struct {
+	mu      sync.Mutex
+	entries map[string]*scopeArgs
+	bytes   int
+}
+
+// scopeArgs is a data source's facts and scope as the model holds them and as the engine takes
+// them, merged over the provider's.
+type scopeArgs struct {
+	facts, scope types.Dynamic
+	engine       hiera.Scope
+}
+
+// The bounds keep a long-lived process from growing without limit: a plan meets one entry per node.
+// The conversions take a small multiple of their keys' bytes.
+const (
+	maxScopeEntries = 1 << 12
+	maxScopeBytes   = 16 << 20
+)
+
+// scopeAttributes are the attributes a scopeArgs holds.
+var scopeAttributes = []string{"facts", "scope"}
+
+// scopeKey is the cache key of a configuration's facts and scope encodings (nil: the configuration
+// is not a map holding both). The key is raw configuration: it may hold secrets, so it is never
+// logged or shown.
+func scopeKey(config []byte) []byte {
+	vals, ok := attributeBytes(config, scopeAttributes...)
+	if !ok {
+		return nil
+	}
+	key := binary.AppendUvarint(make([]byte, 0, len(vals[0])+len(vals[1])+4), uint64(len(vals[0])))
+	return append(append(key, vals[0]...), vals[1]...)
+}
+
+// get returns the conversion stored under key, or nil.
+func (c *scopeCache) get(key []byte) *scopeArgs {
+	if key == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.entries[string(key)]
+}
+
+// put stores args under key and returns what the cache holds there (an earlier conversion of the
+// same bytes wins, so that all data sources share its hashes).
+func (c *scopeCache) put(key []byte, args *scopeArgs) *scopeArgs {
+	if key == nil {
+		return args
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if had, ok := c.entries[string(key)]; ok {
+		return had
+	}
+	if c.entries == nil || len(c.entries) >= maxScopeEntries || c.bytes+len(key) > maxScopeBytes {
+		c.entries, c.bytes = map[string]*scopeArgs{}, 0
+	}
+	if len(key) <= maxScopeBytes {
+		c.entries[string(key)], c.bytes = args, c.bytes+len(key)
+	}
+	return args
+}
+
+// scopeArgsOf converts m's facts and scope, or returns nil when they have a problem (the lookup
+// then converts them again and reports it).
+func (pd *providerData) scopeArgsOf(ctx context.Context, m *lookupModel) *scopeArgs {
+	s, diags := pd.engineScope(ctx, m)
+	if diags.HasError() {
+		return nil
+	}
+	return &scopeArgs{facts: m.Facts, scope: m.Scope, engine: s}
+}

@@ -1,0 +1,103 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// Data sources with the same facts and scope share one conversion (scopecache.go). Interleaved
+// reads of several nodes' keys, repeated, must each answer as the framework does: a node never
+// sees another's facts, and a problem in the facts is reported every time.
+func TestServer_sharedFacts(t *testing.T) {
+	ctx := context.Background()
+	direct, fw, providerType := configuredPair(t)
+	provider := providerConfigs()["config"]
+	configure(t, direct, providerType, provider)
+	configure(t, fw, providerType, provider)
+	ds := direct.dataSources["hiera_lookup"]
+	node := func(host, role, family string) map[string]tftypes.Value {
+		return map[string]tftypes.Value{
+			"facts": object6(map[string]tftypes.Value{"hostname": str6(host), "role": str6(role), "os": object6(map[string]tftypes.Value{"family": str6(family)})}),
+			"scope": object6(map[string]tftypes.Value{"trusted": object6(map[string]tftypes.Value{"certname": str6(host + ".example.com")})}),
+		}
+	}
+	nodes := []map[string]tftypes.Value{
+		node("web01", "web", "Debian"), node("db01", "db", "RedHat"), node("web02", "web", "RedHat"),
+		{"facts": node("web01", "web", "Debian")["facts"], "scope": node("db01", "db", "RedHat")["scope"]}, // same facts, other scope
+		{"facts": object6(map[string]tftypes.Value{"role": str6("web")})},                                  // scope from the provider
+		{"scope": object6(map[string]tftypes.Value{"environment": str6("staging")})},                       // facts from the provider
+		{"facts": str6("web")}, // not an object
+		{"facts": object6(map[string]tftypes.Value{"role": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})}, // not known yet
+	}
+	for round := range 2 {
+		for _, key := range []string{"greeting", "tags", "profile::users", "packages"} {
+			for i, n := range nodes {
+				attrs := map[string]tftypes.Value{"key": str6(key)}
+				for k, v := range n {
+					attrs[k] = v
+				}
+				t.Run(strings.Join([]string{key, string(rune('0' + i)), string(rune('0' + round))}, "/"), func(t *testing.T) {
+					compareServers(ctx, t, direct, fw, "hiera_lookup", ds, attrs)
+				})
+			}
+		}
+	}
+}
+
+// A new provider configuration (new facts) is seen by data sources whose own facts are unchanged.
+func TestServer_sharedFactsReconfigured(t *testing.T) {
+	ctx := context.Background()
+	direct, _, providerType := configuredPair(t)
+	ds := direct.dataSources["hiera_lookup"]
+	cfg := encodeConfig(t, ds.typ, map[string]tftypes.Value{"key": str6("tags"), "default_value": str6("none"),
+		"scope": object6(map[string]tftypes.Value{"trusted": object6(map[string]tftypes.Value{"certname": str6("db01.example.com")})})})
+	for _, role := range []string{"web", "db", "web"} {
+		provider := providerConfigs()["config"]
+		provider["facts"] = object6(map[string]tftypes.Value{"role": str6(role), "os": object6(map[string]tftypes.Value{"family": str6("RedHat")})})
+		configure(t, direct, providerType, provider)
+		resp, err := direct.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: "hiera_lookup", Config: &cfg})
+		if err != nil || len(resp.Diagnostics) > 0 {
+			t.Fatalf("ReadDataSource: %v %v", err, resp.Diagnostics[0].Summary+": "+resp.Diagnostics[0].Detail)
+		}
+		state, err := resp.State.Unmarshal(ds.typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var attrs map[string]tftypes.Value
+		var js string
+		if err := state.As(&attrs); err != nil || attrs["json"].As(&js) != nil {
+			t.Fatalf("state: %v", state)
+		}
+		if want := map[string]string{"web": `{"tier":"web"}`, "db": `"none"`}[role]; js != want {
+			t.Errorf("role %s: json = %s, want %s", role, js, want)
+		}
+	}
+}
+
+// The cache is bounded in entries and in bytes; full, it starts over.
+func TestScopeCacheBounds(t *testing.T) {
+	var c scopeCache
+	first := &scopeArgs{}
+	c.put([]byte("first"), first)
+	if got := c.put([]byte("first"), &scopeArgs{}); got != first {
+		t.Error("a second conversion of the same bytes replaced the first")
+	}
+	for i := range maxScopeEntries {
+		c.put([]byte{byte(i), byte(i >> 8), byte(i >> 16), 1}, &scopeArgs{})
+	}
+	if len(c.entries) > maxScopeEntries || c.get([]byte("first")) != nil {
+		t.Errorf("%d entries, first kept: %v", len(c.entries), c.get([]byte("first")) != nil)
+	}
+	huge := make([]byte, maxScopeBytes+1)
+	c.put(huge, &scopeArgs{})
+	if c.get(huge) != nil || c.bytes > maxScopeBytes {
+		t.Errorf("an entry past the byte bound was kept (%d bytes)", c.bytes)
+	}
+	if c.get(nil) != nil {
+		t.Error("nil key found")
+	}
+}
