@@ -46,14 +46,15 @@ func callGRPC(t *testing.T, srv any, rpc string, req any) any {
 }
 
 // The hot calls, answered ahead of tf6server, get tf6server's answers: the same messages for every
-// configuration of the comparison with the framework. Those without diagnostics are answered
-// without tf6server, the others by it.
+// configuration of the comparison with the framework. Reads and validations without diagnostics
+// are answered without tf6server, validations with diagnostics by it.
 func TestHotCalls_sameAnswersAsPluginGo(t *testing.T) {
 	t.Setenv("TF_LOG_SDK", "off") // tf6server logs every call at TRACE otherwise
 	ctx := context.Background()
 	direct, _, providerType := configuredPair(t)
 	configure(t, direct, providerType, map[string]tftypes.Value{"config": str6(filepath.Join("testdata", "site", "hiera.yaml"))})
 	slow := tf6server.New("registry.terraform.io/hieraform/hiera", direct)
+	severities := map[string]bool{} // of the reads' diagnostics
 	for typeName, ds := range direct.dataSources {
 		for name, attrs := range dataConfigs(ds.typ) {
 			cfg := encodeConfig(t, ds.typ, attrs)
@@ -76,11 +77,22 @@ func TestHotCalls_sameAnswersAsPluginGo(t *testing.T) {
 					wm, _ := want.(proto.Message)
 					w := wm.ProtoReflect()
 					hasDiagnostics := w.Get(w.Descriptor().Fields().ByName("diagnostics")).List().Len() > 0
-					if handedOn != hasDiagnostics {
-						t.Errorf("handed on to tf6server: %v, want %v (as the answer has diagnostics or not)", handedOn, hasDiagnostics)
+					if wantHandedOn := hasDiagnostics && rpc == "ValidateDataResourceConfig"; handedOn != wantHandedOn {
+						t.Errorf("handed on to tf6server: %v, want %v", handedOn, wantHandedOn)
+					}
+					diagsField := w.Descriptor().Fields().ByName("diagnostics")
+					severity := diagsField.Message().Fields().ByName("severity")
+					for i, diags := 0, w.Get(diagsField).List(); i < diags.Len(); i++ {
+						name := severity.Enum().Values().ByNumber(diags.Get(i).Message().Get(severity).Enum()).Name()
+						severities[rpc+" "+string(name)] = true
 					}
 				})
 			}
+		}
+	}
+	for _, want := range []string{"ReadDataSource ERROR", "ReadDataSource WARNING"} {
+		if !severities[want] {
+			t.Errorf("no configuration gave a diagnostic %s", want)
 		}
 	}
 	// Other calls and other types go to tf6server.
@@ -93,6 +105,56 @@ func TestHotCalls_sameAnswersAsPluginGo(t *testing.T) {
 			func(context.Context, any) (any, error) { handedOn = true; return nil, nil })
 		if !handedOn {
 			t.Errorf("%s of %s was not handed on", c.method, c.typeName)
+		}
+	}
+}
+
+// With the provider's arguments unknown, a read is deferred when Terraform allows it (tf6server
+// answers) and an error otherwise (hotCalls answers): the same messages either way.
+func TestHotCalls_deferral(t *testing.T) {
+	t.Setenv("TF_LOG_SDK", "off")
+	ctx := context.Background()
+	direct, _, providerType := configuredPair(t)
+	configure(t, direct, providerType, map[string]tftypes.Value{"config": str6(filepath.Join("testdata", "site", "hiera.yaml")),
+		"facts": tftypes.NewValue(tftypes.DynamicPseudoType, tftypes.UnknownValue)})
+	slow := tf6server.New("registry.terraform.io/hieraform/hiera", direct)
+	cfg := encodeConfig(t, direct.dataSources["hiera_lookup"].typ, map[string]tftypes.Value{"key": str6("string")})
+	for _, c := range []struct {
+		name                   string
+		capabilities, deferral bool
+	}{{"no capabilities", false, false}, {"deferral not allowed", true, false}, {"deferral allowed", true, true}} {
+		t.Run(c.name, func(t *testing.T) {
+			req := protocolRequest(t, "ReadDataSource", "hiera_lookup", cfg.MsgPack)
+			if c.capabilities {
+				m := req.ProtoReflect()
+				cf := m.Descriptor().Fields().ByName("client_capabilities")
+				caps := m.NewField(cf).Message()
+				caps.Set(caps.Descriptor().Fields().ByName("deferral_allowed"), protoreflect.ValueOfBool(c.deferral))
+				m.Set(cf, protoreflect.ValueOfMessage(caps))
+			}
+			handler := func(_ context.Context, req any) (any, error) { return callGRPC(t, slow, "ReadDataSource", req), nil }
+			got, err := direct.hotCalls(ctx, req, &grpc.UnaryServerInfo{FullMethod: "/tfplugin6.Provider/ReadDataSource"}, handler)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := callGRPC(t, slow, "ReadDataSource", req)
+			if diff := cmp.Diff(want, got, protocmp.Transform()); diff != "" {
+				t.Errorf("answers differ (-tf6server +hotCalls):\n%s", diff)
+			}
+			wm, _ := want.(proto.Message)
+			deferred := wm.ProtoReflect().Has(wm.ProtoReflect().Descriptor().Fields().ByName("deferred"))
+			if deferred != c.deferral {
+				t.Errorf("deferred: %v, want %v", deferred, c.deferral)
+			}
+		})
+	}
+}
+
+// Messages reach Terraform as valid UTF-8, each invalid byte replaced as tf6server does.
+func TestValidUTF8(t *testing.T) {
+	for in, want := range map[string]string{"plain": "plain", "a\xffb": "a\uFFFDb", "\xff\xfe": "\uFFFD\uFFFD", "é\xc3": "é\uFFFD"} {
+		if got := validUTF8(in); got != want {
+			t.Errorf("validUTF8(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -103,6 +103,9 @@ func dataConfigs(typ tftypes.Object) map[string]map[string]tftypes.Value {
 		"empty modulepath entry":  {"key": str6("ntp::servers"), "modulepath": list6(str6(productionModules), str6(""))},
 		"null modulepath entry":   {"key": str6("ntp::servers"), "modulepath": list6(tftypes.NewValue(tftypes.String, nil))},
 		"unknown modulepath":      {"key": str6("ntp::servers"), "modulepath": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, tftypes.UnknownValue)},
+		// Warnings: a module's unqualified key, alone and with an error.
+		"module warning":        {"key": str6("loose::setting"), "modulepath": list6(str6(warnModules))},
+		"module warning, error": {"key": str6("loose::missing"), "modulepath": list6(str6(warnModules))},
 	}
 }
 
@@ -111,6 +114,7 @@ const (
 	production        = "testdata/control_repo/environments/production"
 	productionModules = production + "/modules"
 	staging           = "testdata/control_repo/environments/staging"
+	warnModules       = "testdata/warn_modules" // a module whose data warns
 )
 
 func list6(elems ...tftypes.Value) tftypes.Value {
