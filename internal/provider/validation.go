@@ -7,7 +7,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -25,23 +24,66 @@ type quickValidator struct {
 	schema schema.Schema
 	// ok is false when the schema or the data source has checks the quick path does not run.
 	ok bool
+	// What valid checks, worked out once: Terraform validates each data source twice per plan.
+	attributes []quickAttribute // the top-level attributes with something to check
+	blocks     []quickBlock
+}
+
+// quickAttribute is an attribute with something to check, and its path.
+type quickAttribute struct {
+	name string
+	a    schema.Attribute
+	at   schemaPath
+	null tftypes.Value // its null value, for an absent block
+}
+
+// schemaPath is a path and its expression, as validators are given both.
+type schemaPath struct {
+	path path.Path
+	expr path.Expression
+}
+
+func newSchemaPath(p path.Path) schemaPath { return schemaPath{p, p.Expression()} }
+
+type quickBlock struct {
+	name    string
+	block   schema.SingleNestedBlock
+	at      schemaPath
+	null    attr.Value // the block's null object, as its validators see an absent block
+	content []quickAttribute
 }
 
 func newQuickValidator(ds datasource.DataSource, s schema.Schema) *quickValidator {
+	ctx := context.Background()
 	_, configValidators := ds.(datasource.DataSourceWithConfigValidators)
 	_, validateConfig := ds.(datasource.DataSourceWithValidateConfig)
 	q := &quickValidator{schema: s, ok: !configValidators && !validateConfig && s.DeprecationMessage == ""}
-	for _, a := range s.Attributes {
+	for name, a := range s.Attributes {
 		q.ok = q.ok && handled(a)
-	}
-	for _, b := range s.Blocks {
-		single, isSingle := b.(schema.SingleNestedBlock)
-		q.ok = q.ok && isSingle && len(single.Blocks) == 0
-		for _, a := range single.Attributes {
-			q.ok = q.ok && handled(a)
+		if !anyValuePasses(a) {
+			q.attributes = append(q.attributes, quickAttribute{name: name, a: a, at: newSchemaPath(path.Root(name))})
 		}
 	}
+	for name, b := range s.Blocks {
+		single, isSingle := b.(schema.SingleNestedBlock)
+		q.ok = q.ok && isSingle && len(single.Blocks) == 0
+		null, err := single.Type().ValueFromTerraform(ctx, tftypes.NewValue(single.Type().TerraformType(ctx), nil))
+		q.ok = q.ok && err == nil
+		qb := quickBlock{name: name, block: single, at: newSchemaPath(path.Root(name)), null: null}
+		for attrName, a := range single.Attributes {
+			q.ok = q.ok && handled(a)
+			qb.content = append(qb.content, quickAttribute{name: attrName, a: a, at: newSchemaPath(qb.at.path.AtName(attrName)),
+				null: tftypes.NewValue(a.GetType().TerraformType(ctx), nil)})
+		}
+		q.blocks = append(q.blocks, qb)
+	}
 	return q
+}
+
+// anyValuePasses tells whether the framework accepts any value of an attribute: optional, not
+// deprecated, no validators (facts and scope are not converted just to find that out).
+func anyValuePasses(a schema.Attribute) bool {
+	return a.IsOptional() && a.GetDeprecationMessage() == "" && !hasValidators(a)
 }
 
 // handled tells whether valid can check the attribute: a plain attribute whose validators, if
@@ -65,36 +107,38 @@ func (q *quickValidator) valid(ctx context.Context, config tftypes.Value) bool {
 		return false
 	}
 	cfg := tfsdk.Config{Raw: config, Schema: q.schema}
-	for name, a := range q.schema.Attributes {
-		if !q.attributeValid(ctx, a, path.Root(name), attrs[name], cfg) {
+	for _, qa := range q.attributes {
+		if !qa.valid(ctx, attrs[qa.name], cfg) {
 			return false
 		}
 	}
 	// A block is validated as the framework does: its own validators on the object, then each
 	// attribute's on its value, null when the block is absent.
-	for name, b := range q.schema.Blocks {
-		single, _ := b.(schema.SingleNestedBlock)
-		at := path.Root(name)
-		v := attrs[name]
+	for _, qb := range q.blocks {
+		v := attrs[qb.name]
 		if !v.IsKnown() {
 			return false
 		}
-		obj, err := single.Type().ValueFromTerraform(ctx, v)
-		if err != nil || !validatorsPass(ctx, single.Validators, at, obj, cfg) {
-			return false
-		}
+		obj := qb.null
 		var inner map[string]tftypes.Value
 		if !v.IsNull() {
+			var err error
+			if obj, err = qb.block.Type().ValueFromTerraform(ctx, v); err != nil {
+				return false
+			}
 			if err := v.As(&inner); err != nil {
 				return false
 			}
 		}
-		for attrName, a := range single.Attributes {
-			iv, ok := inner[attrName]
+		if !validatorsPass(ctx, qb.block.Validators, qb.at, obj, cfg) {
+			return false
+		}
+		for _, qa := range qb.content {
+			iv, ok := inner[qa.name]
 			if !ok {
-				iv = tftypes.NewValue(a.GetType().TerraformType(ctx), nil)
+				iv = qa.null
 			}
-			if !q.attributeValid(ctx, a, at.AtName(attrName), iv, cfg) {
+			if !qa.valid(ctx, iv, cfg) {
 				return false
 			}
 		}
@@ -102,9 +146,11 @@ func (q *quickValidator) valid(ctx context.Context, config tftypes.Value) bool {
 	return true
 }
 
-func (q *quickValidator) attributeValid(ctx context.Context, a schema.Attribute, at path.Path, v tftypes.Value, cfg tfsdk.Config) bool {
-	if a.IsOptional() && a.GetDeprecationMessage() == "" && !hasValidators(a) {
-		return true // any value passes: facts and scope are not converted just to find that out
+// valid runs the framework's checks of one attribute on v.
+func (qa quickAttribute) valid(ctx context.Context, v tftypes.Value, cfg tfsdk.Config) bool {
+	a := qa.a
+	if anyValuePasses(a) {
+		return true
 	}
 	av, err := a.GetType().ValueFromTerraform(ctx, v)
 	if err != nil {
@@ -124,18 +170,17 @@ func (q *quickValidator) attributeValid(ctx context.Context, a schema.Attribute,
 	}
 	switch t := a.(type) {
 	case schema.StringAttribute:
-		return validatorsPass(ctx, t.Validators, at, av, cfg)
+		return validatorsPass(ctx, t.Validators, qa.at, av, cfg)
 	case schema.BoolAttribute:
-		return validatorsPass(ctx, t.Validators, at, av, cfg)
+		return validatorsPass(ctx, t.Validators, qa.at, av, cfg)
 	case schema.DynamicAttribute:
-		return validatorsPass(ctx, t.Validators, at, av, cfg)
+		return validatorsPass(ctx, t.Validators, qa.at, av, cfg)
 	case schema.ListAttribute:
-		return validatorsPass(ctx, t.Validators, at, av, cfg)
+		return validatorsPass(ctx, t.Validators, qa.at, av, cfg)
 	}
 	return false
 }
 
-// hasValidators tells whether an attribute has validators (true for a kind handled does not know).
 func hasValidators(a schema.Attribute) bool {
 	switch t := a.(type) {
 	case schema.StringAttribute:
@@ -153,47 +198,55 @@ func hasValidators(a schema.Attribute) bool {
 // validatorsPass runs validators (a slice of one kind: validator.String, ...) on v as the framework
 // would, and reports whether none of them said anything. It goes by the slice's kind, not by the
 // validators' own types: one validator often implements several kinds.
-func validatorsPass(ctx context.Context, validators any, at path.Path, v attr.Value, cfg tfsdk.Config) bool {
-	var diags diag.Diagnostics
-	expr := at.Expression()
+func validatorsPass(ctx context.Context, validators any, at schemaPath, v attr.Value, cfg tfsdk.Config) bool {
 	switch vs := validators.(type) {
 	case []validator.String:
 		sv, _ := v.(types.String)
 		for _, x := range vs {
 			resp := &validator.StringResponse{}
-			x.ValidateString(ctx, validator.StringRequest{Config: cfg, ConfigValue: sv, Path: at, PathExpression: expr}, resp)
-			diags.Append(resp.Diagnostics...)
+			x.ValidateString(ctx, validator.StringRequest{Config: cfg, ConfigValue: sv, Path: at.path, PathExpression: at.expr}, resp)
+			if len(resp.Diagnostics) > 0 {
+				return false
+			}
 		}
 	case []validator.Bool:
 		bv, _ := v.(types.Bool)
 		for _, x := range vs {
 			resp := &validator.BoolResponse{}
-			x.ValidateBool(ctx, validator.BoolRequest{Config: cfg, ConfigValue: bv, Path: at, PathExpression: expr}, resp)
-			diags.Append(resp.Diagnostics...)
+			x.ValidateBool(ctx, validator.BoolRequest{Config: cfg, ConfigValue: bv, Path: at.path, PathExpression: at.expr}, resp)
+			if len(resp.Diagnostics) > 0 {
+				return false
+			}
 		}
 	case []validator.Dynamic:
 		dv, _ := v.(types.Dynamic)
 		for _, x := range vs {
 			resp := &validator.DynamicResponse{}
-			x.ValidateDynamic(ctx, validator.DynamicRequest{Config: cfg, ConfigValue: dv, Path: at, PathExpression: expr}, resp)
-			diags.Append(resp.Diagnostics...)
+			x.ValidateDynamic(ctx, validator.DynamicRequest{Config: cfg, ConfigValue: dv, Path: at.path, PathExpression: at.expr}, resp)
+			if len(resp.Diagnostics) > 0 {
+				return false
+			}
 		}
 	case []validator.List:
 		lv, _ := v.(types.List)
 		for _, x := range vs {
 			resp := &validator.ListResponse{}
-			x.ValidateList(ctx, validator.ListRequest{Config: cfg, ConfigValue: lv, Path: at, PathExpression: expr}, resp)
-			diags.Append(resp.Diagnostics...)
+			x.ValidateList(ctx, validator.ListRequest{Config: cfg, ConfigValue: lv, Path: at.path, PathExpression: at.expr}, resp)
+			if len(resp.Diagnostics) > 0 {
+				return false
+			}
 		}
 	case []validator.Object:
 		ov, _ := v.(types.Object)
 		for _, x := range vs {
 			resp := &validator.ObjectResponse{}
-			x.ValidateObject(ctx, validator.ObjectRequest{Config: cfg, ConfigValue: ov, Path: at, PathExpression: expr}, resp)
-			diags.Append(resp.Diagnostics...)
+			x.ValidateObject(ctx, validator.ObjectRequest{Config: cfg, ConfigValue: ov, Path: at.path, PathExpression: at.expr}, resp)
+			if len(resp.Diagnostics) > 0 {
+				return false
+			}
 		}
 	default:
 		return false
 	}
-	return len(diags) == 0
+	return true
 }
