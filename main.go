@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"runtime"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
@@ -38,6 +39,7 @@ func main() {
 		return
 	}
 	gcheadroom.Start(gcHeadroom, gcFloorPercent)
+	oneCore(os.Getenv)
 
 	const address = "registry.terraform.io/hieraform/hiera"
 	var opts []tf6server.ServeOpt
@@ -79,4 +81,15 @@ func quietUnlessLogged(getenv func(string) string, setenv func(string, string) e
 		}
 	}
 	return true
+}
+
+// oneCore runs the provider's Go code on one core unless GOMAXPROCS is set (the user's choice
+// wins). Terraform's calls are small and mostly arrive one at a time; with a second core idle, the
+// Go scheduler woke it for nearly every goroutine a call hands work to (gRPC's reader, the call,
+// its writer) only to find nothing to run: a third of the provider's CPU in a plan of trivial data
+// sources, and a plan over many or large data files went no faster with it.
+func oneCore(getenv func(string) string) {
+	if getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
+	}
 }

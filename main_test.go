@@ -3,6 +3,7 @@ package main
 import (
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -55,5 +56,18 @@ func TestQuietUnlessLogged(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestOneCore(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	runtime.GOMAXPROCS(2)
+	oneCore(func(string) string { return "2" })
+	if got := runtime.GOMAXPROCS(0); got != 2 {
+		t.Errorf("with GOMAXPROCS set, the provider runs on %d cores, want the user's 2", got)
+	}
+	oneCore(func(string) string { return "" })
+	if got := runtime.GOMAXPROCS(0); got != 1 {
+		t.Errorf("without GOMAXPROCS, the provider runs on %d cores, want 1", got)
 	}
 }
