@@ -50,7 +50,8 @@ type Result struct {
 	Sensitive bool
 	// Explanation is the readable trace of the lookup, when Request.Explain was set.
 	Explanation string
-	// Searched names the hierarchy levels consulted, for "not found" diagnostics.
+	// Searched names the hierarchy levels consulted, for "not found" diagnostics. It may be shared
+	// with the engine's cache: read it, never change it.
 	Searched []string
 	// Warnings are soft problems met on the way (a data file that is not a hash, ...).
 	Warnings []string

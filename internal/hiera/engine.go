@@ -41,9 +41,13 @@ type Engine struct {
 	configPath string // the global hiera.yaml, "" for none
 	layers     Layers
 	envName    string           // %{environment}: the environment directory's name
+	envConfig  string           // the environment's hiera.yaml, "" for no environment
 	now        func() time.Time // time.Now; tests move it on
 
-	configs sync.Map // configKey -> *configSlot
+	configs struct {
+		sync.RWMutex
+		m map[configKey]*configSlot
+	}
 	envConf envConfCache
 
 	files      sync.Map // fileKey -> *fileSlot
@@ -52,6 +56,8 @@ type Engine struct {
 	share      sharing
 	results    resultCache
 	signatures signatureCache
+	layerIDs   internTable
+	modules    moduleCache
 	selected   selectedCache
 }
 
@@ -254,11 +260,12 @@ func (e *Engine) Lookup(ctx context.Context, req Request) (res Result, err error
 	if e.configPath == "" && !e.layered() {
 		return Result{}, &Error{Message: "no hiera.yaml, environment or modulepath to look up in", Key: key}
 	}
-	global, env, warnings, err := e.baseLayers()
+	inv := newInvocation(ctx, e, req)
+	warnings, err := e.baseLayers(inv.global, inv.env)
 	if err != nil {
 		return Result{}, withKey(err, key)
 	}
-	inv := newInvocation(ctx, e, global, env, req)
+	inv.enter(inv.global)
 	inv.valueType = valueType
 	for _, w := range warnings {
 		inv.warn(w)

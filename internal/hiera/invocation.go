@@ -26,14 +26,20 @@ type invocation struct {
 	nestedLookups int        // lookup()/alias() interpolations so far, bounded by maxNestedLookups
 	ex            *explainer // nil unless explaining
 
-	signatures map[string][]byte           // hierarchySignature per set of layers
+	signatures []layersSignature           // hierarchySignature per set of layers
 	locs       map[*entry][]location       // resolved locations per entry
 	files      map[fileKey]seenFile        // data files seen
 	decryptors map[*entry]*eyaml.Decryptor // per eyaml entry, once loaded
 	volatile   int                         // bumped when a found value depended on more than the files
 
-	options     map[string]*Hash // assembled lookup_options per module name ("" for none; nil: no options)
-	baseOptions *Hash            // the global and environment layers' lookup_options
+	options map[string]*Hash // assembled lookup_options per module name ("" for none; nil: no options)
+	// firstOptions is the first module's entry of options, kept apart: most lookups need one.
+	firstOptions struct {
+		module string
+		opts   *Hash
+		done   bool
+	}
+	baseOptions *Hash // the global and environment layers' lookup_options
 	baseDone    bool
 	sensitive   bool
 	wrapped     bool   // the key's convert_to made the value Puppet-Sensitive (value_type sees Sensitive[...])
@@ -42,6 +48,14 @@ type invocation struct {
 	searched    []string
 	warnings    []string
 	warned      map[string]bool
+
+	// Storage for the above that a warm lookup would otherwise allocate one by one.
+	own struct {
+		scope       scope
+		global, env layer
+		names       [4]string
+		signatures  [4]layersSignature
+	}
 }
 
 // seenFile is a data file as an invocation saw it (df nil: missing), and until when (see dataFor).
@@ -50,9 +64,12 @@ type seenFile struct {
 	until int64
 }
 
-func newInvocation(ctx context.Context, e *Engine, global, env *layer, req Request) *invocation {
-	inv := &invocation{ctx: ctx, engine: e, global: global, env: env, req: req, scope: newScope(req.Scope, e.envName)}
-	inv.enter(global)
+// newInvocation starts a lookup; its base layers are still to be filled in (Engine.baseLayers).
+func newInvocation(ctx context.Context, e *Engine, req Request) *invocation {
+	inv := &invocation{ctx: ctx, engine: e, req: req}
+	inv.own.scope = newScope(req.Scope, e.envName)
+	inv.scope, inv.global, inv.env = &inv.own.scope, &inv.own.global, &inv.own.env
+	inv.nameStack, inv.signatures = inv.own.names[:0], inv.own.signatures[:0]
 	if req.Explain {
 		inv.ex = &explainer{}
 	}

@@ -31,7 +31,7 @@ var keyH3IntSeg = regexp.MustCompile(`^[0-9]+$`)
 // (`undefined method 'index' for 1:Integer`, case dot-numeric-root); keeping the text lets such a
 // key simply look up the root key "1".
 func parseKey(key string) ([]any, error) {
-	if !strings.ContainsAny(key, `.'"`) {
+	if plainKey(key) {
 		return []any{key}, nil
 	}
 	raw, ok := keyScan(key, true)
@@ -53,6 +53,9 @@ func parseKey(key string) ([]any, error) {
 	}
 	return segs, nil
 }
+
+// plainKey tells whether parseKey makes key one segment, itself.
+func plainKey(key string) bool { return !strings.ContainsAny(key, `.'"`) }
 
 // keyRoot returns the root key of parsed segments.
 func keyRoot(segs []any) string {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sync"
 	"time"
 )
@@ -73,6 +74,7 @@ func NewLayeredEngine(configPath string, layers Layers) *Engine {
 	if layers.Environment != "" {
 		layers.Environment = absPath(layers.Environment)
 		e.envName = filepath.Base(layers.Environment)
+		e.envConfig = filepath.Join(layers.Environment, "hiera.yaml")
 	}
 	if layers.Modulepath != nil {
 		mp := make([]string, len(layers.Modulepath))
@@ -116,11 +118,7 @@ type configSlot struct {
 // A missing file is nil without error: only the global layer's hiera.yaml must exist.
 func (e *Engine) configAt(path string, p place) (*config, error) {
 	now := e.now()
-	v, _ := e.configs.LoadOrStore(configKey{path: path, place: p}, &configSlot{})
-	slot, isSlot := v.(*configSlot)
-	if !isSlot {
-		return nil, errorf("internal error: config cache holds %T", v) // cannot happen
-	}
+	slot := e.configSlot(configKey{path: path, place: p})
 	slot.mu.Lock()
 	defer slot.mu.Unlock()
 	if slot.loaded && now.Before(slot.fresh) {
@@ -155,6 +153,26 @@ func (e *Engine) configAt(path string, p place) (*config, error) {
 	return slot.cfg, slot.err
 }
 
+// configSlot returns the slot of a hiera.yaml, made on first use.
+func (e *Engine) configSlot(key configKey) *configSlot {
+	e.configs.RLock()
+	slot := e.configs.m[key]
+	e.configs.RUnlock()
+	if slot != nil {
+		return slot
+	}
+	e.configs.Lock()
+	defer e.configs.Unlock()
+	if slot = e.configs.m[key]; slot == nil {
+		if e.configs.m == nil {
+			e.configs.m = map[configKey]*configSlot{}
+		}
+		slot = &configSlot{}
+		e.configs.m[key] = slot
+	}
+	return slot
+}
+
 // globalConfig is the global layer's hiera.yaml, which must exist when the engine names one.
 func (e *Engine) globalConfig() (*config, error) {
 	if e.configPath == "" {
@@ -167,22 +185,22 @@ func (e *Engine) globalConfig() (*config, error) {
 	return cfg, err
 }
 
-// baseLayers are the global and environment layers, the same for every key.
-func (e *Engine) baseLayers() (global, env *layer, warnings []string, err error) {
-	global, env = &layer{place: placeGlobal}, &layer{place: placeEnvironment}
+// baseLayers sets global and env to the global and environment layers, the same for every key.
+func (e *Engine) baseLayers(global, env *layer) (warnings []string, err error) {
+	*global, *env = layer{place: placeGlobal}, layer{place: placeEnvironment}
 	if global.cfg, err = e.globalConfig(); err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	if e.layers.Environment != "" {
-		if env.cfg, err = e.configAt(filepath.Join(e.layers.Environment, "hiera.yaml"), placeEnvironment); err != nil {
-			return nil, nil, nil, err
+	if e.envConfig != "" {
+		if env.cfg, err = e.configAt(e.envConfig, placeEnvironment); err != nil {
+			return nil, err
 		}
 	}
 	if env.cfg != nil && env.cfg.ignored != "" {
 		warnings = append(warnings, env.cfg.ignored)
 		env.cfg = nil
 	}
-	return global, env, warnings, nil
+	return warnings, nil
 }
 
 // moduleLayer is the layer of module name: nil cfg when no module of that name exists or it has no
@@ -207,7 +225,8 @@ func (e *Engine) moduleLayer(name string) (*layer, []string, error) {
 // moduleNamePattern is Puppet's rule for a directory to be a module (Puppet::Module.is_module_directory_name?).
 var moduleNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
-// moduleDir finds module name in the modulepath: the first directory holding it wins.
+// moduleDir finds module name in the modulepath: the first directory holding it wins. What it
+// found is trusted for StampCheckInterval, as files are.
 func (e *Engine) moduleDir(name string) (string, []string, error) {
 	if !moduleNamePattern.MatchString(name) {
 		return "", nil, nil
@@ -216,13 +235,52 @@ func (e *Engine) moduleDir(name string) (string, []string, error) {
 	if err != nil {
 		return "", warnings, err
 	}
+	now := e.now().UnixNano()
+	if seen, ok := e.modules.get(name); ok && now < seen.until && slices.Equal(seen.modulepath, dirs) {
+		return seen.dir, warnings, nil
+	}
+	seen := moduleSeen{modulepath: dirs, until: now + int64(StampCheckInterval)}
 	for _, d := range dirs {
 		p := filepath.Join(d, name)
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return p, warnings, nil
+			seen.dir = p
+			break
 		}
 	}
-	return "", warnings, nil
+	e.modules.put(name, seen)
+	return seen.dir, warnings, nil
+}
+
+// moduleCache remembers where modules were found (or not), by name. Names come from keys: the
+// cache is bounded, and starts over when full.
+type moduleCache struct {
+	mu      sync.RWMutex
+	entries map[string]moduleSeen
+}
+
+// moduleSeen is a module's directory ("" for none) in a modulepath, trusted until the given time.
+type moduleSeen struct {
+	modulepath []string
+	dir        string
+	until      int64
+}
+
+const maxCachedModules = 1 << 12
+
+func (c *moduleCache) get(name string) (moduleSeen, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	seen, ok := c.entries[name]
+	return seen, ok
+}
+
+func (c *moduleCache) put(name string, seen moduleSeen) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil || len(c.entries) >= maxCachedModules {
+		c.entries = map[string]moduleSeen{}
+	}
+	c.entries[name] = seen
 }
 
 // modulepath is the module directories: the engine's Modulepath, else the environment.conf

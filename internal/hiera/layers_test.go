@@ -2,6 +2,7 @@ package hiera_test
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -281,6 +282,41 @@ func TestLayersCache(t *testing.T) {
 	wantValue(t, e, "ntp::x", `"other"`)
 	addFiles(t, env, files{"site/ntp/hiera.yaml": level5, "site/ntp/data/common.yaml": "ntp::x: site\n", "environment.conf": "modulepath = site:modules\n"})
 	wantValue(t, e, "ntp::x", `"site"`)
+}
+
+// TestLayersModuleSeenWithinInterval: where a module is (or is not) is trusted for
+// StampCheckInterval, as a file is; a module that appears or goes is seen after it.
+func TestLayersModuleSeenWithinInterval(t *testing.T) {
+	t.Parallel()
+	e, dir := layeredEngine(t, files{"environments/production/hiera.yaml": level5})
+	clock := withClock(e)
+	env := filepath.Join(dir, "environments", "production")
+	found := func() bool {
+		t.Helper()
+		res, err := lookup(t, e, hiera.Request{Key: "ntp::x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Found
+	}
+	if found() {
+		t.Fatal("found before the module exists")
+	}
+	addFiles(t, env, files{"modules/ntp/hiera.yaml": level5, "modules/ntp/data/common.yaml": "ntp::x: one\n"})
+	if found() {
+		t.Error("a module added within StampCheckInterval was seen: the modulepath was looked at again")
+	}
+	clock.advance(hiera.StampCheckInterval)
+	if !found() {
+		t.Error("a module added was not seen after StampCheckInterval")
+	}
+	if err := os.RemoveAll(filepath.Join(env, "modules", "ntp")); err != nil {
+		t.Fatal(err)
+	}
+	clock.advance(hiera.StampCheckInterval)
+	if found() {
+		t.Error("a module removed was still found after StampCheckInterval")
+	}
 }
 
 // TestLayersConcurrent runs lookups of several modules at once (go test -race checks the caches).

@@ -15,11 +15,14 @@ func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any,
 		inv.ex.line("Invalid key \"lookup_options\"")
 		return nil, false, nil
 	}
-	segs, err := parseKey(key)
-	if err != nil {
-		return nil, false, err
+	root, segs := key, []any(nil) // segs stays nil for a plain key (most): no allocation
+	if !plainKey(key) {
+		var err error
+		if segs, err = parseKey(key); err != nil {
+			return nil, false, err
+		}
+		root = keyRoot(segs)
 	}
-	root := keyRoot(segs)
 	opts, err := inv.optionsFor(root)
 	if err != nil {
 		return nil, false, err
@@ -43,7 +46,9 @@ func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any,
 			}
 		}
 	}
-	inv.ex.line("Searching for %q", key)
+	if inv.ex != nil { // the argument would be boxed even for a nil explainer
+		inv.ex.line("Searching for %q", key)
+	}
 	inv.ex.push()
 	defer inv.ex.pop()
 
@@ -51,7 +56,7 @@ func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any,
 	var found bool
 	err = inv.check(key, func() error {
 		if inv.cfg.v3 != nil && explicit == nil && fn != FuncLookup {
-			value, found, err = inv.searchHiera3(key, segs)
+			value, found, err = inv.searchHiera3(key, root, len(segs) > 1)
 			return err
 		}
 		if value, found, err = inv.search(root, merge); err != nil {
@@ -249,7 +254,7 @@ var noModule = &layer{place: placeModule}
 
 // moduleLayer returns the layer of module name, once per invocation.
 func (inv *invocation) moduleLayer(name string) (*layer, error) {
-	if name == "" {
+	if name == "" || !inv.engine.layered() { // no modules without an environment or a modulepath
 		return noModule, nil
 	}
 	if l, ok := inv.modules[name]; ok {

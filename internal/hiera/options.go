@@ -38,6 +38,9 @@ func compilePattern(p string) (*regexp.Regexp, error) {
 // assembles them: the global layer's over the environment's, over the module's (which may only
 // name the module's own keys). Once per invocation and module.
 func (inv *invocation) assembledOptions(module string) (*Hash, error) {
+	if o := &inv.firstOptions; o.done && o.module == module {
+		return o.opts, nil
+	}
 	if opts, ok := inv.options[module]; ok {
 		return opts, nil
 	}
@@ -72,10 +75,14 @@ func (inv *invocation) assembledOptions(module string) (*Hash, error) {
 			return nil, err
 		}
 	}
-	if inv.options == nil {
-		inv.options = map[string]*Hash{}
+	switch {
+	case !inv.firstOptions.done:
+		inv.firstOptions.module, inv.firstOptions.opts, inv.firstOptions.done = module, opts, true
+	case inv.options == nil:
+		inv.options = map[string]*Hash{module: opts}
+	default:
+		inv.options[module] = opts
 	}
-	inv.options[module] = opts
 	return opts, nil
 }
 

@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 )
@@ -55,15 +56,18 @@ func (c *resultCache) put(sig, key []byte, r cachedResult) {
 // invocation's scope, with their versions. ok is false when a hierarchy cannot be signed (an entry
 // fails to resolve: the uncached search then reports the error where Puppet would).
 func (inv *invocation) hierarchySignature(layers []*layer) ([]byte, bool) {
-	id := make([]byte, 0, 32)
+	var buf [64]byte
+	id := buf[:0]
 	for _, l := range layers {
 		id = append(append(append(id, byte('0'+l.place)), l.module...), 0)
 	}
-	if sig, ok := inv.signatures[string(id)]; ok {
-		return sig, true
+	for _, s := range inv.signatures {
+		if s.id == string(id) {
+			return s.sig, true
+		}
 	}
 	now := inv.engine.now().UnixNano()
-	key := signatureKey{scope: inv.req.Scope, layers: string(id)}
+	key := signatureKey{scope: inv.req.Scope, layers: inv.engine.layerIDs.intern(id)}
 	sig, ok := inv.engine.signatures.get(key, layers, now)
 	if !ok {
 		sig = append(make([]byte, 0, 1024), id...)
@@ -80,11 +84,38 @@ func (inv *invocation) hierarchySignature(layers []*layer) ([]byte, bool) {
 			inv.engine.signatures.put(key, layers, sig, s.until)
 		}
 	}
-	if inv.signatures == nil {
-		inv.signatures = map[string][]byte{}
-	}
-	inv.signatures[string(id)] = sig
+	inv.signatures = append(inv.signatures, layersSignature{id: key.layers, sig: sig})
 	return sig, true
+}
+
+// layersSignature is a hierarchy signature an invocation computed, by its layers' id.
+type layersSignature struct {
+	id  string
+	sig []byte
+}
+
+// internTable hands out one string per text: the layers' ids, which every lookup builds in a
+// buffer, become keys without an allocation each.
+type internTable struct {
+	mu sync.RWMutex
+	m  map[string]string
+}
+
+func (t *internTable) intern(b []byte) string {
+	t.mu.RLock()
+	s, ok := t.m[string(b)]
+	t.mu.RUnlock()
+	if ok {
+		return s
+	}
+	s = string(b)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.m == nil || len(t.m) >= maxCachedSignatures {
+		t.m = map[string]string{} // simple bound (ids name modules, which keys choose): start over
+	}
+	t.m[s] = s
+	return s
 }
 
 // signing is what a signature depends on besides the scope and the configurations.
@@ -222,8 +253,8 @@ func (inv *invocation) cachedSearch(layers []*layer, root string, m *Merge, sear
 	var buf [128]byte // most keys fit: no allocation
 	key := m.appendKey(append(append(buf[:0], root...), 0))
 	if r, hit := inv.engine.results.get(sig, key); hit {
-		if len(inv.searched) == 0 { // the names are distinct already: one allocation
-			inv.searched = append(make([]string, 0, len(r.searched)), r.searched...)
+		if len(inv.searched) == 0 { // the names are distinct already; clipped, so appending copies
+			inv.searched = r.searched
 		}
 		for _, name := range r.searched {
 			inv.noteSearched(name)
@@ -233,7 +264,7 @@ func (inv *invocation) cachedSearch(layers []*layer, root string, m *Merge, sear
 	before, searchedBefore := inv.volatile, len(inv.searched)
 	v, found, err := search()
 	if err == nil && inv.volatile == before {
-		searched := append([]string(nil), inv.searched[searchedBefore:]...)
+		searched := slices.Clip(append([]string(nil), inv.searched[searchedBefore:]...))
 		inv.engine.results.put(sig, key, cachedResult{value: v, found: found, searched: searched})
 	}
 	return v, found, err

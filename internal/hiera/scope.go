@@ -15,7 +15,7 @@ type scope struct {
 }
 
 // newScope is the scope of a lookup in the named environment ("" for Puppet's default, production).
-func newScope(s Scope, environment string) *scope {
+func newScope(s Scope, environment string) scope {
 	facts := s.Facts
 	if facts == nil {
 		facts = NewHash(0)
@@ -27,7 +27,7 @@ func newScope(s Scope, environment string) *scope {
 	if environment == "" {
 		environment = "production"
 	}
-	return &scope{facts: facts, vars: vars, environment: environment}
+	return scope{facts: facts, vars: vars, environment: environment}
 }
 
 // get returns the variable name (a leading "::" means top scope, which is the only scope here).

@@ -2,16 +2,17 @@ package hiera
 
 // searchHiera3 is hiera_hash / hiera_array over a version 3 hiera.yaml, with Hiera 3's own
 // resolution: every found value, in priority order, folded by :merge_behavior: or array rules.
-// segs is the parsed key: a quoted 'a.b' is one segment, which Hiera 3 looks up as the key a.b.
-func (inv *invocation) searchHiera3(key string, segs []any) (any, bool, error) {
-	if len(segs) > 1 { // a dotted key
+// root is the parsed key's root: a quoted 'a.b' is one segment, which Hiera 3 looks up as the key
+// a.b; dotted says the key has more segments.
+func (inv *invocation) searchHiera3(key, root string, dotted bool) (any, bool, error) {
+	if dotted {
 		kind := ":hash"
 		if inv.req.Function == FuncArray {
 			kind = ":array"
 		}
 		return nil, false, errorf("Resolution type %s is illegal when accessing values using dotted keys. Offending key was '%s'", kind, key)
 	}
-	key = keyRoot(segs)
+	key = root
 	// Hiera 3 resolves each backend over the whole hierarchy, then merges the backends' answers.
 	var perBackend []any
 	for _, e := range inv.cfg.entries {
