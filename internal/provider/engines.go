@@ -3,9 +3,11 @@ package provider
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
@@ -79,7 +81,19 @@ func toProvider(data any) (*providerData, diag.Diagnostics) {
 type engineCache struct {
 	mu      sync.Mutex
 	engines map[engineKey]*hiera.Engine
+	envs    map[string]environmentSeen // environment directories as last looked at
+	now     func() time.Time
 }
+
+// environmentSeen is why a path is not an environment directory ("" when it is), trusted until
+// the given time.
+type environmentSeen struct {
+	problem string
+	until   time.Time
+}
+
+// maxEnvironments bounds envs; full, it starts over.
+const maxEnvironments = 1 << 10
 
 // engineKey is a dataSources with its paths made absolute.
 type engineKey struct {
@@ -89,7 +103,33 @@ type engineKey struct {
 }
 
 func newEngineCache() *engineCache {
-	return &engineCache{engines: map[engineKey]*hiera.Engine{}}
+	return &engineCache{engines: map[engineKey]*hiera.Engine{}, envs: map[string]environmentSeen{}, now: time.Now}
+}
+
+// environmentProblem says why env is not a directory ("" when it is). Like the engine's files, it
+// is looked at again only after hiera.StampCheckInterval.
+func (c *engineCache) environmentProblem(env string) string {
+	now := c.now()
+	c.mu.Lock()
+	seen, ok := c.envs[env]
+	c.mu.Unlock()
+	if ok && now.Before(seen.until) {
+		return seen.problem
+	}
+	seen = environmentSeen{until: now.Add(hiera.StampCheckInterval)}
+	switch fi, err := os.Stat(env); {
+	case err != nil:
+		seen.problem = err.Error()
+	case !fi.IsDir():
+		seen.problem = "it is a file"
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.envs) >= maxEnvironments {
+		c.envs = map[string]environmentSeen{}
+	}
+	c.envs[env] = seen
+	return seen.problem
 }
 
 // get returns the engine for src, whose paths are made absolute against the working directory

@@ -3,7 +3,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -81,11 +80,7 @@ func (pd *providerData) sources(m *lookupModel) (dataSources, diag.Diagnostics) 
 	// The engine takes a missing environment for one without data, as Puppet takes an unknown
 	// environment name; here it is a path the user typed, so a typo must not silently find nothing.
 	if env := src.layers.Environment; env != "" {
-		if fi, err := os.Stat(env); err != nil || !fi.IsDir() {
-			reason := "it is a file"
-			if err != nil {
-				reason = err.Error()
-			}
+		if reason := pd.engines.environmentProblem(env); reason != "" {
 			const summary = "Environment Directory Not Found"
 			if own {
 				diags.AddAttributeError(path.Root("environment"), summary,

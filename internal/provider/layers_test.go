@@ -6,11 +6,14 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
 // Puppet's layers (issue 10) through the real terraform CLI, on testdata/control_repo: a control
@@ -290,4 +293,36 @@ func TestLayers_controlRepositoryExample(t *testing.T) {
 				`Environment Data Provider .* Module "ntp" Data Provider .* Merged result`))),
 		},
 	})
+}
+
+// An environment directory is looked at again only after hiera.StampCheckInterval, and then its
+// change is seen: removed, it is reported; a file is not a directory.
+func TestEnvironmentProblemInterval(t *testing.T) {
+	c := newEngineCache()
+	now := time.Unix(1_000_000, 0)
+	c.now = func() time.Time { return now }
+	env := filepath.Join(t.TempDir(), "production")
+	if err := os.Mkdir(env, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if p := c.environmentProblem(env); p != "" {
+		t.Fatalf("existing directory: %q", p)
+	}
+	if err := os.Remove(env); err != nil {
+		t.Fatal(err)
+	}
+	if p := c.environmentProblem(env); p != "" {
+		t.Errorf("looked at again within the interval: %q", p)
+	}
+	now = now.Add(hiera.StampCheckInterval)
+	if p := c.environmentProblem(env); !strings.Contains(p, "no such file or directory") {
+		t.Errorf("removed directory: %q", p)
+	}
+	if err := os.WriteFile(env, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(hiera.StampCheckInterval)
+	if p := c.environmentProblem(env); p != "it is a file" {
+		t.Errorf("a file: %q", p)
+	}
 }
