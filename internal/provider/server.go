@@ -97,7 +97,7 @@ func (s *server) quickValid(ctx context.Context, typeName string, dv *tfprotov6.
 	if !ok || dv == nil {
 		return false
 	}
-	config, err := unmarshalConfig(dv, ds.typ)
+	config, err := unmarshalConfig(dv, ds.typ, ds.validate.unchecked...)
 	return err == nil && ds.validate.valid(ctx, config)
 }
 

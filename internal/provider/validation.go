@@ -27,6 +27,11 @@ type quickValidator struct {
 	// What valid checks, worked out once: Terraform validates each data source twice per plan.
 	attributes []quickAttribute // the top-level attributes with something to check
 	blocks     []quickBlock
+	// unchecked are the top-level attributes nothing checks: valid's configuration has them null.
+	// Decoding facts was most of a fleet data source's validation, and the validators of these
+	// schemas read no attribute of the configuration but the merge block's
+	// (TestQuickValidation_validatorKinds lists them).
+	unchecked []string
 }
 
 // quickAttribute is an attribute with something to check, and its path.
@@ -60,7 +65,9 @@ func newQuickValidator(ds datasource.DataSource, s schema.Schema) *quickValidato
 	q := &quickValidator{schema: s, ok: !configValidators && !validateConfig && s.DeprecationMessage == ""}
 	for name, a := range s.Attributes {
 		q.ok = q.ok && handled(a)
-		if !anyValuePasses(a) {
+		if anyValuePasses(a) {
+			q.unchecked = append(q.unchecked, name)
+		} else {
 			q.attributes = append(q.attributes, quickAttribute{name: name, a: a, at: newSchemaPath(path.Root(name))})
 		}
 	}
@@ -97,7 +104,8 @@ func handled(a schema.Attribute) bool {
 }
 
 // valid reports whether the framework would find nothing to report in config, a value of the
-// schema's type. A false answer means "ask the framework", not "invalid".
+// schema's type (its unchecked attributes may be null). A false answer means "ask the framework",
+// not "invalid".
 func (q *quickValidator) valid(ctx context.Context, config tftypes.Value) bool {
 	if !q.ok {
 		return false
