@@ -118,13 +118,13 @@ func TestDeepMergeFunction_null(t *testing.T) {
 	functionTest(t, resource.TestStep{
 		Config: `
 output "skipped" {
-  value = provider::hiera::deep_merge(null, { a = 1 }, null)
+  value = provider::hiera::deep_merge(tomap(null), { a = 1 }, tomap(null))
 }
 output "nested_null" {
   value = provider::hiera::deep_merge({ a = 1, b = 2 }, { a = null })
 }
 output "all_null" {
-  value = provider::hiera::deep_merge(null, null) == null
+  value = provider::hiera::deep_merge(tomap(null), tomap(null)) == null
 }
 output "none" {
   value = provider::hiera::deep_merge() == null

@@ -223,7 +223,7 @@ resource "echo" "test" {}
 			ExpectError: errorRE(`Sensitive Hiera Value.*"marked_token" is secret`),
 		},
 		resource.TestStep{
-			Config:      `output "test" { value = provider::hiera::lookup("testdata/eyaml/hiera.yaml", "api_token", null) }`,
+			Config:      `output "test" { value = provider::hiera::lookup("testdata/eyaml/hiera.yaml", "api_token", tomap(null)) }`,
 			ExpectError: errorRE(`"api_token" is secret`),
 		},
 		// The failed steps left nothing behind either.
@@ -413,7 +413,7 @@ func TestEyaml_derivedSecretsThroughTerraform(t *testing.T) {
   explain = true
 }`, ExpectError: errorRE(`Sensitive Hiera Value.*"spaced_token" is secret`)},
 		resource.TestStep{
-			Config:      `output "test" { value = provider::hiera::lookup("testdata/eyaml/hiera.yaml", "dsn", null) }`,
+			Config:      `output "test" { value = provider::hiera::lookup("testdata/eyaml/hiera.yaml", "dsn", tomap(null)) }`,
 			ExpectError: withheld("dsn"),
 		},
 		resource.TestStep{

@@ -7,6 +7,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 )
 
 // Lookup errors become function errors on the argument they name.
@@ -43,4 +46,38 @@ func TestFuncErrorFromDiags(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A bare null literal, as Terraform users write it, for each function's nullable arguments: the
+// typed nulls of the other function tests stand for it under OpenTofu, which never calls the
+// provider with one (bareNullCLI).
+func TestFunctions_bareNull(t *testing.T) {
+	unitTestFrom(t, bareNullCLI, resource.TestStep{
+		Config: `
+output "deep_merge" {
+  value = provider::hiera::deep_merge(null, { a = 1 }, null)
+}
+output "deep_merge_all_null" {
+  value = provider::hiera::deep_merge(null, null) == null
+}
+output "merge" {
+  value = provider::hiera::merge("first", { a = 1 }, null)
+}
+output "lookup_no_facts" {
+  value = provider::hiera::lookup("testdata/site/hiera.yaml", "string", null, null)
+}`,
+		ConfigStateChecks: []statecheck.StateCheck{
+			output("deep_merge", obj(map[string]knownvalue.Check{"a": num(1)})),
+			output("deep_merge_all_null", knownvalue.Bool(true)),
+			output("merge", obj(map[string]knownvalue.Check{"a": num(1)})),
+			output("lookup_no_facts", str("hello")),
+		},
+	}, resource.TestStep{
+		// a null config means hiera.yaml in the working directory
+		Config:      `output "test" { value = provider::hiera::lookup(null, "string", null) }`,
+		ExpectError: errorRE(`internal/provider/hiera\.yaml`),
+	}, resource.TestStep{
+		Config:      `output "test" { value = provider::hiera::merge(null, {}) }`,
+		ExpectError: errorRE(`Invalid value for "options" parameter: argument must not be null`),
+	})
 }

@@ -35,10 +35,10 @@ output "trusted" {
   value = provider::hiera::lookup("testdata/site/hiera.yaml", "profile::users.alice.shell", {}, { trusted = { certname = "web01.example.com" } })
 }
 output "no_facts" {
-  value = provider::hiera::lookup("testdata/site/hiera.yaml", "list", null)
+  value = provider::hiera::lookup("testdata/site/hiera.yaml", "list", tomap(null))
 }
 output "fallback" {
-  value = try(provider::hiera::lookup("testdata/site/hiera.yaml", "no::such::key", null), "default")
+  value = try(provider::hiera::lookup("testdata/site/hiera.yaml", "no::such::key", tomap(null)), "default")
 }`,
 		ConfigStateChecks: []statecheck.StateCheck{
 			// lookup_options in the data make profile::users a deep merge.
@@ -85,25 +85,25 @@ func TestLookupFunction_errors(t *testing.T) {
 		}
 	}
 	functionTest(t,
-		step(`"testdata/site/hiera.yaml", "no::such::key", null`,
+		step(`"testdata/site/hiera.yaml", "no::such::key", tomap(null)`,
 			`Invalid value for "key" parameter: The key "no::such::key" was not found .* Common. Wrap the call in try\(\)`),
-		step(`"testdata/site/hiera.yaml", "secret_token", null`,
+		step(`"testdata/site/hiera.yaml", "secret_token", tomap(null)`,
 			`Invalid value for "key" parameter: The value of "secret_token" is secret.*ephemeral resource hiera_lookup.*hiera_secret data source`),
-		step(`"testdata/nowhere/hiera.yaml", "string", null`, `testdata/nowhere/hiera\.yaml`),
+		step(`"testdata/nowhere/hiera.yaml", "string", tomap(null)`, `testdata/nowhere/hiera\.yaml`),
 		step(`"testdata/site/hiera.yaml", "string", "web01"`, `Invalid value for "facts" parameter: facts must be an object`),
-		step(`"testdata/site/hiera.yaml", "", null`, `Invalid value for "key" parameter: the key must not be empty`),
-		step(`"testdata/site/hiera.yaml", null, null`, `Invalid value for "key" parameter: argument must not be null`),
-		step(`"testdata/bad_yaml/hiera.yaml", "ok", null`, `broken\.yaml.*line:? 3`),
-		step(`"testdata/site/hiera.yaml", "string", null, {}, {}`, `Invalid value for "scope" parameter: value_type must be a string`),
-		step(`"testdata/site/hiera.yaml", "string", null, {}, "String", 1`, `Invalid value for "scope" parameter: give at most a scope object and a value_type`),
-		step(`"testdata/site/hiera.yaml", "string", null, []`, `Invalid value for "scope" parameter: scope must be an object`),
+		step(`"testdata/site/hiera.yaml", "", tomap(null)`, `Invalid value for "key" parameter: the key must not be empty`),
+		step(`"testdata/site/hiera.yaml", tostring(null), tomap(null)`, `Invalid value for "key" parameter: argument must not be null`),
+		step(`"testdata/bad_yaml/hiera.yaml", "ok", tomap(null)`, `broken\.yaml.*line:? 3`),
+		step(`"testdata/site/hiera.yaml", "string", tomap(null), {}, {}`, `Invalid value for "scope" parameter: value_type must be a string`),
+		step(`"testdata/site/hiera.yaml", "string", tomap(null), {}, "String", 1`, `Invalid value for "scope" parameter: give at most a scope object and a value_type`),
+		step(`"testdata/site/hiera.yaml", "string", tomap(null), []`, `Invalid value for "scope" parameter: scope must be an object`),
 	)
 }
 
 // Without a config, hiera.yaml in the working directory is used, named in full in the error.
 func TestLookupFunction_defaultConfig(t *testing.T) {
 	functionTest(t, resource.TestStep{
-		Config:      `output "test" { value = provider::hiera::lookup(null, "string", null) }`,
+		Config:      `output "test" { value = provider::hiera::lookup(tostring(null), "string", tomap(null)) }`,
 		ExpectError: errorRE(`internal/provider/hiera\.yaml`),
 	})
 }
@@ -130,7 +130,7 @@ output "modulepath" {
   value = provider::hiera::lookup({ modulepath = ["testdata/control_repo/environments/production/modules"] }, "ntp::service_name", { os = { family = "RedHat" } })
 }
 output "path" {
-  value = provider::hiera::lookup({ config = "testdata/site/hiera.yaml" }, "string", null)
+  value = provider::hiera::lookup({ config = "testdata/site/hiera.yaml" }, "string", tomap(null))
 }`,
 		ConfigStateChecks: []statecheck.StateCheck{
 			output("servers", tuple(str("ntp1.example.com"), str("ntp2.example.com"))),
@@ -147,7 +147,7 @@ output "path" {
 func TestLookupFunction_layersErrors(t *testing.T) {
 	step := func(config, want string) resource.TestStep {
 		return resource.TestStep{
-			Config:      "output \"test\" {\n  value = provider::hiera::lookup(" + config + ", \"ntp::servers\", null)\n}",
+			Config:      "output \"test\" {\n  value = provider::hiera::lookup(" + config + ", \"ntp::servers\", tomap(null))\n}",
 			ExpectError: errorRE(want),
 		}
 	}

@@ -17,7 +17,7 @@ locals {
   high = { users = { alice = { groups = ["web"] }, bob = { uid = 1002 } } }
 }
 output "first" {
-  value = provider::hiera::merge("first", local.low, local.high, null)
+  value = provider::hiera::merge("first", local.low, local.high, tomap(null))
 }
 output "hash" {
   value = provider::hiera::merge("hash", local.low, local.high)
@@ -118,8 +118,8 @@ func TestMergeFunction_errors(t *testing.T) {
 		step(`{ strategy = "first", sort_merged_arrays = true }, {}`, `sort_merged_arrays only applies to the "deep" merge strategy, but the strategy is "first"`),
 		step(`{ strategy = "deep", sort_merged_arrays = "yes" }, {}`, `'sort_merged_arrays' expects a value of type Undef or Boolean, got String`),
 		step(`{ strategy = "deep", knockout_prefix = "(" }, ["a"], ["b"]`, `invalid merge options: knockout_prefix is not a valid regular expression.*not repeated`),
-		step(`null, {}`, `Invalid value for "options" parameter: argument must not be null`),
-		step(`"hash", { a = 1 }, null, ["x"]`, `Invalid value for "values" parameter: the "hash" merge strategy cannot merge argument 4, which is a list: it merges objects and maps only`),
+		step(`tostring(null), {}`, `Invalid value for "options" parameter: argument must not be null`),
+		step(`"hash", { a = 1 }, tomap(null), ["x"]`, `Invalid value for "values" parameter: the "hash" merge strategy cannot merge argument 4, which is a list: it merges objects and maps only`),
 		step(`"hash", "text", { a = 1 }`, `cannot merge argument 2, which is a string`),
 		step(`"unique", { a = 1 }, ["a"]`, `the "unique" merge strategy cannot merge argument 2, which is an object: it merges lists, tuples, sets and single values, not objects or maps`),
 	)

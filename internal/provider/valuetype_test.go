@@ -86,7 +86,7 @@ func TestValueType_lookupFunction(t *testing.T) {
 	functionTest(t, resource.TestStep{
 		Config: `
 output "uid" {
-  value = provider::hiera::lookup("testdata/site/hiera.yaml", "profile::users.alice.uid", ` + siteFacts + `, null, "Integer[1000]")
+  value = provider::hiera::lookup("testdata/site/hiera.yaml", "profile::users.alice.uid", ` + siteFacts + `, tomap(null), "Integer[1000]")
 }`,
 		ConfigStateChecks: []statecheck.StateCheck{
 			statecheck.ExpectKnownOutputValue("uid", num(1001)),
@@ -94,13 +94,13 @@ output "uid" {
 	}, resource.TestStep{
 		Config: `
 output "uid" {
-  value = provider::hiera::lookup("testdata/site/hiera.yaml", "profile::users.alice.uid", ` + siteFacts + `, null, "String")
+  value = provider::hiera::lookup("testdata/site/hiera.yaml", "profile::users.alice.uid", ` + siteFacts + `, tomap(null), "String")
 }`,
 		ExpectError: errorRE(`Found value has wrong type, expects a String value, got Integer`),
 	}, resource.TestStep{
 		Config: `
 output "uid" {
-  value = provider::hiera::lookup("testdata/site/hiera.yaml", "greeting", null, null, "Array[")
+  value = provider::hiera::lookup("testdata/site/hiera.yaml", "greeting", tomap(null), tomap(null), "Array[")
 }`,
 		ExpectError: errorRE(`value_type "Array\[": Syntax error at end of input`),
 	})
