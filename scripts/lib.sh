@@ -105,9 +105,16 @@ terraform_at() {
 	build_cli terraform github.com/hashicorp/terraform "$1"
 }
 
-# find_tofu: echoes tofu OPENTOFU: the one on PATH when it is that version, else built.
+# find_tofu: echoes tofu OPENTOFU: the one cached_tofu finds, else built.
 find_tofu() {
+	cached_tofu || build_cli tofu github.com/opentofu/opentofu "$OPENTOFU"
+}
+
+# cached_tofu: echoes tofu OPENTOFU when it is on PATH or already built into .tfbin; fails, building
+# nothing, otherwise.
+cached_tofu() {
 	local tofu
 	tofu=$(command -v tofu) && [ "$(cli_version "$tofu")" = "$OPENTOFU" ] && { echo "$tofu"; return; }
-	build_cli tofu github.com/opentofu/opentofu "$OPENTOFU"
+	tofu=$bin/tofu@v$OPENTOFU/tofu
+	[ -x "$tofu" ] && echo "$tofu"
 }

@@ -89,12 +89,13 @@ ephemeral "hiera_lookup" "test" {
 `
 	ephemeralTest(t,
 		resource.TestStep{
-			Config:      base + `output "test" { value = ephemeral.hiera_lookup.test.value }`,
-			ExpectError: errorRE(`Ephemeral value not allowed`),
+			Config: base + `output "test" { value = ephemeral.hiera_lookup.test.value }`,
+			// Terraform's wording, then OpenTofu's
+			ExpectError: errorRE(`Ephemeral value not allowed|Output does not allow ephemeral value`),
 		},
 		resource.TestStep{
 			Config:      base + `resource "terraform_data" "test" { input = ephemeral.hiera_lookup.test.json }`,
-			ExpectError: errorRE(`Invalid use of ephemeral value`),
+			ExpectError: errorRE(`Invalid use of ephemeral value|Ephemeral value used in non-ephemeral context`),
 		},
 	)
 }
