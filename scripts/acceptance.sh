@@ -17,10 +17,10 @@ echo "provider tests on $(cli_label "$cli") ($cli)"
 # in-process providers must be attached there.
 case $(basename "$cli") in tofu*) export TF_ACC_PROVIDER_HOST=registry.opentofu.org ;; esac
 
-go test -count=1 -timeout 30m -v ./internal/provider/ >"$log" 2>&1
+go test -p 2 -count=1 -timeout 30m -v ./internal/provider/ >"$log" 2>&1
 rc=$?
-if [ $rc -ne 0 ]; then # the failures, without the lines of tests that passed
-	grep -Ev '^=== (RUN|PAUSE|CONT|NAME)|^\s*--- PASS' "$log"
+if [ $rc -ne 0 ]; then # the failures, without the lines of tests that passed or the provider's JSON logs
+	grep -Ev '^=== (RUN|PAUSE|CONT|NAME)|^\s*--- PASS|^\{"@' "$log"
 fi
 echo "$(grep -cE '^\s*--- PASS' "$log") passed, $(grep -cE '^\s*--- SKIP' "$log") skipped, $(grep -cE '^\s*--- FAIL' "$log") failed"
 # why tests skipped: each skip's message ("FEATURE: needs CLI VERSION or later; this run uses ..."), counted

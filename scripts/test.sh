@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every check, as CI runs it: go vet, gofmt, golangci-lint, terraform fmt of the examples, docs/
-# freshness, goreleaser check, then the unit and Terraform tests (the real terraform CLI, offline).
+# freshness, goreleaser check, then the unit and Terraform tests (the real terraform CLI, offline)
+# and the version matrix (scripts/matrix.sh).
 # A failing check does not stop the others; the exit status says whether all passed.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -63,6 +64,9 @@ check "go test" env HIERAFORM_TEST_NO_SKIP=1 go test -race -p 2 -count=1 -timeou
 conformance() { go test -count=1 -run '^TestConformance$' -v ./internal/hiera/ | grep '^conformance:'; }
 check "conformance" conformance
 check "concurrent plan" env TERRAFORM="$tf" bash scripts/stress.sh 300
+# the provider tests again under the oldest Terraform the docs promise, the first with functions
+# and OpenTofu when it is built (scripts/matrix.sh says why only then); no race detector there
+check "version matrix" bash scripts/matrix.sh
 
 if [ ${#failed[@]} -gt 0 ]; then
 	printf 'FAILED: %s\n' "${failed[@]}"
