@@ -113,7 +113,7 @@ func BenchmarkServeTrivial(b *testing.B) {
 }
 
 // BenchmarkServeFleet is scripts/bench-e2e.sh's fleet section in process: 500 nodes x 4 keys, each
-// data source with its own facts and certname, over benchgen's fleet hierarchy (529 files), and the
+// data source with its own facts and certname, over benchgen's fleet hierarchy (522 files), and the
 // same data sources over the trivial one. With -benchtime 2000x one run is one plan's reads:
 //
 //	go test ./internal/provider -run '^$' -bench ServeFleet -benchtime 2000x -count 5
