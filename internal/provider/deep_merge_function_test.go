@@ -17,6 +17,14 @@ func functionTest(t *testing.T, steps ...resource.TestStep) {
 	unitTestFrom(t, functionsCLI, steps...)
 }
 
+// callErrorStep is a step whose output "test" is call (a function call) and that must fail with want.
+func callErrorStep(call, want string) resource.TestStep {
+	return resource.TestStep{
+		Config:      "output \"test\" {\n  value = " + call + "\n}",
+		ExpectError: errorRE(want),
+	}
+}
+
 func output(name string, want knownvalue.Check) statecheck.StateCheck {
 	return statecheck.ExpectKnownOutputValue(name, want)
 }

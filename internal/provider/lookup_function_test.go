@@ -79,10 +79,7 @@ output "test" {
 // Every failure is a function error, on the argument at fault where there is one.
 func TestLookupFunction_errors(t *testing.T) {
 	step := func(args, want string) resource.TestStep {
-		return resource.TestStep{
-			Config:      "output \"test\" {\n  value = provider::hiera::lookup(" + args + ")\n}",
-			ExpectError: errorRE(want),
-		}
+		return callErrorStep("provider::hiera::lookup("+args+")", want)
 	}
 	functionTest(t,
 		step(`"testdata/site/hiera.yaml", "no::such::key", tomap(null)`,
@@ -146,10 +143,7 @@ output "path" {
 
 func TestLookupFunction_layersErrors(t *testing.T) {
 	step := func(config, want string) resource.TestStep {
-		return resource.TestStep{
-			Config:      "output \"test\" {\n  value = provider::hiera::lookup(" + config + ", \"ntp::servers\", tomap(null))\n}",
-			ExpectError: errorRE(want),
-		}
+		return callErrorStep("provider::hiera::lookup("+config+`, "ntp::servers", tomap(null))`, want)
 	}
 	functionTest(t,
 		step(`{ environment = "testdata/control_repo/environments/nowhere" }`,

@@ -102,11 +102,8 @@ output "map_options" {
 // Bad options are errors on the options argument; a value the strategy cannot merge is an error
 // naming that argument.
 func TestMergeFunction_errors(t *testing.T) {
-	step := func(call, want string) resource.TestStep {
-		return resource.TestStep{
-			Config:      "output \"test\" {\n  value = provider::hiera::merge(" + call + ")\n}",
-			ExpectError: errorRE(want),
-		}
+	step := func(args, want string) resource.TestStep {
+		return callErrorStep("provider::hiera::merge("+args+")", want)
 	}
 	functionTest(t,
 		step(`"deeper", {}`, `Invalid value for "options" parameter: invalid merge options: Unknown merge strategy: 'deeper'`),
