@@ -95,6 +95,46 @@ func BenchmarkColdLoad(b *testing.B) {
 	}
 }
 
+// BenchmarkColdFleet is the engine's part of scripts/bench-e2e.sh's fleet plan: a new engine per
+// iteration looks up one key for each of 500 nodes, each with its own facts, so all 522 files
+// (about 17 MB) are parsed, sharing the engine's tables, and each node's data file path is
+// resolved. MB/s is over the data files.
+//
+//	go test ./internal/hiera -run '^$' -bench ColdFleet -benchtime 5x -cpu 1
+func BenchmarkColdFleet(b *testing.B) {
+	dir := b.TempDir()
+	opts := benchgen.Options{Nodes: 500, Keys: 100}
+	if err := benchgen.Generate(dir, opts); err != nil {
+		b.Fatal(err)
+	}
+	config := filepath.Join(dir, "hiera.yaml")
+	var reqs []hiera.Request
+	seen := map[string]bool{}
+	var size int64
+	for _, node := range benchgen.Nodes(opts) {
+		reqs = append(reqs, hiera.Request{Key: benchgen.FirstKey(0), Scope: hiera.Scope{Facts: toHash(b, node.Facts()), Vars: toHash(b, node.Vars())}})
+		for _, f := range node.DataFiles() {
+			if info, err := os.Stat(filepath.Join(dir, f)); err != nil {
+				b.Fatal(err)
+			} else if !seen[f] {
+				seen[f] = true
+				size += info.Size()
+			}
+		}
+	}
+	ctx := context.Background()
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		engine := hiera.NewEngine(config)
+		for _, req := range reqs {
+			if res, err := engine.Lookup(ctx, req); err != nil || !res.Found {
+				b.Fatalf("%s: %v, found %v", req.Key, err, res.Found)
+			}
+		}
+	}
+}
+
 // BenchmarkWarmFirstFound looks up keys without merging: some found on the node level at once,
 // the others on one level only, from node down to common (which means five misses first).
 func BenchmarkWarmFirstFound(b *testing.B) {
