@@ -59,13 +59,33 @@ func confinedPath(p, root string) (string, error) {
 	if !globWithin(clean, root) {
 		return "", errorf("path %q escapes the data directory %q", p, root)
 	}
-	if root == "/" {
+	if root == "/" || !linkBelow(clean, root) {
 		return clean, nil
 	}
 	if resolved, realRoot := resolveExisting(clean), resolveExisting(root); !globWithin(resolved, realRoot) {
 		return "", errorf("path %q leads through a symbolic link to %s, outside the data directory %q", p, resolved, root)
 	}
 	return clean, nil
+}
+
+// linkBelow reports whether a symbolic link is among the existing parts of p below root (p clean
+// and within root). Without one, p's real path is root's real path followed by the same parts, so p
+// is confined whatever root resolves to: the common case costs one Lstat per part below root (one
+// for a fact's file name) instead of resolving both paths from "/".
+func linkBelow(p, root string) bool {
+	for i := len(root) + 1; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		fi, err := os.Lstat(p[:i])
+		if err != nil {
+			return false // this part and the ones after it do not exist (or cannot be looked at)
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // resolveExisting resolves the symbolic links of the longest existing leading part of p (a clean

@@ -198,6 +198,65 @@ func TestConfinedPath(t *testing.T) {
 	}
 }
 
+// TestConfinedPathLinks: symbolic links below the root are refused when they lead out of it, at any
+// depth and to a directory or a file, and allowed when they stay in it; a link at or above the root
+// (the author's) is allowed; missing parts are no error.
+func TestConfinedPathLinks(t *testing.T) {
+	t.Parallel()
+	outside, top := t.TempDir(), t.TempDir()
+	nodes := filepath.Join(top, "nodes")
+	for _, f := range []string{filepath.Join(outside, "secret.yaml"), filepath.Join(nodes, "real", "a.yaml")} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("a: 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{
+		"nodes/inside": "real", "nodes/file.yaml": "real/a.yaml", "nodes/evil": outside,
+		"nodes/real/deep": outside, "nodes/evil.yaml": filepath.Join(outside, "secret.yaml"), "linked": outside,
+	} {
+		if err := os.Symlink(target, filepath.Join(top, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testCases := map[string]struct {
+		p, root string
+		escapes bool
+	}{
+		"plain":               {p: "nodes/real/a.yaml", root: "nodes"},
+		"link-inside":         {p: "nodes/inside/a.yaml", root: "nodes"},
+		"file-link-inside":    {p: "nodes/file.yaml", root: "nodes"},
+		"dir-link-out":        {p: "nodes/evil/secret.yaml", root: "nodes", escapes: true},
+		"deep-dir-link-out":   {p: "nodes/real/deep/secret.yaml", root: "nodes", escapes: true},
+		"file-link-out":       {p: "nodes/evil.yaml", root: "nodes", escapes: true},
+		"link-out-missing":    {p: "nodes/evil/none.yaml", root: "nodes", escapes: true},
+		"root-is-link":        {p: "linked/secret.yaml", root: "linked"},
+		"missing-dir":         {p: "nodes/none/x.yaml", root: "nodes"},
+		"under-a-file":        {p: "nodes/real/a.yaml/x", root: "nodes"},
+		"missing-root":        {p: "none/x.yaml", root: "none"},
+		"link-is-the-root":    {p: "nodes/evil", root: "nodes/evil"},
+		"root-above-the-link": {p: "nodes/evil", root: "nodes", escapes: true},
+	}
+	for name, tc := range testCases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p, root := filepath.Join(top, tc.p), filepath.Join(top, tc.root)
+			got, err := confinedPath(p, root)
+			if tc.escapes {
+				if err == nil || !strings.Contains(err.Error(), "leads through a symbolic link to "+outside) {
+					t.Fatalf("confinedPath(%s) = %q, %v; want an escape through a link", tc.p, got, err)
+				}
+				return
+			}
+			if err != nil || got != p {
+				t.Errorf("confinedPath(%s) = %q, %v; want %q", tc.p, got, err, p)
+			}
+		})
+	}
+}
+
 // TestExpandGlobAgainstRuby asks Ruby's Dir.glob (installed with Puppet) for the same patterns
 // over one tree; Hiera drops the directories Ruby returns.
 func TestExpandGlobAgainstRuby(t *testing.T) {
