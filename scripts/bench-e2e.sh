@@ -3,17 +3,25 @@
 #
 # Builds the provider (and, with -base, a baseline build of another git revision, measured side by
 # side in the same run), installs it through a dev_overrides CLI config (terraform init is never
-# run, nothing is downloaded) and times `terraform plan`. Each provider process Terraform starts
-# runs under GNU time, which records its CPU time and peak RSS. Sections (-only picks some):
+# run, nothing is downloaded) and times `terraform plan`. terraform and each provider process it
+# starts run under GNU time, which records their CPU time (terraform's includes its children's)
+# and the provider's peak RSS; each plan's CPU is shown split into Terraform's own (terraform's
+# total minus the provider's) and the provider's, and a ratio of two plans' CPU into those two
+# shares. The builtin and fleet sections also plan the trivial data sources with the do-nothing
+# provider (internal/benchgen/cmd/nullprovider: the provider's schema, served the same way, every
+# read answered with its configuration at once): the floor of any provider, what Terraform and
+# the plugin protocol cost. Sections (-only picks some):
 #
 #   floor    N hiera_lookup data sources (a third deep merges) over the bench hierarchy (six levels,
 #            ~500 keys per file) against the same over a one-file trivial hierarchy (the floor).
 #   builtin  2,000 trivial hiera_lookup data sources against 2,000 of Terraform's built-in
 #            terraform_remote_state data sources (backend "local", a small state file, no plugin):
-#            plan time ratio (target <= 1.5) and provider CPU per data source (target <= 0.5 ms).
+#            plan time ratio (target <= 1.5) and provider CPU per data source (target <= 0.5 ms);
+#            and the do-nothing provider's plan of the same.
 #   fleet    500 nodes x 4 keys, each data source with its own facts and certname, over a hierarchy
 #            with one file per node (~520 files): against the same over the trivial hierarchy
-#            (target <= 1.10), and that against the built-in floor (target <= 2).
+#            (target <= 1.10), and that against the built-in floor (target <= 2); and the
+#            do-nothing provider's plan of the trivial one.
 #   rss      the provider's peak RSS while it looks values up for every node of the ~50 MB large
 #            hierarchy, against the YAML size (target < 4).
 #
@@ -64,13 +72,14 @@ work=$(cd "$work" && pwd)
 export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
 unset TF_LOG TF_LOG_PROVIDER
 
-# install NAME SRC builds the provider from the source tree SRC into $work/NAME, behind a wrapper
-# that runs it under GNU time (appending "user-seconds system-seconds max-RSS-KiB" per process to
-# $HIERA_BENCH_RUSAGE), and writes the CLI config $work/NAME.tfrc that installs it.
+# install NAME SRC [PKG] builds the provider (or the Go package PKG) from the source tree SRC into
+# $work/NAME, behind a wrapper that runs it under GNU time (appending "user-seconds
+# system-seconds max-RSS-KiB" per process to $HIERA_BENCH_RUSAGE), and writes the CLI config
+# $work/NAME.tfrc that installs it.
 install() {
-	local name=$1 src=$2 dir="$work/$1"
+	local name=$1 src=$2 pkg=${3:-.} dir="$work/$1"
 	mkdir -p "$dir"
-	(cd "$src" && go build -o "$dir/provider" .)
+	(cd "$src" && go build -o "$dir/provider" "$pkg")
 	cat >"$dir/terraform-provider-hiera" <<EOF
 #!/bin/sh
 exec /usr/bin/time -a -o "\$HIERA_BENCH_RUSAGE" -f "%U %S %M" "$dir/provider" "\$@"
@@ -96,6 +105,9 @@ if [[ -n "$base" ]]; then
 	git -C "$root" worktree remove --force "$work/base-src"
 	builds="base new"
 	echo "   base = $base ($(git -C "$root" rev-parse --short "$base")), new = the work tree"
+fi
+if want builtin || want fleet; then
+	install null "$root" ./internal/benchgen/cmd/nullprovider
 fi
 (cd "$root" && go build -o "$work/benchgen" ./internal/benchgen/cmd/benchgen)
 gen() { [[ -e "$work/hier/$1/manifest.json" ]] || "$work/benchgen" -out "$work/hier/$1" "${@:2}"; }
@@ -178,14 +190,16 @@ EOF
 }
 
 # plan BUILD DIR N runs terraform plan in DIR with BUILD's provider and checks that it read all N
-# data sources. It sets secs (wall time), cpu (seconds of provider CPU, all processes) and peak
+# data sources. It sets secs (wall time), cpu (seconds of provider CPU, all processes), tfcpu
+# (seconds of Terraform's own CPU: terraform's and its children's but the provider's) and peak
 # (largest provider peak RSS, KiB).
 plan() {
-	local build=$1 dir=$2 n=$3 start end
+	local build=$1 dir=$2 n=$3 start end total
 	export HIERA_BENCH_RUSAGE="$dir/rusage" TF_CLI_CONFIG_FILE="$work/$build.tfrc"
 	: >"$HIERA_BENCH_RUSAGE"
 	start=$(date +%s%N)
-	if ! (cd "$dir" && terraform plan -refresh=true -lock=false -input=false -no-color >plan.log 2>&1) ||
+	if ! (cd "$dir" && /usr/bin/time -o terraform.rusage -f "%U %S" \
+		terraform plan -refresh=true -lock=false -input=false -no-color >plan.log 2>&1) ||
 		[[ "$(grep -c ': Read complete after' "$dir/plan.log")" != "$n" ]]; then
 		echo "terraform plan failed or did not read $n data sources in $dir:" >&2
 		tail -n 30 "$dir/plan.log" >&2
@@ -195,28 +209,62 @@ plan() {
 	secs=$(echo "scale=3; ($end - $start) / 1000000000" | bc)
 	read -r cpu peak < <(awk '/^[0-9.]+ [0-9.]+ [0-9]+$/ { cpu += $1 + $2; if ($3 > peak) peak = $3 }
 		END { printf "%.2f %d\n", cpu, peak }' "$HIERA_BENCH_RUSAGE")
+	total=$(awk '/^[0-9.]+ [0-9.]+$/ { print $1 + $2 }' "$dir/terraform.rusage")
+	tfcpu=$(echo "scale=2; $total - $cpu" | bc)
 }
 
-# measure KEY BUILD DIR N runs one plan and keeps, under KEY, the fastest (secs, cpu, peak) and the
-# slowest time seen.
-declare -A best_secs best_cpu best_peak worst_secs
+# measure KEY BUILD DIR N runs one plan and keeps, under KEY, the fastest (secs, cpu, tfcpu, peak)
+# and the slowest time seen.
+declare -A best_secs best_cpu best_tfcpu best_peak worst_secs
 measure() {
 	local key=$1
 	plan "$2" "$3" "$4"
 	if [[ -z "${best_secs[$key]:-}" ]] || (($(echo "$secs < ${best_secs[$key]}" | bc))); then
-		best_secs[$key]=$secs best_cpu[$key]=$cpu best_peak[$key]=$peak
+		best_secs[$key]=$secs best_cpu[$key]=$cpu best_tfcpu[$key]=$tfcpu best_peak[$key]=$peak
 	fi
 	if [[ -z "${worst_secs[$key]:-}" ]] || (($(echo "$secs > ${worst_secs[$key]}" | bc))); then
 		worst_secs[$key]=$secs
 	fi
 }
-ratio() { echo "scale=2; $1 / $2" | bc; }
+ratio() { printf "%.2f" "$(echo "scale=4; $1 / $2" | bc)"; }
 range() { echo "${best_secs[$1]}-${worst_secs[$1]}"; }
-perds() { echo "scale=3; ${best_cpu[$1]} * 1000 / $2" | bc; } # provider CPU ms per data source
+perds() { printf "%.3f" "$(echo "scale=4; ${best_cpu[$1]} * 1000 / $2" | bc)"; } # provider CPU ms per data source
 mb() { echo "scale=1; $1 * 1024 / 1000000" | bc; }            # KiB -> MB
 
-echo "== best of $reps plans, builds alternating; times are wall seconds (fastest-slowest),"
-echo "   cpu is provider CPU seconds (all its processes), rss its peak RSS"
+# rows N KEY LABEL [KEY LABEL...] prints a line per plan of N data sources: wall seconds
+# (fastest-slowest), then of the fastest plan Terraform's own CPU seconds, the provider's, and the
+# provider's milliseconds per data source.
+# shellcheck disable=SC2059 # fmt is the format
+rows() {
+	local n=$1
+	shift
+	local fmt="   %-24s %13s %9s %13s %9s\n"
+	printf "$fmt" plan "wall s" "tf cpu s" "provider cpu" "ms per ds"
+	while (($#)); do
+		if [[ $1 == builtin ]]; then
+			printf "$fmt" "$2" "$(range "$1")" "${best_tfcpu[$1]}" - -
+		else
+			printf "$fmt" "$2" "$(range "$1")" "${best_tfcpu[$1]}" "${best_cpu[$1]}" "$(perds "$1" "$n")"
+		fi
+		shift 2
+	done
+}
+
+# split KEY REF prints KEY's plan against REF's: the ratio of wall times, and the ratio of CPU
+# times as Terraform's share plus the provider's (KEY's own CPU and the provider's, each over REF's
+# total CPU).
+split() {
+	local k=$1 ref
+	ref=$(echo "${best_tfcpu[$2]} + ${best_cpu[$2]}" | bc)
+	printf "wall %s, cpu %s = terraform %s + provider %s" "$(ratio "${best_secs[$k]}" "${best_secs[$2]}")" \
+		"$(ratio "$(echo "${best_tfcpu[$k]} + ${best_cpu[$k]}" | bc)" "$ref")" \
+		"$(ratio "${best_tfcpu[$k]}" "$ref")" "$(ratio "${best_cpu[$k]}" "$ref")"
+}
+
+echo "== best of $reps plans, builds alternating; times are wall seconds (fastest-slowest); of the"
+echo "   fastest plan: cpu (provider cpu) is the provider's CPU seconds (all its processes), tf cpu"
+echo "   Terraform's own (the plan's but the provider's), rss the provider's peak RSS; null is the"
+echo "   do-nothing provider; ratios of cpu are split into Terraform's share and the provider's"
 
 if want floor; then
 	gen bench
@@ -233,15 +281,16 @@ if want floor; then
 			done
 		done
 	done
-	printf "%6s %5s %13s %13s %6s %13s %8s %8s %13s %8s %8s\n" N build time floor ratio "ms per lookup" \
-		cpu floor "cpu/lookup ms" "rss MB" floor
+	printf "%6s %5s %13s %13s %6s %13s %8s %8s %13s %8s %8s %8s %8s\n" N build time floor ratio "ms per lookup" \
+		cpu floor "cpu/lookup ms" "tf cpu" floor "rss MB" floor
 	for n in $counts; do
 		for b in $builds; do
 			tb=${best_secs[bench-$n-$b]} tf=${best_secs[floor-$n-$b]}
-			printf "%6s %5s %13s %13s %6s %13s %8s %8s %13s %8s %8s\n" "$n" "$b" "$(range "bench-$n-$b")" \
+			printf "%6s %5s %13s %13s %6s %13s %8s %8s %13s %8s %8s %8s %8s\n" "$n" "$b" "$(range "bench-$n-$b")" \
 				"$(range "floor-$n-$b")" "$(ratio "$tb" "$tf")" "$(echo "scale=3; ($tb - $tf) * 1000 / $n" | bc)" \
 				"${best_cpu[bench-$n-$b]}" "${best_cpu[floor-$n-$b]}" \
 				"$(echo "scale=3; (${best_cpu[bench-$n-$b]} - ${best_cpu[floor-$n-$b]}) * 1000 / $n" | bc)" \
+				"${best_tfcpu[bench-$n-$b]}" "${best_tfcpu[floor-$n-$b]}" \
 				"$(mb "${best_peak[bench-$n-$b]}")" "$(mb "${best_peak[floor-$n-$b]}")"
 		done
 	done
@@ -258,13 +307,16 @@ if want builtin; then
 	gen_tf "$work/tf/trivial" "$work/hier/floor" 2000 plain
 	for ((r = 0; r < reps; r++)); do
 		measure builtin new "$work/tf/builtin" 2000
-		for b in $builds; do measure "trivial-$b" "$b" "$work/tf/trivial" 2000; done
+		for b in $builds null; do measure "trivial-$b" "$b" "$work/tf/trivial" 2000; done
 	done
-	printf "%5s %13s %13s %16s %24s\n" build builtin trivial "ratio (<= 1.5)" "cpu ms per ds (<= 0.5)"
+	list=(builtin builtin)
+	for b in $builds null; do list+=("trivial-$b" "trivial, $b"); done
+	rows 2000 "${list[@]}"
 	for b in $builds; do
-		printf "%5s %13s %13s %16s %24s\n" "$b" "$(range builtin)" "$(range "trivial-$b")" \
-			"$(ratio "${best_secs[trivial-$b]}" "${best_secs[builtin]}")" "$(perds "trivial-$b" 2000)"
+		echo "   trivial $b / builtin: $(split "trivial-$b" builtin) (wall target <= 1.5; provider cpu $(perds "trivial-$b" 2000) ms per ds, target <= 0.5)"
 	done
+	echo "   trivial null / builtin: $(split trivial-null builtin) (any provider's floor)"
+	for b in $builds; do echo "   trivial $b / trivial null: $(split "trivial-$b" trivial-null)"; done
 fi
 
 if want fleet; then
@@ -282,14 +334,18 @@ if want fleet; then
 			measure "fleet-$b" "$b" "$work/tf/fleet" 2000
 			measure "fleet-trivial-$b" "$b" "$work/tf/fleet-trivial" 2000
 		done
+		measure fleet-trivial-null null "$work/tf/fleet-trivial" 2000
 	done
-	printf "%5s %13s %13s %13s %22s %24s %12s %12s\n" build builtin trivial fleet "fleet/trivial (<= 1.1)" \
-		"trivial/builtin (<= 2)" "cpu ms/ds" "trivial cpu"
+	list=(builtin builtin)
+	for b in $builds; do list+=("fleet-$b" "fleet, $b" "fleet-trivial-$b" "trivial hierarchy, $b"); done
+	rows 2000 "${list[@]}" fleet-trivial-null "trivial hierarchy, null"
 	for b in $builds; do
-		printf "%5s %13s %13s %13s %22s %24s %12s %12s\n" "$b" "$(range builtin)" "$(range "fleet-trivial-$b")" \
-			"$(range "fleet-$b")" "$(ratio "${best_secs[fleet-$b]}" "${best_secs[fleet-trivial-$b]}")" \
-			"$(ratio "${best_secs[fleet-trivial-$b]}" "${best_secs[builtin]}")" \
-			"$(perds "fleet-$b" 2000)" "$(perds "fleet-trivial-$b" 2000)"
+		echo "   fleet $b / trivial hierarchy $b: $(split "fleet-$b" "fleet-trivial-$b") (wall target <= 1.10)"
+		echo "   trivial hierarchy $b / builtin: $(split "fleet-trivial-$b" builtin) (wall target <= 2)"
+	done
+	echo "   trivial hierarchy null / builtin: $(split fleet-trivial-null builtin) (any provider's floor)"
+	for b in $builds; do
+		echo "   trivial hierarchy $b / null: $(split "fleet-trivial-$b" fleet-trivial-null)"
 	done
 fi
 

@@ -33,6 +33,15 @@ func Serve(address, version string) error {
 		return err
 	}
 	direct, _ := s.(*server) // NewServer's type
+	ServeWith(address, s, direct.hotCalls)
+	return nil
+}
+
+// ServeWith serves s as tf6server.Serve does (same handshake, plugin and message limits), every
+// call passing through the gRPC interceptor hot first. The benchmarks' do-nothing provider
+// (internal/benchgen/cmd/nullprovider) is served by it too, so that it pays the same protocol
+// costs as the provider.
+func ServeWith(address string, s tfprotov6.ProviderServer, hot grpc.UnaryServerInterceptor) {
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: plugin.HandshakeConfig{
 			ProtocolVersion:  6,
@@ -46,11 +55,10 @@ func Serve(address, version string) error {
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
 			const maxMessage = 256 << 20 // tf6server's
 			opts = append(opts, grpc.MaxRecvMsgSize(maxMessage), grpc.MaxSendMsgSize(maxMessage),
-				grpc.ChainUnaryInterceptor(direct.hotCalls))
+				grpc.ChainUnaryInterceptor(hot))
 			return grpc.NewServer(opts...)
 		},
 	})
-	return nil
 }
 
 // hotCalls is a gRPC interceptor: it answers a hiera_* data source's validation when it has no
