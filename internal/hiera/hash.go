@@ -24,6 +24,7 @@ type keyList struct {
 	keys   []any
 	index  *hashIndex // nil while the list is small
 	shared bool
+	next   *keyList // a shared list's successor among those with the same hash (see sharing)
 }
 
 // hashIndexMin is the size past which a hash keeps an index.

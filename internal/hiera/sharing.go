@@ -11,9 +11,9 @@ import (
 // less memory. A file's reader already shares scalars within the file.
 type sharing struct {
 	mu    sync.Mutex
-	keys  map[string]any        // the values of plain keys, by text
-	lists map[uint64][]*keyList // shared key lists, by keyListHash
-	count int                   // lists in lists
+	keys  map[string]any      // the values of plain keys, by text
+	lists map[uint64]*keyList // shared key lists by the hash of their keys, chained through next
+	count int                 // lists in lists
 }
 
 // sharingMax bounds each table; past it, new keys and key lists are not shared.
@@ -77,22 +77,62 @@ func (t *sharing) keyList(kv []any) *keyList {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for _, l := range t.lists[sum] {
+	for l := t.lists[sum]; l != nil; l = l.next {
 		if identicalKeys(l.keys, kv) {
 			return l
 		}
 	}
-	l := &keyList{keys: make([]any, len(kv)/2), shared: true}
+	l := newSharedList(len(kv) / 2)
 	for i := range l.keys {
 		l.keys[i] = kv[2*i]
 	}
 	if t.count < sharingMax {
 		if t.lists == nil {
-			t.lists = map[uint64][]*keyList{}
+			t.lists = map[uint64]*keyList{}
 		}
-		t.lists[sum] = append(t.lists[sum], l)
+		l.next, t.lists[sum] = t.lists[sum], l
 		t.count++
 	}
+	return l
+}
+
+// newSharedList allocates a shared key list of n keys (at most hashIndexMin) together with them:
+// looking a list up then reads one object, not two.
+func newSharedList(n int) *keyList {
+	var l *keyList
+	switch n {
+	case 1:
+		b := new(struct {
+			keyList
+			store [1]any
+		})
+		l = &b.keyList
+		l.keys = b.store[:]
+	case 2:
+		b := new(struct {
+			keyList
+			store [2]any
+		})
+		l = &b.keyList
+		l.keys = b.store[:]
+	case 3:
+		b := new(struct {
+			keyList
+			store [3]any
+		})
+		l = &b.keyList
+		l.keys = b.store[:]
+	case 4:
+		b := new(struct {
+			keyList
+			store [4]any
+		})
+		l = &b.keyList
+		l.keys = b.store[:]
+	default:
+		l = &keyList{keys: make([]any, n)}
+	}
+	l.shared = true
 	return l
 }
 
