@@ -13,7 +13,11 @@ import (
 
 // Read returns the content of the regular file at path, refusing anything else (directories,
 // named pipes, devices, sockets) and files larger than limit bytes.
-func Read(path string, limit int64) ([]byte, error) {
+func Read(path string, limit int64) ([]byte, error) { return ReadInto(path, limit, nil) }
+
+// ReadInto is Read into scratch's space when it has room for the file, so that a caller reading
+// many files can reuse one buffer.
+func ReadInto(path string, limit int64, scratch []byte) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -39,7 +43,10 @@ func Read(path string, limit int64) ([]byte, error) {
 	// Sized from the file, as os.ReadFile does (doubling a buffer takes twice the memory); the
 	// MinRead spare bytes let ReadFrom see the end, and one byte over the limit tells a file that grew.
 	size := min(fi.Size(), limit)
-	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if int64(cap(scratch)) < size+bytes.MinRead {
+		scratch = make([]byte, 0, size+bytes.MinRead)
+	}
+	buf := bytes.NewBuffer(scratch[:0])
 	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, err
 	}

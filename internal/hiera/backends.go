@@ -16,6 +16,9 @@ type dataFunction struct {
 	// read parses one data file. included lists the other files it read (HOCON includes), whose
 	// versions the cache then watches too. Nil for a function the engine refuses (see refusal).
 	read func(src dataSource) (v any, included []includedFile, err error)
+	// textFree: what read returns, errors included, holds no part of src.text, whose buffer is
+	// then reused for the next file.
+	textFree bool
 	// nonHashWarns: a file that holds no hash reads as no data with a warning (Puppet's YAML
 	// functions do this themselves); otherwise it is Puppet's data_hash type error.
 	nonHashWarns bool
@@ -41,7 +44,7 @@ const missingPathText = "one of 'path', 'paths' 'glob', 'globs' or 'mapped_paths
 // dataFunctions are the data functions, in the order their names are listed in messages.
 var dataFunctions = []*dataFunction{
 	{
-		name: "yaml_data", kind: "data_hash", read: readYAMLData, nonHashWarns: true, pathOnly: true,
+		name: "yaml_data", kind: "data_hash", read: readYAMLData, textFree: true, nonHashWarns: true, pathOnly: true,
 		missingPath: "'yaml_data' " + missingPathText + "data_hash function", v3Backend: "yaml", v3Extension: ".yaml",
 	},
 	{
@@ -49,7 +52,7 @@ var dataFunctions = []*dataFunction{
 		missingPath: "'json_data' " + missingPathText + "data_hash function", v3Backend: "json", v3Extension: ".json",
 	},
 	{
-		name: "eyaml_lookup_key", kind: "lookup_key", read: readYAMLData, nonHashWarns: true,
+		name: "eyaml_lookup_key", kind: "lookup_key", read: readYAMLData, textFree: true, nonHashWarns: true,
 		missingPath: "'eyaml_lookup_key': " + missingPathText + "lookup_key function", v3Backend: "eyaml", v3Extension: ".eyaml",
 	},
 	{

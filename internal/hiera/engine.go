@@ -182,13 +182,22 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): the file is %d bytes, more than the limit of %d", path, stamp.size, maxDataFileSize), File: path, valueFree: true}
 		return df
 	}
-	text, err := readLimited(path)
+	var scratch []byte
+	if fn.textFree {
+		if b, ok := textBuffers.Get().(*[]byte); ok {
+			scratch = *b
+		}
+	}
+	text, err := boundedfile.ReadInto(path, maxDataFileSize, scratch)
 	if err != nil {
 		df.err = &Error{Message: fmt.Sprintf("Unable to read (%s): %v", path, err), File: path, Err: err, valueFree: true}
 		return df
 	}
 	src.text = text
 	v, includes, err := fn.read(src)
+	if fn.textFree && cap(text) <= maxReusedText {
+		textBuffers.Put(&text)
+	}
 	df.includes = includes
 	if err != nil {
 		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): %v", path, err), File: path, Line: errorLine(err), Err: err, valueFree: true}
@@ -235,6 +244,12 @@ func errorLine(err error) int {
 	}
 	return 0
 }
+
+// textBuffers holds the buffers of data files read and parsed, for reading the next ones (a file's
+// text was a third of the bytes a fleet-sized hierarchy's parse allocated), up to maxReusedText.
+var textBuffers sync.Pool // *[]byte
+
+const maxReusedText = 4 << 20
 
 // readLimited reads a regular file of at most maxDataFileSize bytes.
 func readLimited(path string) ([]byte, error) { return boundedfile.Read(path, maxDataFileSize) }
