@@ -117,30 +117,25 @@ var yaml12Directive = regexp.MustCompile(`^%YAML[ \t]+1\.2(?:[ \t]|#|$)`)
 // a byte order mark or a Unicode line break, which the fast reader leaves to yaml.v3.
 func checkYAMLText(data []byte) (simple bool, err *YAMLError) {
 	simple = true
-	line, col := 1, 1
 	for i := 0; i < len(data); {
-		if c := data[i]; c >= 0x20 && c <= 0x7E { // most of the text
-			col++
+		if c := data[i]; c >= 0x20 && c <= 0x7E || c == '\n' { // most of the text
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRune(data[i:])
 		if r == utf8.RuneError && size <= 1 {
+			line, col := textPosition(data, i)
 			return false, &YAMLError{Line: line, Column: col, Msg: "invalid UTF-8 byte sequence: YAML data files must be UTF-8 text"}
 		}
-		allowed := r == '\t' || r == '\n' || r == '\r' || (r >= 0x20 && r <= 0x7E) || r == 0x85 ||
+		allowed := r == '\t' || r == '\r' || r == 0x85 ||
 			(r >= 0xA0 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || r >= 0x10000
 		if !allowed && r != 0xFEFF {
+			line, col := textPosition(data, i)
 			return false, &YAMLError{Line: line, Column: col, Msg: fmt.Sprintf("control characters are not allowed (found %U)", r)}
 		}
 		switch r {
 		case '\t', '\r', 0x85, 0x2028, 0x2029, 0xFEFF:
 			simple = false
-		}
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
 		}
 		i += size
 	}

@@ -312,6 +312,7 @@ func TestYAMLErrors(t *testing.T) {
 		{"UTF-16", "\xff\xfea\x00:\x00 \x001\x00", "invalid UTF-8", 1, 1},
 		{"control character", "a: 1\nb: x\x00y\n", "control characters are not allowed", 2, 5},
 		{"binary file", "\x7fELF\x02\x01\x01\x00", "control characters are not allowed", 1, 1},
+		{"control character after wide ones", "a: 1\nb: \"é\tö\x01\"\n", "control characters are not allowed", 2, 8},
 	}
 	for _, tc := range tests {
 		v, _, err := parseYAML([]byte(tc.text))
