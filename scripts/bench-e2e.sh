@@ -261,6 +261,16 @@ split() {
 		"$(ratio "${best_tfcpu[$k]}" "$ref")" "$(ratio "${best_cpu[$k]}" "$ref")"
 }
 
+# bound KEY REF prints the least wall time KEY's plan can take with any provider, Terraform's own
+# CPU spread over every core, against REF's wall time.
+cores=$(nproc)
+bound() {
+	local least
+	least=$(echo "scale=4; ${best_tfcpu[$1]} / $cores" | bc)
+	printf "Terraform's own cpu alone needs %.2f s on %d cores: wall >= %s x %s for any provider" "$least" "$cores" \
+		"$(ratio "$least" "${best_secs[$2]}")" "$2"
+}
+
 echo "== best of $reps plans, builds alternating; times are wall seconds (fastest-slowest); of the"
 echo "   fastest plan: cpu (provider cpu) is the provider's CPU seconds (all its processes), tf cpu"
 echo "   Terraform's own (the plan's but the provider's), rss the provider's peak RSS; null is the"
@@ -316,6 +326,7 @@ if want builtin; then
 		echo "   trivial $b / builtin: $(split "trivial-$b" builtin) (wall target <= 1.5; provider cpu $(perds "trivial-$b" 2000) ms per ds, target <= 0.5)"
 	done
 	echo "   trivial null / builtin: $(split trivial-null builtin) (any provider's floor)"
+	echo "     $(bound trivial-null builtin)"
 	for b in $builds; do echo "   trivial $b / trivial null: $(split "trivial-$b" trivial-null)"; done
 fi
 
@@ -344,6 +355,7 @@ if want fleet; then
 		echo "   trivial hierarchy $b / builtin: $(split "fleet-trivial-$b" builtin) (wall target <= 2)"
 	done
 	echo "   trivial hierarchy null / builtin: $(split fleet-trivial-null builtin) (any provider's floor)"
+	echo "     $(bound fleet-trivial-null builtin)"
 	for b in $builds; do
 		echo "   trivial hierarchy $b / null: $(split "fleet-trivial-$b" fleet-trivial-null)"
 	done
