@@ -183,7 +183,8 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 		return df
 	}
 	var scratch []byte
-	if fn.textFree {
+	reuse := fn.textFree && stamp.size <= maxReusedFile
+	if reuse {
 		if b, ok := textBuffers.Get().(*[]byte); ok {
 			scratch = *b
 		}
@@ -195,7 +196,7 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 	}
 	src.text = text
 	v, includes, err := fn.read(src)
-	if fn.textFree && cap(text) <= maxReusedText {
+	if reuse && cap(text) <= maxReusedFile {
 		textBuffers.Put(&text)
 	}
 	df.includes = includes
@@ -245,11 +246,14 @@ func errorLine(err error) int {
 	return 0
 }
 
-// textBuffers holds the buffers of data files read and parsed, for reading the next ones (a file's
-// text was a third of the bytes a fleet-sized hierarchy's parse allocated), up to maxReusedText.
+// textBuffers holds the buffers of data files read and parsed, for reading the next ones: the
+// text of a fleet's many small files was a third of the bytes its parse allocated.
 var textBuffers sync.Pool // *[]byte
 
-const maxReusedText = 4 << 20
+// maxReusedFile is the largest file whose scratch (text buffer, scalar cache) is reused. A pool
+// keeps what concurrent parses put back until collections drop it: for larger files that raised
+// the peak RSS more than reuse saved, and their parse amortizes the allocations anyway.
+const maxReusedFile = 256 << 10
 
 // readLimited reads a regular file of at most maxDataFileSize bytes.
 func readLimited(path string) ([]byte, error) { return boundedfile.Read(path, maxDataFileSize) }

@@ -63,7 +63,7 @@ func fastYAMLParse(data []byte, setup yamlSetup) (v any, lines map[*Hash]int, ok
 	}()
 	p := &fastYAML{src: data, line: 1, r: newYAMLReader(setup)}
 	p.r.plain = plainCache(len(data))
-	defer releasePlainCache(p.r.plain)
+	defer releasePlainCache(p.r.plain, len(data))
 	v = p.document()
 	v, err := p.r.fixSymbols(v)
 	if err != nil {
@@ -72,23 +72,23 @@ func fastYAMLParse(data []byte, setup yamlSetup) (v any, lines map[*Hash]int, ok
 	return v, p.r.lines, true
 }
 
-// plainCaches holds the scalar caches of finished parses for the next ones: as big as a file's
-// distinct short scalars, allocating a new one per file made a third of a large hierarchy's
-// garbage (and its collections).
+// plainCaches holds the scalar caches of finished parses of small files (see maxReusedFile) for
+// the next ones: allocating one per file made a fifth of a fleet's parse allocations.
 var plainCaches sync.Pool
 
 // plainCache returns an empty scalar cache for a text of the given size.
 func plainCache(size int) map[string]any {
-	if m, ok := plainCaches.Get().(map[string]any); ok {
-		return m
+	if size <= maxReusedFile {
+		if m, ok := plainCaches.Get().(map[string]any); ok {
+			return m
+		}
 	}
 	return make(map[string]any, min(size/64, 1<<14)) // sized from the text: growing it cost a fifth of a parse
 }
 
-// releasePlainCache empties m for plainCache, unless it grew so large that keeping it costs more
-// memory than it saves.
-func releasePlainCache(m map[string]any) {
-	if len(m) <= 1<<15 {
+// releasePlainCache empties the cache m of a text of the given size for plainCache.
+func releasePlainCache(m map[string]any, size int) {
+	if size <= maxReusedFile {
 		clear(m)
 		plainCaches.Put(m)
 	}
