@@ -96,44 +96,35 @@ func (t *sharing) keyList(kv []any) *keyList {
 	return l
 }
 
-// newSharedList allocates a shared key list of n keys (at most hashIndexMin) together with them:
+// newSharedList allocates a shared key list of n keys, a small one together with its keys:
 // looking a list up then reads one object, not two.
 func newSharedList(n int) *keyList {
 	var l *keyList
 	switch n {
 	case 1:
-		b := new(struct {
-			keyList
-			store [1]any
-		})
-		l = &b.keyList
-		l.keys = b.store[:]
+		l = listWithKeys(func(a *[1]any) []any { return a[:] })
 	case 2:
-		b := new(struct {
-			keyList
-			store [2]any
-		})
-		l = &b.keyList
-		l.keys = b.store[:]
+		l = listWithKeys(func(a *[2]any) []any { return a[:] })
 	case 3:
-		b := new(struct {
-			keyList
-			store [3]any
-		})
-		l = &b.keyList
-		l.keys = b.store[:]
+		l = listWithKeys(func(a *[3]any) []any { return a[:] })
 	case 4:
-		b := new(struct {
-			keyList
-			store [4]any
-		})
-		l = &b.keyList
-		l.keys = b.store[:]
+		l = listWithKeys(func(a *[4]any) []any { return a[:] })
 	default:
 		l = &keyList{keys: make([]any, n)}
 	}
 	l.shared = true
 	return l
+}
+
+// listWithKeys allocates a key list and the array A of its keys as one object (Go cannot slice
+// an array whose length is a type parameter, so keys does).
+func listWithKeys[A any](keys func(*A) []any) *keyList {
+	b := new(struct {
+		keyList
+		store A
+	})
+	b.keys = keys(&b.store)
+	return &b.keyList
 }
 
 // identicalKeys reports whether keys are the keys of kv, of the same types and written the same:
