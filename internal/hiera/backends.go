@@ -17,7 +17,7 @@ type dataFunction struct {
 	// versions the cache then watches too. Nil for a function the engine refuses (see refusal).
 	read func(src dataSource) (v any, included []includedFile, err error)
 	// textFree: what read returns, errors included, holds no part of src.text, whose buffer is
-	// then reused for the next file.
+	// then reused for the next file (parseDataFile gives a *lazyYAML a copy of the text).
 	textFree bool
 	// nonHashWarns: a file that holds no hash reads as no data with a warning (Puppet's YAML
 	// functions do this themselves); otherwise it is Puppet's data_hash type error.
@@ -110,7 +110,7 @@ type dataSource struct {
 
 // readYAMLData parses a yaml_data or eyaml_lookup_key file (Psych).
 func readYAMLData(src dataSource) (any, []includedFile, error) {
-	v, err := parseDataYAML(src.text, src.share)
+	v, err := readDataYAML(src.text, src.share)
 	return v, nil, err
 }
 

@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -74,6 +75,7 @@ type dataFile struct {
 	stamp   fileStamp
 	data    *Hash
 	invalid map[string]string // root keys whose values are not RichData, with their types
+	lazy    *lazyYAML         // instead of data and invalid: values built on first use
 	warning string
 	err     error
 	// includes are the other files the reader read (HOCON includes)
@@ -83,6 +85,24 @@ type dataFile struct {
 // current tells whether a cached parse is of the file's version stamp (and of its includes').
 func (df *dataFile) current(stamp fileStamp) bool {
 	return df != nil && df.stamp == stamp && includesUnchanged(df.includes)
+}
+
+// keys returns a hash of the file's root keys (its values are not for use).
+func (df *dataFile) keys() *Hash {
+	if df.lazy != nil {
+		return df.lazy.keys
+	}
+	return df.data
+}
+
+// value returns the value of the root key root, and the type Puppet names for it when it is not
+// RichData ("" when it is).
+func (df *dataFile) value(root string) (v any, found bool, badType string, err error) {
+	if df.lazy != nil {
+		return df.lazy.value(root)
+	}
+	v, found = df.data.Get(root)
+	return v, found, df.invalid[root], nil
 }
 
 // NewEngine returns an engine for the hiera.yaml at configPath. The file is read at the first lookup,
@@ -196,6 +216,9 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 	}
 	src.text = text
 	v, includes, err := fn.read(src)
+	if lz, ok := v.(*lazyYAML); ok && reuse {
+		lz.text = bytes.Clone(text) // the buffer is reused
+	}
 	if reuse && cap(text) <= maxReusedFile {
 		textBuffers.Put(&text)
 	}
@@ -205,6 +228,8 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 		return df
 	}
 	switch t := v.(type) {
+	case *lazyYAML:
+		df.lazy = t
 	case *Hash:
 		df.data = t
 		df.invalid = invalidRootKeys(t)

@@ -388,17 +388,20 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 		inv.warn(df.warning)
 		inv.volatile++ // a cached result would lose the warning
 	}
-	if l := inv.layer; l.place == placeModule && e.fn.kind == "data_hash" && !qualifiedKeys(df.data, l.module) {
+	if l := inv.layer; l.place == placeModule && e.fn.kind == "data_hash" && !qualifiedKeys(df.keys(), l.module) {
 		inv.warn(fmt.Sprintf("Module '%s': Value returned from data_hash function '%s', when using location '%s', must use keys qualified with the name of the module", l.module, e.fn.name, loc.path))
 		inv.volatile++
 	}
-	v, ok := df.data.Get(root)
+	v, ok, badType, err := df.value(root)
+	if err != nil {
+		return nil, false, withLevel(&Error{Message: fmt.Sprintf("Unable to parse (%s): %v", loc.path, err), File: loc.path, valueFree: true}, e.name)
+	}
 	if !ok {
 		inv.ex.line("No such key: %q", root)
 		return nil, false, nil
 	}
-	if typ, bad := df.invalid[root]; bad {
-		return nil, false, withLevel(richDataError(root, e.fn.name, loc.path, typ), e.name)
+	if badType != "" {
+		return nil, false, withLevel(richDataError(root, e.fn.name, loc.path, badType), e.name)
 	}
 	decrypted := false
 	if e.fn.decrypt != nil {
@@ -410,7 +413,7 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 		v = dec
 	}
 	raw := v
-	v, err := inv.interpolateValue(v)
+	v, err = inv.interpolateValue(v)
 	if err != nil {
 		return nil, false, withFile(err, e.name, loc.path) // quoting the text: withheld by run() if it is secret
 	}

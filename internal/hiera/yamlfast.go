@@ -38,6 +38,10 @@ type fastYAML struct {
 	node  yaml.Node // what tokenize is given: its errors make us fall back, so it needs no position
 	stack []any     // entries of the collections being read; each is copied out once complete
 	buf   []byte    // scratch for escapes and block scalars
+	// skim: read and check everything, but build no collection below the root mapping, whose
+	// values are instead the indexes of where they start, in roots (see skimFastYAML).
+	skim  bool
+	roots []fastRoot
 }
 
 // tryFastYAML is fastYAMLParse where even an unexpected panic means using yaml.v3 instead.
@@ -223,7 +227,15 @@ func (p *fastYAML) mapping(ind int) *Hash {
 		if k == "<<" {
 			p.fail() // a merge key
 		}
-		p.stack = append(p.stack, k, p.mappingValue(ind))
+		var v any
+		if p.skim && p.depth == 1 {
+			p.roots = append(p.roots, fastRoot{pos: p.pos, cur: p.cur, line: p.line, ind: ind})
+			p.mappingValue(ind)
+			v = len(p.roots) - 1
+		} else {
+			v = p.mappingValue(ind)
+		}
+		p.stack = append(p.stack, k, v)
 		n, ok := p.peek()
 		if !ok || n < ind {
 			break
@@ -232,11 +244,17 @@ func (p *fastYAML) mapping(ind int) *Hash {
 			p.fail()
 		}
 	}
-	h := p.hash(p.stack[base:], line)
+	var h *Hash
+	if !p.skimming() {
+		h = p.hash(p.stack[base:], line)
+	}
 	p.stack = p.stack[:base]
 	p.depth--
 	return h
 }
+
+// skimming reports whether the collection being read is below the root and is not to be built.
+func (p *fastYAML) skimming() bool { return p.skim && p.depth > 1 }
 
 // mappingValue reads what follows the ":" of a key of a block mapping at column ind.
 func (p *fastYAML) mappingValue(ind int) any {
@@ -292,8 +310,11 @@ func (p *fastYAML) sequence(ind int, indentless bool) []any {
 			p.fail()
 		}
 	}
-	list := make([]any, len(p.stack)-base)
-	copy(list, p.stack[base:])
+	var list []any
+	if !p.skimming() {
+		list = make([]any, len(p.stack)-base)
+		copy(list, p.stack[base:])
+	}
 	p.stack = p.stack[:base]
 	p.depth--
 	return list
@@ -631,9 +652,11 @@ func (p *fastYAML) flow() any {
 		}
 	}
 	var v any
-	if open == '{' {
+	switch {
+	case p.skimming():
+	case open == '{':
 		v = p.hash(p.stack[base:], line)
-	} else {
+	default:
 		list := make([]any, len(p.stack)-base)
 		copy(list, p.stack[base:])
 		v = list

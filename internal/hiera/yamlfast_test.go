@@ -86,6 +86,9 @@ func identical(a, b any) bool {
 			}
 		}
 		return true
+	case nonData:
+		y, _ := b.(nonData)
+		return x.typ == y.typ && (x.rest == nil) == (y.rest == nil) && (x.rest == nil || identical(x.rest, y.rest))
 	}
 	return a == b
 }
@@ -232,6 +235,7 @@ func FuzzFastYAML(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		checkFastYAML(t, s)
+		checkLazyYAML(t, s)
 	})
 }
 

@@ -38,6 +38,7 @@ type yamlSetup struct {
 	lines      bool     // record the line where each hash starts
 	share      *sharing // what to share with other files; nil shares nothing
 	maxNesting int      // refuse arrays and hashes nested deeper; 0: no limit
+	lazy       bool     // a *lazyYAML where possible (readDataYAML); lines are then not recorded
 }
 
 func newYAMLReader(setup yamlSetup) *yamlReader {

@@ -34,6 +34,13 @@ func parseDataYAML(data []byte, share *sharing) (any, error) {
 	return v, err
 }
 
+// readDataYAML is parseDataYAML, except that a file read with the fast reader whose top is a
+// mapping may be returned as a *lazyYAML, which builds the values of its root keys on first use.
+func readDataYAML(data []byte, share *sharing) (any, error) {
+	v, _, err := readYAML(data, yamlSetup{share: share, maxNesting: maxDataNesting, lazy: true})
+	return v, err
+}
+
 // The fast reader needs no nesting check: it gives up on deeper values.
 const _ = uint(maxDataNesting - fastYAMLMaxDepth)
 
@@ -42,6 +49,13 @@ func readYAML(data []byte, setup yamlSetup) (v any, lines map[*Hash]int, err err
 	simple, e := checkYAMLText(data)
 	if e != nil {
 		return nil, nil, e
+	}
+	if simple && setup.lazy {
+		lz, fast := skimFastYAML(data, setup)
+		if lz != nil {
+			return lz, nil, nil
+		}
+		simple = fast
 	}
 	if simple {
 		if v, lines, ok := tryFastYAML(data, setup); ok {
