@@ -38,8 +38,9 @@ type fastYAML struct {
 	node  yaml.Node // what tokenize is given: its errors make us fall back, so it needs no position
 	stack []any     // entries of the collections being read; each is copied out once complete
 	buf   []byte    // scratch for escapes and block scalars
-	// skim: read and check everything, but build no collection below the root mapping, whose
-	// values are instead the indexes of where they start, in roots (see skimFastYAML).
+	// skim: read and check everything, but build no collection below the root mapping and
+	// resolve no scalar value that cannot fail (plainReadsPlainly); the root mapping's values
+	// are instead the indexes of where they start, in roots (see skimFastYAML).
 	skim  bool
 	roots []fastRoot
 }
@@ -344,7 +345,7 @@ func (p *fastYAML) key() (any, bool) {
 	}
 	var k any
 	if c := p.src[p.cur]; c == '"' || c == '\'' {
-		k = p.quoted(end)
+		k = p.quoted(end, true)
 	} else {
 		k = p.plain(p.src[p.cur:end], true)
 	}
@@ -426,7 +427,7 @@ func (p *fastYAML) inline(parent int) any {
 		if end < 0 {
 			p.fail()
 		}
-		v = p.quoted(end)
+		v = p.quoted(end, false)
 		p.cur = end
 	case '[', '{':
 		v = p.flow()
@@ -468,6 +469,9 @@ const fastYAMLInternValue = 16
 
 // plain resolves a plain scalar (a key if key is set) as the yaml.v3 path does.
 func (p *fastYAML) plain(b []byte, key bool) any {
+	if p.skim && !key && plainReadsPlainly(b[0]) {
+		return nil // a value the skim does not keep, read without an error
+	}
 	if !key && len(b) > fastYAMLInternValue {
 		v, err := p.r.tokenize(&p.node, string(b))
 		if err != nil {
@@ -509,13 +513,17 @@ func (p *fastYAML) scanQuoted(i int) int {
 	return -1
 }
 
-// quoted returns the value of the quoted scalar from p.cur to end, as yaml.v3 reads it.
-func (p *fastYAML) quoted(end int) any {
+// quoted returns the value of the quoted scalar (a key if key is set) from p.cur to end, as yaml.v3
+// reads it.
+func (p *fastYAML) quoted(end int, key bool) any {
 	text := p.src[p.cur+1 : end-1]
 	if bytes.IndexByte(text, '\\') >= 0 && p.src[p.cur] == '"' {
-		text = p.unescape(text)
+		text = p.unescape(text) // checked in a skim too: a bad escape is an error
 	} else if p.src[p.cur] == '\'' && bytes.Contains(text, []byte("''")) {
 		text = bytes.ReplaceAll(text, []byte("''"), []byte("'"))
+	}
+	if p.skim && !key {
+		return nil // a value the skim does not keep
 	}
 	if v, ok := p.r.quoted[string(text)]; ok {
 		return v
@@ -679,7 +687,7 @@ func (p *fastYAML) flowItem(key bool) any {
 		if end < 0 {
 			p.fail()
 		}
-		v := p.quoted(end)
+		v := p.quoted(end, key)
 		p.cur = end
 		return v
 	}
@@ -804,5 +812,8 @@ func (p *fastYAML) blockScalar(parent int) any {
 	}
 	p.buf = out
 	p.pos, p.cur = pos, pos
+	if p.skim {
+		return nil // a value the skim does not keep
+	}
 	return p.r.quotedScalar(string(out))
 }

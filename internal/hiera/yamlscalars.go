@@ -141,13 +141,19 @@ func (r *yamlReader) tokenize(n *yaml.Node, s string) (any, error) {
 	if psychWordStart(s) || strings.Contains(s, "\n") {
 		return psychWord(s), nil
 	}
-	if c := s[0]; c != '-' && c != '+' && c != '.' && c != ':' && (c < '0' || c > '9') {
+	if plainReadsPlainly(s[0]) {
 		return s, nil // none of the patterns below can match
 	}
 	if v, ok := psychSimpleNumber(s); ok {
 		return v, nil
 	}
 	return r.tokenizePatterns(n, s)
+}
+
+// plainReadsPlainly reports whether tokenize reads a plain scalar starting with c without its
+// patterns: so never with an error or as a symbol (the fast reader's skim relies on this).
+func plainReadsPlainly(c byte) bool {
+	return c != '-' && c != '+' && c != '.' && c != ':' && (c < '0' || c > '9')
 }
 
 // tokenizePatterns is the rest of tokenize, for a scalar that may be a number, a date, a symbol...
