@@ -64,7 +64,8 @@ func (lz *lazyYAML) value(root string) (v any, found bool, badType string, err e
 	if !ok {
 		return nil, false, "", nil
 	}
-	v, badType, err = lz.valueAt(i.(int)) // lz.keys only holds indexes
+	idx, _ := i.(int) // lz.keys only holds indexes
+	v, badType, err = lz.valueAt(idx)
 	return v, true, badType, err
 }
 

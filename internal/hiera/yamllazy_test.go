@@ -57,7 +57,8 @@ func checkLazyYAML(t *testing.T, text string) {
 			defer wg.Done()
 			for _, i := range order {
 				idx, _ := lz.keys.Get(lz.keys.keys()[i])
-				v, bad, err := lz.valueAt(idx.(int))
+				at, _ := idx.(int)
+				v, bad, err := lz.valueAt(at)
 				results[g][i] = built{v, bad, err}
 			}
 		}()
