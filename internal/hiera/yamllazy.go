@@ -3,6 +3,7 @@ package hiera
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // A data file is mostly read for a few of its root keys (a fleet's node files: 4 of 100), and
@@ -23,14 +24,16 @@ type lazyYAML struct {
 	text  []byte // the file's text, kept for building values
 	setup yamlSetup
 	roots []lazyRoot
+	mu    sync.Mutex  // held while building a value
+	r     *yamlReader // of all builds: their scalar caches are shared, as in a full read
 }
 
 type lazyRoot struct {
-	at   fastRoot
-	once sync.Once
-	v    any
-	bad  string // the type Puppet names when v is not RichData
-	err  error
+	at    fastRoot
+	built atomic.Bool // v, bad and err are set
+	v     any
+	bad   string // the type Puppet names when v is not RichData
+	err   error
 }
 
 // skimFastYAML reads data (already checked by checkYAMLText, and simple) as fastYAMLParse does,
@@ -72,13 +75,24 @@ func (lz *lazyYAML) value(root string) (v any, found bool, badType string, err e
 // valueAt returns the value of the root key with index i, built once.
 func (lz *lazyYAML) valueAt(i int) (v any, badType string, err error) {
 	r := &lz.roots[i]
-	r.once.Do(func() {
-		r.v, r.err = lz.build(r.at)
-		if r.err == nil && !isRichData(r.v) {
-			r.bad = lookupValueType(r.v)
-		}
-	})
+	if !r.built.Load() {
+		lz.buildRoot(r)
+	}
 	return r.v, r.bad, r.err
+}
+
+// buildRoot builds r's value, unless another lookup just did.
+func (lz *lazyYAML) buildRoot(r *lazyRoot) {
+	lz.mu.Lock()
+	defer lz.mu.Unlock()
+	if r.built.Load() {
+		return
+	}
+	r.v, r.err = lz.build(r.at)
+	if r.err == nil && !isRichData(r.v) {
+		r.bad = lookupValueType(r.v)
+	}
+	r.built.Store(true)
 }
 
 // build reads the value that starts at at, as the skim read it.
@@ -88,8 +102,9 @@ func (lz *lazyYAML) build(at fastRoot) (v any, err error) {
 			v, err = nil, fmt.Errorf("internal error reading a value at line %d: %v", at.line, r)
 		}
 	}()
-	p := &fastYAML{src: lz.text, pos: at.pos, cur: at.cur, line: at.line, begun: true, depth: 1, r: newYAMLReader(lz.setup)}
-	p.r.plain = plainCache(len(lz.text))
-	defer releasePlainCache(p.r.plain, len(lz.text))
+	if lz.r == nil {
+		lz.r = newYAMLReader(lz.setup)
+	}
+	p := &fastYAML{src: lz.text, pos: at.pos, cur: at.cur, line: at.line, begun: true, depth: 1, r: lz.r}
 	return p.mappingValue(at.ind), nil
 }
