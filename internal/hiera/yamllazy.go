@@ -98,8 +98,10 @@ func (lz *lazyYAML) buildRoot(r *lazyRoot) {
 // build reads the value that starts at at, as the skim read it.
 func (lz *lazyYAML) build(at fastRoot) (v any, err error) {
 	defer func() {
-		if r := recover(); r != nil { // the skim read the same text the same way: a bug
-			v, err = nil, fmt.Errorf("internal error reading a value at line %d: %v", at.line, r)
+		// The skim read the same text the same way: a bug. What it panicked with is left out, as it
+		// might quote the text (an eyaml file's, say).
+		if recover() != nil {
+			v, err = nil, fmt.Errorf("internal error reading the value at line %d", at.line)
 		}
 	}()
 	if lz.r == nil {

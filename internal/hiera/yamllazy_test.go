@@ -11,6 +11,13 @@ import (
 	"testing"
 )
 
+// parseDataYAML reads a data file as readDataYAML does, but whole: every value built at once. The
+// lazy reader's reference.
+func parseDataYAML(data []byte, share *sharing) (any, error) {
+	v, _, err := readYAML(data, yamlSetup{share: share, maxNesting: maxDataNesting})
+	return v, err
+}
+
 // checkLazyYAML fails t when readDataYAML reads text otherwise than parseDataYAML: the same
 // error or value, or, read lazily, the same root keys in the same order whose values, built in
 // any order and concurrently, are the same, with the same RichData verdicts.

@@ -26,16 +26,11 @@ func parseYAML(data []byte) (v any, lines map[*Hash]int, err error) {
 	return v, lines, err
 }
 
-// parseDataYAML is parseYAML for a data file. It records no lines (a large file has hundreds of
-// thousands of hashes, and a map of their lines would only be garbage), shares keys and key lists
-// through share (which may be nil) and refuses values nested more than maxDataNesting levels deep.
-func parseDataYAML(data []byte, share *sharing) (any, error) {
-	v, _, err := readYAML(data, yamlSetup{share: share, maxNesting: maxDataNesting})
-	return v, err
-}
-
-// readDataYAML is parseDataYAML, except that a file read with the fast reader whose top is a
-// mapping may be returned as a *lazyYAML, which builds the values of its root keys on first use.
+// readDataYAML reads a data file. It records no lines (a large file has hundreds of thousands of
+// hashes, and a map of their lines would only be garbage), shares keys and key lists through share
+// (which may be nil) and refuses values nested more than maxDataNesting levels deep. A file the
+// fast reader takes whose top is a mapping is returned as a *lazyYAML, which builds the values of
+// its root keys on first use.
 func readDataYAML(data []byte, share *sharing) (any, error) {
 	v, _, err := readYAML(data, yamlSetup{share: share, maxNesting: maxDataNesting, lazy: true})
 	return v, err
