@@ -4,13 +4,6 @@ import (
 	"strings"
 )
 
-// v3Settings are the parts of a version 3 hiera.yaml that change how lookups behave.
-type v3Settings struct {
-	mergeBehavior string      // native, deep or deeper: used by hiera_hash
-	deepOptions   DeepOptions // :deep_merge_options:
-	unpackArrays  string      // :deep_merge_options: {:unpack_arrays: ','}: arrays are joined and split on it
-}
-
 // parseV3 converts a Hiera 3 configuration into one hierarchy entry per backend, each walking the
 // whole :hierarchy:, which is the order Hiera 3 consults them in.
 func (c *config) parseV3(top *Hash) error {

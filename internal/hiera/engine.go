@@ -19,11 +19,6 @@ import (
 // maxDataFileSize bounds the memory one data file can take; larger files are a clear error.
 const maxDataFileSize = 64 << 20
 
-// maxDataNesting bounds how deeply arrays and hashes of a data file may nest. Hiera data is never
-// that deep, and deeper values make merges and explain output quadratic in the depth (a 10,000
-// level file took seconds and a 600 MB explanation).
-const maxDataNesting = 1000
-
 // StampCheckInterval is how long the engine trusts what it last saw of a file (hiera.yaml, a data
 // file, present or absent) before it looks at the file's size and modification time again. Stat
 // calls were a quarter of a warm lookup; an edit is seen within this interval, and by every new
@@ -274,11 +269,6 @@ func errorLine(err error) int {
 // textBuffers holds the buffers of data files read and parsed, for reading the next ones: the
 // text of a fleet's many small files was a third of the bytes its parse allocated.
 var textBuffers sync.Pool // *[]byte
-
-// maxReusedFile is the largest file whose scratch (text buffer, scalar cache) is reused. A pool
-// keeps what concurrent parses put back until collections drop it: for larger files that raised
-// the peak RSS more than reuse saved, and their parse amortizes the allocations anyway.
-const maxReusedFile = 256 << 10
 
 // readLimited reads a regular file of at most maxDataFileSize bytes.
 func readLimited(path string) ([]byte, error) { return boundedfile.Read(path, maxDataFileSize) }

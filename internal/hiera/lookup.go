@@ -328,44 +328,6 @@ func (inv *invocation) searchEntry(e *entry, root string, m *Merge) (any, bool, 
 	})
 }
 
-// mergeVariants is Puppet's "merge over variants" (hiera-semantics.md §4.1) for one stage.
-func mergeVariants(m *Merge, n int, lookup func(i int) (any, bool, error)) (any, bool, error) {
-	if m.IsFirst() {
-		for i := 0; i < n; i++ {
-			if v, found, err := lookup(i); err != nil || found {
-				return v, found, err
-			}
-		}
-		return nil, false, nil
-	}
-	if n == 1 {
-		v, found, err := lookup(0)
-		if err != nil || !found {
-			return nil, false, err
-		}
-		return m.Single(v), true, nil
-	}
-	var memo any
-	have := false
-	for i := 0; i < n; i++ {
-		v, found, err := lookup(i)
-		if err != nil {
-			return nil, false, err
-		}
-		if !found {
-			continue
-		}
-		if !have {
-			memo, have = m.Convert(v), true
-			continue
-		}
-		if memo, err = m.Combine(memo, v); err != nil {
-			return nil, false, err
-		}
-	}
-	return memo, have, nil
-}
-
 // lookupInLocation reads the root key from one location and interpolates what it finds.
 func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (any, bool, error) {
 	if loc.uri {
@@ -424,4 +386,8 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 		inv.ex.line("Found key: %q value: %s", root, inv.show(v))
 	}
 	return v, true, nil
+}
+
+func richDataError(key, function, path, typ string) error {
+	return &Error{Message: fmt.Sprintf("Value for key '%s', in hash returned from data_hash function '%s', when using location '%s', has wrong type, expects Puppet::LookupValue, got %s", key, function, path, typ), File: path, valueFree: true}
 }

@@ -316,34 +316,6 @@ func rubyUnion(a, b []any) []any {
 	return out
 }
 
-// valueHash hashes a value so that Equal values hash alike: arrays by their elements in order,
-// hashes by their entries in any order (Equal ignores hash order).
-func valueHash(v any) uint64 {
-	switch t := v.(type) {
-	case []any:
-		h := mix64(uint64(len(t)) ^ hashIntSeed)
-		for _, e := range t {
-			h = mix64(h ^ valueHash(e))
-		}
-		return h
-	case *Hash:
-		h := uint64(t.Len())
-		for i, k := range t.keys() {
-			h += mix64(keyHash(k) ^ mix64(valueHash(t.vals[i])))
-		}
-		return mix64(h ^ 3)
-	case *big.Int:
-		if t.IsInt64() { // Equal to the int64
-			return keyHash(t.Int64())
-		}
-	case *big.Float: // equal ones are equal as float64 too
-		return keyHash(nearFloat(t)) ^ 5
-	case nil:
-		return 4
-	}
-	return keyHash(v)
-}
-
 // bigKey is a big integer as a comparable Go value (its decimal text).
 type bigKey string
 

@@ -61,3 +61,10 @@ func hiera3MergeAnswer(settings *v3Settings, lower *Hash, higher any) (any, erro
 	dm.unpack = settings.unpackArrays
 	return dm.merge(higher, Copy(lower))
 }
+
+// v3Settings are the parts of a version 3 hiera.yaml that change how lookups behave.
+type v3Settings struct {
+	mergeBehavior string      // native, deep or deeper: used by hiera_hash
+	deepOptions   DeepOptions // :deep_merge_options:
+	unpackArrays  string      // :deep_merge_options: {:unpack_arrays: ','}: arrays are joined and split on it
+}

@@ -17,3 +17,41 @@ func MergeValues(m *Merge, values []any) (result any, found bool, err error) {
 	}
 	return mergeVariants(m, len(present), func(i int) (any, bool, error) { return present[i], true, nil })
 }
+
+// mergeVariants is Puppet's "merge over variants" (hiera-semantics.md §4.1) for one stage.
+func mergeVariants(m *Merge, n int, lookup func(i int) (any, bool, error)) (any, bool, error) {
+	if m.IsFirst() {
+		for i := 0; i < n; i++ {
+			if v, found, err := lookup(i); err != nil || found {
+				return v, found, err
+			}
+		}
+		return nil, false, nil
+	}
+	if n == 1 {
+		v, found, err := lookup(0)
+		if err != nil || !found {
+			return nil, false, err
+		}
+		return m.Single(v), true, nil
+	}
+	var memo any
+	have := false
+	for i := 0; i < n; i++ {
+		v, found, err := lookup(i)
+		if err != nil {
+			return nil, false, err
+		}
+		if !found {
+			continue
+		}
+		if !have {
+			memo, have = m.Convert(v), true
+			continue
+		}
+		if memo, err = m.Combine(memo, v); err != nil {
+			return nil, false, err
+		}
+	}
+	return memo, have, nil
+}

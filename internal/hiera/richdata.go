@@ -1,7 +1,6 @@
 package hiera
 
 import (
-	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -154,8 +153,4 @@ func bigMax(a, b *big.Int) *big.Int {
 		return b
 	}
 	return a
-}
-
-func richDataError(key, function, path, typ string) error {
-	return &Error{Message: fmt.Sprintf("Value for key '%s', in hash returned from data_hash function '%s', when using location '%s', has wrong type, expects Puppet::LookupValue, got %s", key, function, path, typ), File: path, valueFree: true}
 }

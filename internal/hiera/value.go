@@ -194,3 +194,11 @@ func normInt(i *big.Int) any {
 	}
 	return i
 }
+
+// rubySymbol is a scalar that Psych reads as a Ruby Symbol (plain ":name", or tagged !ruby/sym). It only
+// lives while a file is read: hash keys become strings (Puppet's symkeys_to_string) and a symbol left
+// as a value is an error, since Puppet's data validation rejects it.
+type rubySymbol struct {
+	name      string
+	line, col int // where a symbol value was written; zero in keys so that equal symbols are equal keys
+}

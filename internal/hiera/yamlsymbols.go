@@ -5,14 +5,6 @@ import (
 	"strings"
 )
 
-// rubySymbol is a scalar that Psych reads as a Ruby Symbol (plain ":name", or tagged !ruby/sym). It only
-// lives while a file is read: hash keys become strings (Puppet's symkeys_to_string) and a symbol left
-// as a value is an error, since Puppet's data validation rejects it.
-type rubySymbol struct {
-	name      string
-	line, col int // where a symbol value was written; zero in keys so that equal symbols are equal keys
-}
-
 // fixSymbols turns the symbol keys of a finished document into strings, if it has any.
 func (r *yamlReader) fixSymbols(v any) (any, error) {
 	if !r.symbols {
