@@ -1,6 +1,9 @@
 package hiera
 
-import "errors"
+import (
+	"errors"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+)
 
 // Function says which Puppet function a lookup behaves like; it decides the default merge strategy
 // and, for a version 3 hiera.yaml, which Hiera 3 resolution type is used.
@@ -20,8 +23,8 @@ const (
 // over a fact of the same name. The engine remembers where a scope's hierarchy leads by the hashes'
 // identity: do not change them after a lookup.
 type Scope struct {
-	Facts *Hash
-	Vars  *Hash
+	Facts *model.Hash
+	Vars  *model.Hash
 }
 
 // Request is one lookup.
@@ -70,7 +73,7 @@ func ParseValueType(s string) error {
 
 // valueTypeError marks err as a value_type error.
 func valueTypeError(err error) error {
-	if e, ok := err.(*Error); ok && e.Err == nil {
+	if e, ok := err.(*model.Error); ok && e.Err == nil {
 		c := *e
 		c.Err = ErrValueType
 		return &c

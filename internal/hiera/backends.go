@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"strings"
 )
 
@@ -105,7 +106,7 @@ type dataSource struct {
 	path      string
 	text      []byte
 	configDir string // the hiera.yaml's directory
-	share     *sharing
+	share     *model.Sharing
 }
 
 // readYAMLData parses a yaml_data or eyaml_lookup_key file (Psych).
@@ -126,12 +127,12 @@ func readJSONData(src dataSource) (any, []includedFile, error) {
 func (f *dataFunction) checkLocations(e *entry, cfg *config) error {
 	noPath := e.locKind == "" || e.locKind == "uri" || e.locKind == "uris"
 	if noPath || (f.pathOnly && e.options.Len() > 0 && cfg.v3 == nil) {
-		return &Error{Message: f.missingPath, Level: e.name, File: cfg.path}
+		return &model.Error{Message: f.missingPath, Level: e.name, File: cfg.path}
 	}
 	return nil
 }
 
 // nonHashError is Puppet's error for a data_hash function whose file holds no hash.
 func (f *dataFunction) nonHashError(path string, v any) error {
-	return &Error{Message: fmt.Sprintf("Value returned from %s function '%s', when using location '%s', has wrong type, expects a Hash value, got %s", f.kind, f.name, path, puppetTypeName(v)), File: path, valueFree: true}
+	return &model.Error{Message: fmt.Sprintf("Value returned from %s function '%s', when using location '%s', has wrong type, expects a Hash value, got %s", f.kind, f.name, path, model.TypeName(v)), File: path, ValueFree: true}
 }

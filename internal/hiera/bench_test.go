@@ -17,6 +17,7 @@ import (
 
 	"github.com/hieraform/terraform-provider-hiera/internal/benchgen"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // benchHierarchy generates the default bench hierarchy into a temporary directory and returns
@@ -32,10 +33,10 @@ func benchHierarchy(b *testing.B) (string, hiera.Scope, benchgen.Node) {
 	return filepath.Join(dir, "hiera.yaml"), hiera.Scope{Facts: toHash(b, node.Facts()), Vars: toHash(b, node.Vars())}, node
 }
 
-func toHash(b *testing.B, m map[string]any) *hiera.Hash {
+func toHash(b *testing.B, m map[string]any) *model.Hash {
 	b.Helper()
-	v, err := hiera.FromGo(m)
-	h, ok := v.(*hiera.Hash)
+	v, err := model.FromGo(m)
+	h, ok := v.(*model.Hash)
 	if err != nil || !ok {
 		b.Fatalf("FromGo: %v, %T", err, v)
 	}

@@ -1,6 +1,8 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 	"math/big"
 	"testing"
 )
@@ -12,7 +14,7 @@ func bigF(t *testing.T, s string) any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return FromBigFloat(f)
+	return model.FromBigFloat(f)
 }
 
 // TestBigFloat: numbers float64 cannot hold stay exact through merges, comparisons, strings and
@@ -30,26 +32,26 @@ func TestBigFloat(t *testing.T) {
 		t.Fatalf("0.1000000000000000000001 = %#v, want a *big.Float", long)
 	}
 	for v, want := range map[any]string{long: "0.1000000000000000000001", tiny: "1.0e-400", bigF(t, "-123456789.123456789"): "-123456789.123456789"} {
-		if got := rubyToS(v); got != want {
+		if got := model.ToS(v); got != want {
 			t.Errorf("rubyToS = %q, want %q", got, want)
 		}
 		if got, err := MarshalJSON(v); err != nil || string(got) != want {
 			t.Errorf("MarshalJSON = %s, %v; want %s", got, err, want)
 		}
-		if puppetTypeName(v) != "Float" || rubyClassName(v) != "Float" {
+		if model.TypeName(v) != "Float" || model.ClassName(v) != "Float" {
 			t.Errorf("%s is not named a Float", want)
 		}
 	}
-	if !Equal(long, bigF(t, "0.1000000000000000000001")) || Equal(long, 0.1) || Equal(tiny, 0.0) {
+	if !model.Equal(long, bigF(t, "0.1000000000000000000001")) || model.Equal(long, 0.1) || model.Equal(tiny, 0.0) {
 		t.Error("Equal does not compare exact values")
 	}
-	m, err := ParseMerge(mtH("strategy", "deep", "sort_merged_arrays", true))
+	m, err := ParseMerge(modeltest.H("strategy", "deep", "sort_merged_arrays", true))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := MergeValues(m, []any{mtA(long, 0.1, int64(0)), mtA(bigF(t, "0.1000000000000000000001"), tiny)})
-	if want := mtA(int64(0), tiny, long, 0.1); err != nil || !mtSame(got, want) {
-		t.Errorf("sorted deep merge = %s, %v; want %s", rubyInspect(got), err, rubyInspect(want))
+	got, _, err := MergeValues(m, []any{modeltest.A(long, 0.1, int64(0)), modeltest.A(bigF(t, "0.1000000000000000000001"), tiny)})
+	if want := modeltest.A(int64(0), tiny, long, 0.1); err != nil || !modeltest.Same(got, want) {
+		t.Errorf("sorted deep merge = %s, %v; want %s", model.Inspect(got), err, model.Inspect(want))
 	}
 	for typ, want := range map[string]bool{"Float[0, 1]": true, "Numeric": true, "Integer": false, "Float[0.2]": false} {
 		pt, err := parseType(typ)
@@ -57,7 +59,7 @@ func TestBigFloat(t *testing.T) {
 			t.Fatal(err)
 		}
 		if isInstance(pt, long) != want {
-			t.Errorf("value_type %s on %s: want %v", typ, rubyToS(long), want)
+			t.Errorf("value_type %s on %s: want %v", typ, model.ToS(long), want)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"gopkg.in/yaml.v3"
 )
 
@@ -35,7 +36,7 @@ type entry struct {
 	datadir string        // as written (interpolated per lookup)
 	locKind string        // path, paths, glob, globs, uri, uris, mapped_paths, or "" for none
 	locs    []string
-	options *Hash // entry options (replace defaults.options entirely), may be nil
+	options *model.Hash // entry options (replace defaults.options entirely), may be nil
 }
 
 var (
@@ -53,11 +54,11 @@ var (
 func parseConfig(path string, data []byte, p place) (*config, error) {
 	v, lines, err := parseYAML(data)
 	if err != nil {
-		return nil, &Error{Message: "Unable to parse hiera.yaml: " + err.Error(), File: path, Line: errorLine(err), Err: err}
+		return nil, &model.Error{Message: "Unable to parse hiera.yaml: " + err.Error(), File: path, Line: errorLine(err), Err: err}
 	}
 	cfg := &config{src: data, path: path, dir: filepath.Dir(path), place: p}
 	defer func() { cfg.src = nil }()
-	top, ok := v.(*Hash)
+	top, ok := v.(*model.Hash)
 	if !ok {
 		if p != placeGlobal {
 			// Puppet reads the Hiera 3 default config instead, which it then ignores here
@@ -66,13 +67,13 @@ func parseConfig(path string, data []byte, p place) (*config, error) {
 		}
 		// Puppet falls back to the Hiera 3 default config here, whose datadir lies outside the
 		// project; a Terraform user is better served by an error.
-		return nil, &Error{Message: "hiera.yaml does not contain a valid YAML hash", File: path}
+		return nil, &model.Error{Message: "hiera.yaml does not contain a valid YAML hash", File: path}
 	}
 	version := int64(3)
 	if vv, ok := top.Get("version"); ok {
 		n, isInt := vv.(int64)
 		if !isInt {
-			return nil, &Error{Message: fmt.Sprintf("This runtime does not support hiera.yaml version %s", rubyToS(vv)), File: path}
+			return nil, &model.Error{Message: fmt.Sprintf("This runtime does not support hiera.yaml version %s", model.ToS(vv)), File: path}
 		}
 		version = n
 	}
@@ -88,47 +89,47 @@ func parseConfig(path string, data []byte, p place) (*config, error) {
 		cfg.version = 3
 		return cfg, cfg.parseV3(top)
 	case version == 4 && p == placeGlobal:
-		return nil, &Error{Message: "hiera.yaml version 4 cannot be used in the global layer", File: path}
+		return nil, &model.Error{Message: "hiera.yaml version 4 cannot be used in the global layer", File: path}
 	case version == 4:
 		cfg.version = 4
 		return cfg, cfg.parseV4(top, lines)
 	}
-	return nil, &Error{Message: fmt.Sprintf("This runtime does not support hiera.yaml version %d", version), File: path}
+	return nil, &model.Error{Message: fmt.Sprintf("This runtime does not support hiera.yaml version %d", version), File: path}
 }
 
 func (c *config) typeError(detail string) error {
-	return &Error{Message: fmt.Sprintf("The Lookup Configuration at '%s' has wrong type, %s", c.path, detail), File: c.path}
+	return &model.Error{Message: fmt.Sprintf("The Lookup Configuration at '%s' has wrong type, %s", c.path, detail), File: c.path}
 }
 
 func (c *config) errAt(line int, format string, args ...any) error {
-	return &Error{Message: fmt.Sprintf(format, args...), File: c.path, Line: line}
+	return &model.Error{Message: fmt.Sprintf(format, args...), File: c.path, Line: line}
 }
 
 // entryErr is errAt for a problem of one hierarchy entry: the error names the level too.
 func (c *config) entryErr(e *entry, line int, format string, args ...any) error {
-	return &Error{Message: fmt.Sprintf(format, args...), File: c.path, Line: line, Level: e.name}
+	return &model.Error{Message: fmt.Sprintf(format, args...), File: c.path, Line: line, Level: e.name}
 }
 
-func (c *config) parseV5(top *Hash, lines map[*Hash]int) error {
+func (c *config) parseV5(top *model.Hash, lines map[*model.Hash]int) error {
 	for _, k := range top.Keys() {
 		if !contains(v5TopKeys, k) {
-			return c.typeError(fmt.Sprintf("unrecognized key '%s'", rubyToS(k)))
+			return c.typeError(fmt.Sprintf("unrecognized key '%s'", model.ToS(k)))
 		}
 	}
 	if _, ok := top.Get("default_hierarchy"); ok && c.place != placeModule {
 		return c.errAt(sourceLine(c.src, "default_hierarchy"), "'default_hierarchy' is only allowed in the module layer")
 	}
-	defaults := NewHash(2)
+	defaults := model.NewHash(2)
 	defaults.Set("datadir", "data")
 	defaults.Set("data_hash", "yaml_data")
 	if d, ok := top.Get("defaults"); ok && d != nil { // a defaults: holding only comments is no defaults
-		dh, isHash := d.(*Hash)
+		dh, isHash := d.(*model.Hash)
 		if !isHash {
-			return c.typeError("entry 'defaults' expects a Hash value, got " + puppetTypeName(d))
+			return c.typeError("entry 'defaults' expects a Hash value, got " + model.TypeName(d))
 		}
 		for _, k := range dh.Keys() {
 			if !contains(v5DefaultKeys, k) {
-				return c.typeError(fmt.Sprintf("entry 'defaults' unrecognized key '%s'", rubyToS(k)))
+				return c.typeError(fmt.Sprintf("entry 'defaults' unrecognized key '%s'", model.ToS(k)))
 			}
 		}
 		if n := countKeys(dh, functionKeys); n > 1 {
@@ -150,12 +151,12 @@ func (c *config) parseV5(top *Hash, lines map[*Hash]int) error {
 }
 
 // parseHierarchy parses the list of levels under key (hierarchy or default_hierarchy).
-func (c *config) parseHierarchy(top *Hash, key string, defaults *Hash, lines map[*Hash]int) ([]*entry, error) {
+func (c *config) parseHierarchy(top *model.Hash, key string, defaults *model.Hash, lines map[*model.Hash]int) ([]*entry, error) {
 	hier := []any{map2hash("name", "Common", "path", "common.yaml")}
 	if h, ok := top.Get(key); ok {
 		list, isList := h.([]any)
 		if !isList {
-			return nil, c.typeError(fmt.Sprintf("entry '%s' expects an Array value, got %s", key, puppetTypeName(h)))
+			return nil, c.typeError(fmt.Sprintf("entry '%s' expects an Array value, got %s", key, model.TypeName(h)))
 		}
 		hier = list
 	}
@@ -183,15 +184,15 @@ func v3IgnoredWarning(p place) string {
 	return "hiera.yaml version 3 found at the environment root was ignored"
 }
 
-func (c *config) parseEntry(key string, i int, raw any, defaults *Hash, lines map[*Hash]int) (*entry, error) {
+func (c *config) parseEntry(key string, i int, raw any, defaults *model.Hash, lines map[*model.Hash]int) (*entry, error) {
 	at := fmt.Sprintf("entry '%s' index %d", key, i)
-	h, ok := raw.(*Hash)
+	h, ok := raw.(*model.Hash)
 	if !ok {
-		return nil, c.typeError(at + " expects a Hash value, got " + puppetTypeName(raw))
+		return nil, c.typeError(at + " expects a Hash value, got " + model.TypeName(raw))
 	}
 	for _, k := range h.Keys() {
 		if !contains(v5EntryKeys, k) {
-			return nil, c.typeError(fmt.Sprintf("%s unrecognized key '%s'", at, rubyToS(k)))
+			return nil, c.typeError(fmt.Sprintf("%s unrecognized key '%s'", at, model.ToS(k)))
 		}
 	}
 	e := &entry{line: lines[h]}
@@ -204,7 +205,7 @@ func (c *config) parseEntry(key string, i int, raw any, defaults *Hash, lines ma
 	for _, k := range []string{"data_hash", "lookup_key", "data_dig", "hiera3_backend", "path", "glob", "uri", "datadir"} {
 		if v, ok := h.Get(k); ok {
 			if s, isStr := v.(string); !isStr || s == "" {
-				return nil, c.typeError(fmt.Sprintf("%s entry '%s' expects a String[1] value, got %s", at, k, puppetTypeName(v)))
+				return nil, c.typeError(fmt.Sprintf("%s entry '%s' expects a String[1] value, got %s", at, k, model.TypeName(v)))
 			}
 		}
 	}
@@ -215,7 +216,7 @@ func (c *config) parseEntry(key string, i int, raw any, defaults *Hash, lines ma
 		}
 		list, isList := v.([]any)
 		if !isList {
-			return nil, c.typeError(fmt.Sprintf("%s entry '%s' expects an Array value, got %s", at, k, puppetTypeName(v)))
+			return nil, c.typeError(fmt.Sprintf("%s entry '%s' expects an Array value, got %s", at, k, model.TypeName(v)))
 		}
 		if k == "mapped_paths" && len(list) != 3 {
 			return nil, c.typeError(fmt.Sprintf("%s entry 'mapped_paths' expects size to be 3, got %d", at, len(list)))
@@ -225,7 +226,7 @@ func (c *config) parseEntry(key string, i int, raw any, defaults *Hash, lines ma
 		}
 		for j, el := range list {
 			if s, isStr := el.(string); !isStr || s == "" {
-				return nil, c.typeError(fmt.Sprintf("%s entry '%s' index %d expects a String[1] value, got %s", at, k, j, puppetTypeName(el)))
+				return nil, c.typeError(fmt.Sprintf("%s entry '%s' index %d expects a String[1] value, got %s", at, k, j, model.TypeName(el)))
 			}
 		}
 	}
@@ -237,7 +238,7 @@ func (c *config) parseEntry(key string, i int, raw any, defaults *Hash, lines ma
 	case 0:
 		for _, k := range functionKeys {
 			if v, ok := defaults.Get(k); ok {
-				kind, function = k, rubyToS(v)
+				kind, function = k, model.ToS(v)
 			}
 		}
 		if kind == "" {
@@ -246,7 +247,7 @@ func (c *config) parseEntry(key string, i int, raw any, defaults *Hash, lines ma
 	case 1:
 		for _, k := range functionKeys {
 			if v, ok := h.Get(k); ok {
-				kind, function = k, rubyToS(v) // validated as a string above
+				kind, function = k, model.ToS(v) // validated as a string above
 			}
 		}
 	default:
@@ -263,7 +264,7 @@ func (c *config) parseEntry(key string, i int, raw any, defaults *Hash, lines ma
 			} else {
 				list, _ := v.([]any) // validated as an array of strings above
 				for _, el := range list {
-					e.locs = append(e.locs, rubyToS(el))
+					e.locs = append(e.locs, model.ToS(el))
 				}
 			}
 		}
@@ -282,9 +283,9 @@ func (c *config) parseEntry(key string, i int, raw any, defaults *Hash, lines ma
 		}
 	}
 	if v, ok := h.Get("options"); ok {
-		e.options, _ = v.(*Hash)
+		e.options, _ = v.(*model.Hash)
 	} else if v, ok := defaults.Get("options"); ok {
-		e.options, _ = v.(*Hash)
+		e.options, _ = v.(*model.Hash)
 	}
 	return e, nil
 }
@@ -314,19 +315,19 @@ func (c *config) dataFunction(key string, i int, e *entry, kind, name string) (*
 }
 
 // checkOptions validates an options hash: Puppet's key pattern and its reserved keys.
-func (c *config) checkOptions(h *Hash, where, at string) error {
+func (c *config) checkOptions(h *model.Hash, where, at string) error {
 	v, ok := h.Get("options")
 	if !ok {
 		return nil
 	}
-	opts, isHash := v.(*Hash)
+	opts, isHash := v.(*model.Hash)
 	if !isHash {
-		return c.typeError(fmt.Sprintf("%s entry 'options' expects a Hash value, got %s", at, puppetTypeName(v)))
+		return c.typeError(fmt.Sprintf("%s entry 'options' expects a Hash value, got %s", at, model.TypeName(v)))
 	}
 	for _, k := range opts.Keys() {
 		ks, isStr := k.(string)
 		if !isStr || !optionKeyPattern.MatchString(ks) {
-			return c.typeError(fmt.Sprintf("%s entry 'options' key of entry '%s' expects a match for Pattern[/%s/], got '%s'", at, rubyToS(k), optionKeyPattern.String(), rubyToS(k)))
+			return c.typeError(fmt.Sprintf("%s entry 'options' key of entry '%s' expects a match for Pattern[/%s/], got '%s'", at, model.ToS(k), optionKeyPattern.String(), model.ToS(k)))
 		}
 		if ks == "path" || ks == "uri" {
 			return c.errAt(0, "Option key '%s' used in %s is reserved by Puppet", ks, where)
@@ -348,7 +349,7 @@ func contains(list []string, k any) bool {
 	return false
 }
 
-func countKeys(h *Hash, keys []string) int {
+func countKeys(h *model.Hash, keys []string) int {
 	n := 0
 	for _, k := range keys {
 		if _, ok := h.Get(k); ok {
@@ -402,8 +403,8 @@ func sourceLine(src []byte, path ...any) (line int) {
 	return line
 }
 
-func map2hash(kv ...string) *Hash {
-	h := NewHash(len(kv) / 2)
+func map2hash(kv ...string) *model.Hash {
+	h := model.NewHash(len(kv) / 2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		h.Set(kv[i], kv[i+1])
 	}

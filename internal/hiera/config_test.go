@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // TestConfigValidation covers the hiera.yaml version 5 rules of hiera-semantics.md §2.2: each invalid file fails the
@@ -489,7 +490,7 @@ func TestDataFileIsDirectory(t *testing.T) {
 		"data/sub/x.yaml":  "b: 2\n",
 	})
 	_, err := e.Lookup(context.Background(), hiera.Request{Key: "b"})
-	var herr *hiera.Error
+	var herr *model.Error
 	if !errors.As(err, &herr) || !strings.HasSuffix(herr.Message, "Is a directory @ io_fread - "+filepath.Join(dir, "data", "sub")) || herr.Level != "dir" {
 		t.Fatalf("got %v", err)
 	}

@@ -1,12 +1,13 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"strings"
 )
 
 // parseV3 converts a Hiera 3 configuration into one hierarchy entry per backend, each walking the
 // whole :hierarchy:, which is the order Hiera 3 consults them in.
-func (c *config) parseV3(top *Hash) error {
+func (c *config) parseV3(top *model.Hash) error {
 	c.v3 = &v3Settings{mergeBehavior: "native"}
 	backends, err := c.v3StringList(top, "backends", []string{"yaml"})
 	if err != nil {
@@ -17,7 +18,7 @@ func (c *config) parseV3(top *Hash) error {
 		return err
 	}
 	if v, ok := top.Get("merge_behavior"); ok {
-		s := rubyToS(v)
+		s := model.ToS(v)
 		switch s {
 		case "native", "deep", "deeper":
 			c.v3.mergeBehavior = s
@@ -26,12 +27,12 @@ func (c *config) parseV3(top *Hash) error {
 		}
 	}
 	if v, ok := top.Get("deep_merge_options"); ok && v != nil {
-		opts, isHash := v.(*Hash)
+		opts, isHash := v.(*model.Hash)
 		if !isHash {
-			return c.errAt(0, ":deep_merge_options: must be a hash, got %s", puppetTypeName(v))
+			return c.errAt(0, ":deep_merge_options: must be a hash, got %s", model.TypeName(v))
 		}
 		opts.Each(func(k, val any) bool {
-			switch rubyToS(k) {
+			switch model.ToS(k) {
 			case "knockout_prefix":
 				c.v3.deepOptions.KnockoutPrefix, _ = val.(string)
 			case "sort_merged_arrays":
@@ -57,12 +58,12 @@ func (c *config) parseV3(top *Hash) error {
 		e := &entry{name: b, fn: fn, locKind: "paths"}
 		ext := fn.v3Extension
 		settings, _ := top.Get(b)
-		if sh, isHash := settings.(*Hash); isHash {
+		if sh, isHash := settings.(*model.Hash); isHash {
 			if d, ok := sh.Get("datadir"); ok {
 				e.datadir, _ = d.(string)
 			}
 			if x, ok := sh.Get("extension"); ok && x != nil {
-				ext = "." + rubyToS(x) // Puppet adds the dot, as Hiera 3 does
+				ext = "." + model.ToS(x) // Puppet adds the dot, as Hiera 3 does
 			}
 			e.options = v3Options(sh)
 		}
@@ -81,10 +82,10 @@ func (c *config) parseV3(top *Hash) error {
 }
 
 // v3Options keeps a backend's settings other than datadir/extension (the eyaml key paths).
-func v3Options(settings *Hash) *Hash {
-	opts := NewHash(2)
+func v3Options(settings *model.Hash) *model.Hash {
+	opts := model.NewHash(2)
 	settings.Each(func(k, v any) bool {
-		if ks := rubyToS(k); ks != "datadir" && ks != "extension" {
+		if ks := model.ToS(k); ks != "datadir" && ks != "extension" {
 			opts.Set(ks, v)
 		}
 		return true
@@ -95,7 +96,7 @@ func v3Options(settings *Hash) *Hash {
 	return opts
 }
 
-func (c *config) v3StringList(top *Hash, key string, dflt []string) ([]string, error) {
+func (c *config) v3StringList(top *model.Hash, key string, dflt []string) ([]string, error) {
 	v, ok := top.Get(key)
 	if !ok || v == nil {
 		return dflt, nil
@@ -105,13 +106,13 @@ func (c *config) v3StringList(top *Hash, key string, dflt []string) ([]string, e
 	}
 	list, isList := v.([]any)
 	if !isList {
-		return nil, c.errAt(0, ":%s: must be a string or an array of strings, got %s", key, puppetTypeName(v))
+		return nil, c.errAt(0, ":%s: must be a string or an array of strings, got %s", key, model.TypeName(v))
 	}
 	out := make([]string, 0, len(list))
 	for _, el := range list {
 		s, isStr := el.(string)
 		if !isStr {
-			return nil, c.errAt(0, ":%s: must be a string or an array of strings, got an element %s", key, rubyInspect(el))
+			return nil, c.errAt(0, ":%s: must be a string or an array of strings, got an element %s", key, model.Inspect(el))
 		}
 		out = append(out, s)
 	}

@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"strings"
 )
 
@@ -13,17 +14,17 @@ var (
 // parseV4 converts a version 4 hiera.yaml (allowed in the environment and module layers only) into
 // entries as Puppet's HieraConfigV4 does: a level reads paths, else [path], else [name], each with
 // the backend's extension added when missing.
-func (c *config) parseV4(top *Hash, lines map[*Hash]int) error {
+func (c *config) parseV4(top *model.Hash, lines map[*model.Hash]int) error {
 	for _, k := range top.Keys() {
 		if !contains(v4TopKeys, k) {
-			return c.typeError(fmt.Sprintf("unrecognized key '%s'", rubyToS(k)))
+			return c.typeError(fmt.Sprintf("unrecognized key '%s'", model.ToS(k)))
 		}
 	}
 	datadir := "data"
 	if v, ok := top.Get("datadir"); ok {
 		s, isStr := v.(string)
 		if !isStr || s == "" {
-			return c.typeError("entry 'datadir' expects a String[1] value, got " + puppetTypeName(v))
+			return c.typeError("entry 'datadir' expects a String[1] value, got " + model.TypeName(v))
 		}
 		datadir = s
 	}
@@ -31,7 +32,7 @@ func (c *config) parseV4(top *Hash, lines map[*Hash]int) error {
 	if h, ok := top.Get("hierarchy"); ok {
 		list, isList := h.([]any)
 		if !isList {
-			return c.typeError("entry 'hierarchy' expects an Array value, got " + puppetTypeName(h))
+			return c.typeError("entry 'hierarchy' expects an Array value, got " + model.TypeName(h))
 		}
 		hier = list
 	}
@@ -50,15 +51,15 @@ func (c *config) parseV4(top *Hash, lines map[*Hash]int) error {
 	return nil
 }
 
-func (c *config) parseV4Entry(i int, raw any, datadir string, lines map[*Hash]int) (*entry, error) {
+func (c *config) parseV4Entry(i int, raw any, datadir string, lines map[*model.Hash]int) (*entry, error) {
 	at := fmt.Sprintf("entry 'hierarchy' index %d", i)
-	h, ok := raw.(*Hash)
+	h, ok := raw.(*model.Hash)
 	if !ok {
-		return nil, c.typeError(at + " expects a Hash value, got " + puppetTypeName(raw))
+		return nil, c.typeError(at + " expects a Hash value, got " + model.TypeName(raw))
 	}
 	for _, k := range h.Keys() {
 		if !contains(v4EntryKeys, k) {
-			return nil, c.typeError(fmt.Sprintf("%s unrecognized key '%s'", at, rubyToS(k)))
+			return nil, c.typeError(fmt.Sprintf("%s unrecognized key '%s'", at, model.ToS(k)))
 		}
 	}
 	str := func(k string, required bool) (string, error) {
@@ -72,7 +73,7 @@ func (c *config) parseV4Entry(i int, raw any, datadir string, lines map[*Hash]in
 		if s, isStr := v.(string); isStr && s != "" {
 			return s, nil
 		}
-		return "", c.typeError(fmt.Sprintf("%s entry '%s' expects a String[1] value, got %s", at, k, puppetTypeName(v)))
+		return "", c.typeError(fmt.Sprintf("%s entry '%s' expects a String[1] value, got %s", at, k, model.TypeName(v)))
 	}
 	e := &entry{line: lines[h], locKind: "paths", datadir: datadir}
 	var backend, path, dir string
@@ -103,12 +104,12 @@ func (c *config) parseV4Entry(i int, raw any, datadir string, lines map[*Hash]in
 	case ok:
 		list, isList := v.([]any)
 		if !isList {
-			return nil, c.typeError(fmt.Sprintf("%s entry 'paths' expects an Array value, got %s", at, puppetTypeName(v)))
+			return nil, c.typeError(fmt.Sprintf("%s entry 'paths' expects an Array value, got %s", at, model.TypeName(v)))
 		}
 		for j, el := range list {
 			s, isStr := el.(string)
 			if !isStr || s == "" {
-				return nil, c.typeError(fmt.Sprintf("%s entry 'paths' index %d expects a String[1] value, got %s", at, j, puppetTypeName(el)))
+				return nil, c.typeError(fmt.Sprintf("%s entry 'paths' index %d expects a String[1] value, got %s", at, j, model.TypeName(el)))
 			}
 			e.locs = append(e.locs, s)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"os"
 	"path/filepath"
 	"sort"
@@ -122,7 +123,7 @@ func setUpCase(t *testing.T, c confCase) (string, Scope) {
 	for k, v := range c.Facts {
 		facts[k] = v
 	}
-	fh, err := FromGo(jsonNumbers(facts))
+	fh, err := model.FromGo(jsonNumbers(facts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,11 +131,11 @@ func setUpCase(t *testing.T, c confCase) (string, Scope) {
 	if !isStr {
 		t.Fatalf("fact clientcert is %T, not a string", facts["clientcert"])
 	}
-	factsHash, isHash := fh.(*Hash)
+	factsHash, isHash := fh.(*model.Hash)
 	if !isHash {
 		t.Fatalf("facts converted to %T, not a *Hash", fh)
 	}
-	vars := NewHash(1)
+	vars := model.NewHash(1)
 	vars.Set("trusted", map2hash("certname", certname))
 	return filepath.Join(dir, "hiera.yaml"), Scope{Facts: factsHash, Vars: vars}
 }
@@ -267,7 +268,7 @@ func runConfLookup(engine *Engine, c confCase, lk confLookup, scope Scope, exp c
 
 // compareWording checks that the message of err appears in Puppet's error text.
 func compareWording(err error, puppet, root string) string {
-	var he *Error
+	var he *model.Error
 	if !errors.As(err, &he) {
 		return fmt.Sprintf("Puppet failed with %q, we gave no *Error (%v)", puppet, err)
 	}
@@ -294,7 +295,7 @@ func compareResult(lk confLookup, exp confResult, res Result, err error) string 
 		if gotFailure {
 			return valueTypeMessageProblem(lk, exp, err)
 		}
-		return fmt.Sprintf("Puppet failed (%.120s), we returned %s", exp.Error+notFoundText(exp), rubyInspect(res.Value))
+		return fmt.Sprintf("Puppet failed (%.120s), we returned %s", exp.Error+notFoundText(exp), model.Inspect(res.Value))
 	}
 	if err != nil {
 		return fmt.Sprintf("want %s, got error: %v", exp.Value, err)
@@ -333,7 +334,7 @@ func sensitiveInner(raw json.RawMessage, sensitive bool) json.RawMessage {
 // valueTypeMessageProblem compares the message of a failed lookup that has a value_type with Puppet's:
 // the type checker's and type parser's messages are Puppet's own, word for word.
 func valueTypeMessageProblem(lk confLookup, exp confResult, err error) string {
-	var herr *Error
+	var herr *model.Error
 	if lk.Type == nil || exp.Error == "" || exp.Crash || !errors.As(err, &herr) || herr.Message == exp.Error {
 		return ""
 	}

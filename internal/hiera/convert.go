@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math/big"
 	"regexp"
 	"strings"
@@ -64,7 +65,7 @@ func convertTo(key string, v any, spec any) (out any, sensitive bool, err error)
 	}
 	name, perr := convParseType(source)
 	if perr != "" {
-		return nil, false, errorf("Invalid data type in lookup_options for key '%s' could not parse '%s', error: '%s", key, source, perr)
+		return nil, false, model.Errorf("Invalid data type in lookup_options for key '%s' could not parse '%s', error: '%s", key, source, perr)
 	}
 	if name == "Sensitive" {
 		if len(args) > 0 {
@@ -76,10 +77,10 @@ func convertTo(key string, v any, spec any) (out any, sensitive bool, err error)
 		if _, known := convTypes[name[:i]]; !known && name[:i] != "Sensitive" && !convRichTypes[name[:i]] {
 			return nil, false, convRaised(key, "Creation of new instance of type 'TypeReference['"+name+"']' is not supported")
 		}
-		return nil, false, errorf("The convert_to lookup_option for key '%s' uses the parameterized type '%s', which is not supported (use a plain type name such as Integer or Array)", key, name)
+		return nil, false, model.Errorf("The convert_to lookup_option for key '%s' uses the parameterized type '%s', which is not supported (use a plain type name such as Integer or Array)", key, name)
 	}
 	if convRichTypes[name] {
-		return nil, false, errorf("The convert_to lookup_option for key '%s' uses the type '%s', whose values this engine cannot represent", key, name)
+		return nil, false, model.Errorf("The convert_to lookup_option for key '%s' uses the type '%s', whose values this engine cannot represent", key, name)
 	}
 	convert, known := convTypes[name]
 	if !known {
@@ -99,7 +100,7 @@ func convertTo(key string, v any, spec any) (out any, sensitive bool, err error)
 }
 
 func convRaised(key, msg string) error {
-	return errorf("The convert_to lookup_option for key '%s' raised error: %s", key, msg)
+	return model.Errorf("The convert_to lookup_option for key '%s' raised error: %s", key, msg)
 }
 
 // convParseType checks a type string the way Puppet's TypeParser would for plain names. It returns
@@ -140,7 +141,7 @@ func convIsInstance(name string, v any) bool {
 
 func convIsCollection(v any) bool {
 	switch v.(type) {
-	case []any, *Hash:
+	case []any, *model.Hash:
 		return true
 	}
 	return false
@@ -199,7 +200,7 @@ func convArray(v any, args []any) (any, string) {
 	if wrap {
 		return []any{v}, ""
 	}
-	if h, ok := v.(*Hash); ok {
+	if h, ok := v.(*model.Hash); ok {
 		pairs := make([]any, 0, h.Len())
 		h.Each(func(k, val any) bool {
 			pairs = append(pairs, []any{k, val})
@@ -227,7 +228,7 @@ func convHash(v any, args []any) (any, string) {
 	switch x := v.(type) {
 	case nil:
 		return nil, "Converted value from Hash.new() has wrong type, expects a Hash value, got Undef"
-	case *Hash:
+	case *model.Hash:
 		return x, ""
 	case []any:
 		if convAllPairs(x) {
@@ -248,7 +249,7 @@ func convHash(v any, args []any) (any, string) {
 	if len(flat)%2 != 0 {
 		return nil, "odd number of arguments for Hash"
 	}
-	h := NewHash(len(flat) / 2)
+	h := model.NewHash(len(flat) / 2)
 	for i := 0; i < len(flat); i += 2 {
 		if convIsCollection(flat[i]) {
 			return nil, "Hash keys of type " + convGeneralType(flat[i]) + " are not supported by this engine"
@@ -296,7 +297,7 @@ func convShortType(v any) string {
 	switch t := v.(type) {
 	case []any:
 		return "Tuple"
-	case *Hash:
+	case *model.Hash:
 		if t.Len() > 0 && convStringKeys(t) {
 			return "Struct"
 		}
@@ -318,7 +319,7 @@ func convGeneralType(v any) string {
 			names[i] = convGeneralType(e)
 		}
 		return "Array[" + convCommonType(names) + "]"
-	case *Hash:
+	case *model.Hash:
 		if t.Len() == 0 {
 			return "Hash"
 		}
@@ -334,10 +335,10 @@ func convGeneralType(v any) string {
 		}
 		return "Hash[" + convCommonType(keys) + ", " + convCommonType(vals) + "]"
 	}
-	return puppetTypeName(v) // scalars: the short names are the general ones
+	return model.TypeName(v) // scalars: the short names are the general ones
 }
 
-func convStringKeys(h *Hash) bool {
+func convStringKeys(h *model.Hash) bool {
 	for _, k := range h.Keys() {
 		if s, ok := k.(string); !ok || s == "" {
 			return false

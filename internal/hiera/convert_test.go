@@ -1,13 +1,14 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"testing"
 )
 
-func convHashOf(kv ...any) *Hash {
-	h := NewHash(len(kv) / 2)
+func convHashOf(kv ...any) *model.Hash {
+	h := model.NewHash(len(kv) / 2)
 	for i := 0; i < len(kv); i += 2 {
 		h.Set(kv[i], kv[i+1])
 	}
@@ -108,7 +109,7 @@ func TestConvertTo(t *testing.T) {
 		"hash-pairs":        {spec: "Hash", value: []any{[]any{"a", int64(1)}, []any{"b", int64(2)}}, want: convHashOf("a", int64(1), "b", int64(2))},
 		"hash-odd":          {spec: "Hash", value: []any{"a", int64(1), "b"}, wantErr: "The convert_to lookup_option for key 'a' raised error: odd number of arguments for Hash"},
 		"hash-string":       {spec: "Hash", value: "ab", want: convHashOf("a", "b")},
-		"hash-empty":        {spec: "Hash", value: []any{}, want: NewHash(0)},
+		"hash-empty":        {spec: "Hash", value: []any{}, want: model.NewHash(0)},
 		"hash-int":          {spec: "Hash", value: int64(3), wantErr: "The convert_to lookup_option for key 'a' raised error: odd number of arguments for Hash"},
 		"hash-float":        {spec: "Hash", value: 1.5, wantErr: "The convert_to lookup_option for key 'a' raised error: Value of type Float cannot be converted to Hash"},
 		"hash-already":      {spec: "Hash", value: convHashOf(int64(1), "x"), want: convHashOf(int64(1), "x")},
@@ -147,7 +148,7 @@ func TestConvertTo(t *testing.T) {
 			if err != nil {
 				t.Fatalf("convertTo(%v, %#v) unexpected error %v", tc.spec, tc.value, err)
 			}
-			if !Equal(got, tc.want) {
+			if !model.Equal(got, tc.want) {
 				t.Errorf("convertTo(%v, %#v) = %#v, want %#v", tc.spec, tc.value, got, tc.want)
 			}
 			if sensitive != tc.sensitive {
@@ -177,7 +178,7 @@ func TestRubyFloatForConvert(t *testing.T) {
 	for name, tc := range testCases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if got := rubyFloat(tc.in); got != tc.want {
+			if got := model.FloatToS(tc.in); got != tc.want {
 				t.Errorf("rubyFloat(%v) = %q, want %q", tc.in, got, tc.want)
 			}
 		})

@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"regexp"
@@ -56,7 +57,7 @@ func convInteger(v any, args []any) (any, string) {
 		}
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, rubyFloat(x) // Ruby's FloatDomainError message
+			return nil, model.FloatToS(x) // Ruby's FloatDomainError message
 		}
 		n, _ = big.NewFloat(x).Int(nil) // truncates like Float#to_i
 	case string:
@@ -73,7 +74,7 @@ func convInteger(v any, args []any) (any, string) {
 	if abs {
 		n.Abs(n)
 	}
-	return normInt(n), ""
+	return model.NormInt(n), ""
 }
 
 // convFloat is Float.new(from, abs = false).
@@ -150,7 +151,7 @@ func convNumeric(v any, args []any) (any, string) {
 			if !ok {
 				return nil, "invalid value for Integer(): " + strconv.Quote(x)
 			}
-			out = normInt(n)
+			out = model.NormInt(n)
 			break
 		}
 		if out, msg = convToN(x); msg != "" {
@@ -167,9 +168,9 @@ func convNumeric(v any, args []any) (any, string) {
 		case float64:
 			out = math.Abs(x)
 		case int64:
-			out = normInt(new(big.Int).Abs(big.NewInt(x)))
+			out = model.NormInt(new(big.Int).Abs(big.NewInt(x)))
 		case *big.Int:
-			out = normInt(new(big.Int).Abs(x))
+			out = model.NormInt(new(big.Int).Abs(x))
 		}
 	}
 	return out, ""
@@ -231,7 +232,7 @@ func convToN(s string) (any, string) {
 	if neg {
 		iv.Neg(iv)
 	}
-	return normInt(iv), ""
+	return model.NormInt(iv), ""
 }
 
 // convParseInteger is Ruby's Integer(s) (radix 0) or Integer(s, radix): surrounding whitespace, one

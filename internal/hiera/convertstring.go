@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ func convContainerString(v any) string {
 			parts[i] = convContainerString(e)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
-	case *Hash:
+	case *model.Hash:
 		parts := make([]string, 0, x.Len())
 		x.Each(func(k, val any) bool {
 			parts = append(parts, convContainerString(k)+" => "+convContainerString(val))
@@ -45,7 +46,7 @@ func convContainerString(v any) string {
 		})
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
-	return scalarInspect(v) // the other scalars print as inspect prints them
+	return model.InspectScalar(v) // the other scalars print as inspect prints them
 }
 
 // convFormatF is Ruby's format('%f', f).

@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"math/bits"
@@ -31,13 +32,13 @@ func newDeepMerger(opts DeepOptions, preserve bool) (*deepMerger, error) {
 		return d, nil
 	}
 	if preserve {
-		return nil, errorf("overwrite_unmergeable must be true if knockout_prefix is specified in deep_merge!")
+		return nil, model.Errorf("overwrite_unmergeable must be true if knockout_prefix is specified in deep_merge!")
 	}
 	// The gem builds %r{^#{knockout_prefix}}: the prefix is an unescaped regexp and Ruby's ^ matches
 	// at every line start.
 	re, err := knockoutRegexp(ko)
 	if err != nil {
-		return nil, errorf("knockout_prefix %s is not a valid regular expression: %v", rubyQuote(ko), err)
+		return nil, model.Errorf("knockout_prefix %s is not a valid regular expression: %v", model.Quote(ko), err)
 	}
 	d.ko = re
 	return d, nil
@@ -68,7 +69,7 @@ func (d *deepMerger) merge(src, dst any) (any, error) {
 		return src, nil
 	}
 	switch s := src.(type) {
-	case *Hash:
+	case *model.Hash:
 		return d.mergeHash(s, dst)
 	case []any:
 		return d.mergeArray(s, dst, false)
@@ -76,17 +77,17 @@ func (d *deepMerger) merge(src, dst any) (any, error) {
 	return d.overwrite(src, dst), nil
 }
 
-func (d *deepMerger) mergeHash(s *Hash, dst any) (any, error) {
-	dh, ok := dst.(*Hash)
+func (d *deepMerger) mergeHash(s *model.Hash, dst any) (any, error) {
+	dh, ok := dst.(*model.Hash)
 	if !ok {
 		if s.Len() == 0 || d.preserve {
 			return dst, nil
 		}
 		// The gem replaces dst by src itself at the first key, then merges the remaining keys of src
 		// into src: their values are merged with themselves.
-		out := NewHash(s.Len())
-		for i, k := range s.keys() {
-			v := s.vals[i]
+		out := model.NewHash(s.Len())
+		for i, k := range s.RawKeys() {
+			v := s.Vals[i]
 			if i > 0 && truthy(v) {
 				var err error
 				if v, err = d.self(v); err != nil {
@@ -97,8 +98,8 @@ func (d *deepMerger) mergeHash(s *Hash, dst any) (any, error) {
 		}
 		return out, nil
 	}
-	for i, k := range s.keys() {
-		sv := s.vals[i]
+	for i, k := range s.RawKeys() {
+		sv := s.Vals[i]
 		var r any
 		var err error
 		if dv, ok := dh.Get(k); ok && truthy(dv) {
@@ -185,7 +186,7 @@ func (d *deepMerger) joinArrays(src, dst []any, aliased bool) (any, error) {
 			case aliased && src[i] == de:
 				r, err = d.self(de)
 			case aliased:
-				r, err = d.merge(src[i], Copy(de))
+				r, err = d.merge(src[i], model.Copy(de))
 			default:
 				r, err = d.merge(src[i], de)
 			}
@@ -239,7 +240,7 @@ func (d *deepMerger) fresh(v any) (any, error) {
 	switch t := v.(type) {
 	case nil:
 		return nil, nil
-	case *Hash:
+	case *model.Hash:
 		return d.self(t)
 	case []any:
 		return d.mergeArray(t, append([]any{}, t...), true)
@@ -250,10 +251,10 @@ func (d *deepMerger) fresh(v any) (any, error) {
 // self is deep_merge!(v, v) with source and destination the same object.
 func (d *deepMerger) self(v any) (any, error) {
 	switch t := v.(type) {
-	case *Hash:
-		out := NewHash(t.Len())
-		for i, k := range t.keys() {
-			r := t.vals[i]
+	case *model.Hash:
+		out := model.NewHash(t.Len())
+		for i, k := range t.RawKeys() {
+			r := t.Vals[i]
 			if truthy(r) {
 				var err error
 				if r, err = d.self(r); err != nil {
@@ -396,8 +397,8 @@ func clearOrNil(v any) any {
 	switch v.(type) {
 	case []any:
 		return []any{}
-	case *Hash:
-		return NewHash(0)
+	case *model.Hash:
+		return model.NewHash(0)
 	case string:
 		return ""
 	}
@@ -406,7 +407,7 @@ func clearOrNil(v any) any {
 
 func containsValue(a []any, v any) bool {
 	for _, e := range a {
-		if Equal(e, v) {
+		if model.Equal(e, v) {
 			return true
 		}
 	}
@@ -417,7 +418,7 @@ func containsValue(a []any, v any) bool {
 func deleteValue(a []any, v any) []any {
 	out := make([]any, 0, len(a))
 	for _, e := range a {
-		if !Equal(e, v) {
+		if !model.Equal(e, v) {
 			out = append(out, e)
 		}
 	}
@@ -426,7 +427,7 @@ func deleteValue(a []any, v any) []any {
 
 func allHashes(a []any) bool {
 	for _, e := range a {
-		if _, ok := e.(*Hash); !ok {
+		if _, ok := e.(*model.Hash); !ok {
 			return false
 		}
 	}
@@ -481,7 +482,7 @@ func rubyCmp(a, b any) (int, error) {
 	if c, ok := spaceship(a, b); ok {
 		return c, nil
 	}
-	return 0, errorf("comparison of %s with %s failed", rubyClassName(a), rubyCmpOperand(b))
+	return 0, model.Errorf("comparison of %s with %s failed", model.ClassName(a), model.CmpOperand(b))
 }
 
 // spaceship is Ruby's <=>; ok is false where Ruby returns nil.
@@ -561,10 +562,10 @@ func rubyEqual(a, b any) bool {
 		return ok && c == 0
 	}
 	switch a.(type) {
-	case []any, *Hash:
-		return containersEqual(a, b, rubyEqual)
+	case []any, *model.Hash:
+		return model.ContainersEqual(a, b, rubyEqual)
 	}
-	return Equal(a, b)
+	return model.Equal(a, b)
 }
 
 // unpackArray is Ruby's a.join(sep).split(sep), which unpack_arrays applies to both arrays.
@@ -597,7 +598,7 @@ func rubyJoin(a []any, sep string) string {
 			sb.WriteString(rubyJoin(t, sep))
 		case nil:
 		default:
-			sb.WriteString(rubyToS(t))
+			sb.WriteString(model.ToS(t))
 		}
 	}
 	return sb.String()

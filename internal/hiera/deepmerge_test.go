@@ -1,6 +1,8 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 	"testing"
 )
 
@@ -25,9 +27,9 @@ func runDeepCases(t *testing.T, testCases map[string]deepCase) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			high, low := Copy(tc.high), Copy(tc.low)
+			high, low := model.Copy(tc.high), model.Copy(tc.low)
 			got, err := m.Combine(m.Convert(tc.high), tc.low)
-			if !mtSame(high, tc.high) || !mtSame(low, tc.low) {
+			if !modeltest.Same(high, tc.high) || !modeltest.Same(low, tc.low) {
 				t.Errorf("the merge modified its inputs")
 			}
 			if tc.wantErr != "" {
@@ -39,8 +41,8 @@ func runDeepCases(t *testing.T, testCases map[string]deepCase) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !mtSame(got, tc.want) {
-				t.Fatalf("got %s, want %s", rubyInspect(got), rubyInspect(tc.want))
+			if !modeltest.Same(got, tc.want) {
+				t.Fatalf("got %s, want %s", model.Inspect(got), model.Inspect(tc.want))
 			}
 		})
 	}
@@ -52,86 +54,86 @@ func TestDeepMerge(t *testing.T) {
 	one, two := int64(1), int64(2)
 	runDeepCases(t, map[string]deepCase{
 		"basic": {
-			high: mtH("h", mtH("a", mtH("x", "high"), "s", "high")),
-			low:  mtH("h", mtH("a", mtH("x", "low", "y", "low"), "s", "low", "t", "low")),
-			want: mtH("h", mtH("a", mtH("x", "high", "y", "low"), "s", "high", "t", "low")),
+			high: modeltest.H("h", modeltest.H("a", modeltest.H("x", "high"), "s", "high")),
+			low:  modeltest.H("h", modeltest.H("a", modeltest.H("x", "low", "y", "low"), "s", "low", "t", "low")),
+			want: modeltest.H("h", modeltest.H("a", modeltest.H("x", "high", "y", "low"), "s", "high", "t", "low")),
 		},
 		"array-lower-first": {
-			high: mtH("arr", mtA("a", "b")), low: mtH("arr", mtA("c", "a")),
-			want: mtH("arr", mtA("c", "a", "b")),
+			high: modeltest.H("arr", modeltest.A("a", "b")), low: modeltest.H("arr", modeltest.A("c", "a")),
+			want: modeltest.H("arr", modeltest.A("c", "a", "b")),
 		},
-		"array-root":        {high: mtA("a", "b"), low: mtA("c", "a"), want: mtA("c", "a", "b")},
-		"dedup-within":      {high: mtH("arr", mtA("a", "a")), low: mtH("arr", mtA("b", "b")), want: mtH("arr", mtA("b", "a"))},
-		"new-key-dedup":     {high: mtH("arr", mtA("a", "a")), low: mtH("other", one), want: mtH("other", one, "arr", mtA("a"))},
-		"not-flattened":     {high: mtA(mtA("x")), low: mtA("y"), want: mtA("y", mtA("x"))},
-		"hash-over-array":   {high: mtH("a", mtH("x", one)), low: mtH("a", mtA(one)), want: mtH("a", mtH("x", one))},
-		"array-over-hash":   {high: mtH("a", mtA(one)), low: mtH("a", mtH("x", one)), want: mtH("a", mtA(one))},
-		"string-over-hash":  {high: mtH("a", "str"), low: mtH("a", mtH("x", one)), want: mtH("a", "str")},
-		"array-over-string": {high: mtA("x"), low: "s", want: mtA("x")},
-		"string-over-array": {high: "s", low: mtA("x"), want: "s"},
+		"array-root":        {high: modeltest.A("a", "b"), low: modeltest.A("c", "a"), want: modeltest.A("c", "a", "b")},
+		"dedup-within":      {high: modeltest.H("arr", modeltest.A("a", "a")), low: modeltest.H("arr", modeltest.A("b", "b")), want: modeltest.H("arr", modeltest.A("b", "a"))},
+		"new-key-dedup":     {high: modeltest.H("arr", modeltest.A("a", "a")), low: modeltest.H("other", one), want: modeltest.H("other", one, "arr", modeltest.A("a"))},
+		"not-flattened":     {high: modeltest.A(modeltest.A("x")), low: modeltest.A("y"), want: modeltest.A("y", modeltest.A("x"))},
+		"hash-over-array":   {high: modeltest.H("a", modeltest.H("x", one)), low: modeltest.H("a", modeltest.A(one)), want: modeltest.H("a", modeltest.H("x", one))},
+		"array-over-hash":   {high: modeltest.H("a", modeltest.A(one)), low: modeltest.H("a", modeltest.H("x", one)), want: modeltest.H("a", modeltest.A(one))},
+		"string-over-hash":  {high: modeltest.H("a", "str"), low: modeltest.H("a", modeltest.H("x", one)), want: modeltest.H("a", "str")},
+		"array-over-string": {high: modeltest.A("x"), low: "s", want: modeltest.A("x")},
+		"string-over-array": {high: "s", low: modeltest.A("x"), want: "s"},
 		"nil-higher-value": {
-			high: mtH("a", nil, "b", nil), low: mtH("a", "low"),
-			want: mtH("a", "low", "b", nil),
+			high: modeltest.H("a", nil, "b", nil), low: modeltest.H("a", "low"),
+			want: modeltest.H("a", "low", "b", nil),
 		},
-		"nil-higher-root":   {high: nil, low: mtH("c", int64(3)), want: mtH("c", int64(3))},
-		"false-lower":       {high: mtH("a", "x"), low: mtH("a", false), want: mtH("a", "x")},
+		"nil-higher-root":   {high: nil, low: modeltest.H("c", int64(3)), want: modeltest.H("c", int64(3))},
+		"false-lower":       {high: modeltest.H("a", "x"), low: modeltest.H("a", false), want: modeltest.H("a", "x")},
 		"false-lower-root":  {high: "x", low: false, want: "x"},
-		"nil-over-false":    {high: mtH("a", nil), low: mtH("a", false), want: mtH("a", nil)},
-		"key-order":         {high: mtH("z", one, "a", one), low: mtH("m", two, "z", two), want: mtH("m", two, "z", one, "a", one)},
-		"empty-hash-higher": {high: mtH(), low: mtH("a", one), want: mtH("a", one)},
+		"nil-over-false":    {high: modeltest.H("a", nil), low: modeltest.H("a", false), want: modeltest.H("a", nil)},
+		"key-order":         {high: modeltest.H("z", one, "a", one), low: modeltest.H("m", two, "z", two), want: modeltest.H("m", two, "z", one, "a", one)},
+		"empty-hash-higher": {high: modeltest.H(), low: modeltest.H("a", one), want: modeltest.H("a", one)},
 		"empty-hash-over-string": {
-			high: mtH("a", mtH()), low: mtH("a", "s"),
-			want: mtH("a", "s"),
+			high: modeltest.H("a", modeltest.H()), low: modeltest.H("a", "s"),
+			want: modeltest.H("a", "s"),
 		},
-		"empty-array-higher": {high: mtA(), low: mtA("x"), want: mtA("x")},
+		"empty-array-higher": {high: modeltest.A(), low: modeltest.A("x"), want: modeltest.A("x")},
 		"hash-arrays-default": {
-			high: mtH("arr", mtA(mtH("a", one))), low: mtH("arr", mtA(mtH("x", one))),
-			want: mtH("arr", mtA(mtH("x", one), mtH("a", one))),
+			high: modeltest.H("arr", modeltest.A(modeltest.H("a", one))), low: modeltest.H("arr", modeltest.A(modeltest.H("x", one))),
+			want: modeltest.H("arr", modeltest.A(modeltest.H("x", one), modeltest.H("a", one))),
 		},
 		"merge-hash-arrays": {
-			merge: mtH("strategy", "deep", "merge_hash_arrays", true),
-			high:  mtH("arr", mtA(mtH("a", one), mtH("b", two))), low: mtH("arr", mtA(mtH("x", one))),
-			want: mtH("arr", mtA(mtH("x", one, "a", one), mtH("b", two))),
+			merge: modeltest.H("strategy", "deep", "merge_hash_arrays", true),
+			high:  modeltest.H("arr", modeltest.A(modeltest.H("a", one), modeltest.H("b", two))), low: modeltest.H("arr", modeltest.A(modeltest.H("x", one))),
+			want: modeltest.H("arr", modeltest.A(modeltest.H("x", one, "a", one), modeltest.H("b", two))),
 		},
 		"merge-hash-arrays-mixed": {
-			merge: mtH("strategy", "deep", "merge_hash_arrays", true),
-			high:  mtH("arr", mtA(mtH("a", one), "s")), low: mtH("arr", mtA(mtH("x", one))),
-			want: mtH("arr", mtA(mtH("x", one), mtH("a", one), "s")),
+			merge: modeltest.H("strategy", "deep", "merge_hash_arrays", true),
+			high:  modeltest.H("arr", modeltest.A(modeltest.H("a", one), "s")), low: modeltest.H("arr", modeltest.A(modeltest.H("x", one))),
+			want: modeltest.H("arr", modeltest.A(modeltest.H("x", one), modeltest.H("a", one), "s")),
 		},
 		"merge-hash-arrays-shorter-source": {
-			merge: mtH("strategy", "deep", "merge_hash_arrays", true),
-			high:  mtA(mtH("a", one)), low: mtA(mtH("x", one), mtH("y", one)),
-			want: mtA(mtH("x", one, "a", one), mtH("y", one)),
+			merge: modeltest.H("strategy", "deep", "merge_hash_arrays", true),
+			high:  modeltest.A(modeltest.H("a", one)), low: modeltest.A(modeltest.H("x", one), modeltest.H("y", one)),
+			want: modeltest.A(modeltest.H("x", one, "a", one), modeltest.H("y", one)),
 		},
 		"sort": {
-			merge: mtH("strategy", "deep", "sort_merged_arrays", true),
-			high:  mtH("arr", mtA("b", "d")), low: mtH("arr", mtA("c", "a")),
-			want: mtH("arr", mtA("a", "b", "c", "d")),
+			merge: modeltest.H("strategy", "deep", "sort_merged_arrays", true),
+			high:  modeltest.H("arr", modeltest.A("b", "d")), low: modeltest.H("arr", modeltest.A("c", "a")),
+			want: modeltest.H("arr", modeltest.A("a", "b", "c", "d")),
 		},
 		"sort-numbers": {
-			merge: mtH("strategy", "deep", "sort_merged_arrays", true),
-			high:  mtA(2.5, int64(-1)), low: mtA(int64(3), int64(1)),
-			want: mtA(int64(-1), int64(1), 2.5, int64(3)),
+			merge: modeltest.H("strategy", "deep", "sort_merged_arrays", true),
+			high:  modeltest.A(2.5, int64(-1)), low: modeltest.A(int64(3), int64(1)),
+			want: modeltest.A(int64(-1), int64(1), 2.5, int64(3)),
 		},
 		"sort-mixed": {
-			merge: mtH("strategy", "deep", "sort_merged_arrays", true),
-			high:  mtH("arr", mtA("b", one)), low: mtH("arr", mtA(two, "a")),
+			merge: modeltest.H("strategy", "deep", "sort_merged_arrays", true),
+			high:  modeltest.H("arr", modeltest.A("b", one)), low: modeltest.H("arr", modeltest.A(two, "a")),
 			wantErr: "comparison of Integer with String failed",
 		},
 		"sort-names-immediates": {
-			merge: mtH("strategy", "deep", "sort_merged_arrays", true),
-			high:  mtA(nil), low: mtA("a"),
+			merge: modeltest.H("strategy", "deep", "sort_merged_arrays", true),
+			high:  modeltest.A(nil), low: modeltest.A("a"),
 			wantErr: "comparison of String with nil failed",
 		},
 		"sort-unequal-hashes": {
-			merge: mtH("strategy", "deep", "sort_merged_arrays", true),
-			high:  mtA(mtH("a", two)), low: mtA(mtH("a", one)),
+			merge: modeltest.H("strategy", "deep", "sort_merged_arrays", true),
+			high:  modeltest.A(modeltest.H("a", two)), low: modeltest.A(modeltest.H("a", one)),
 			wantErr: "comparison of Hash with Hash failed",
 		},
 		"sort-only-merged-arrays": {
-			merge: mtH("strategy", "deep", "sort_merged_arrays", true),
-			high:  mtH("a", mtA("b", "a")), low: mtH("b", one),
-			want: mtH("b", one, "a", mtA("a", "b")),
+			merge: modeltest.H("strategy", "deep", "sort_merged_arrays", true),
+			high:  modeltest.H("a", modeltest.A("b", "a")), low: modeltest.H("b", one),
+			want: modeltest.H("b", one, "a", modeltest.A("a", "b")),
 		},
 	})
 }
@@ -139,68 +141,68 @@ func TestDeepMerge(t *testing.T) {
 // TestDeepMergeKnockout covers the knockout_prefix consequences of hiera-semantics.md §4.5.
 func TestDeepMergeKnockout(t *testing.T) {
 	t.Parallel()
-	ko := mtH("strategy", "deep", "knockout_prefix", "--")
+	ko := modeltest.H("strategy", "deep", "knockout_prefix", "--")
 	runDeepCases(t, map[string]deepCase{
-		"element":        {merge: ko, high: mtH("arr", mtA("--b", "c")), low: mtH("arr", mtA("a", "b")), want: mtH("arr", mtA("a", "c"))},
-		"lone-prefix":    {merge: ko, high: mtH("arr", mtA("--", "c")), low: mtH("arr", mtA("a", "b")), want: mtH("arr", mtA("c"))},
-		"over-scalar":    {merge: ko, high: mtA("--x", "y"), low: "str", want: mtA("y")},
-		"lone-over-hash": {merge: ko, high: mtA("--", "y"), low: mtH("k", "v"), want: mtA("y")},
+		"element":        {merge: ko, high: modeltest.H("arr", modeltest.A("--b", "c")), low: modeltest.H("arr", modeltest.A("a", "b")), want: modeltest.H("arr", modeltest.A("a", "c"))},
+		"lone-prefix":    {merge: ko, high: modeltest.H("arr", modeltest.A("--", "c")), low: modeltest.H("arr", modeltest.A("a", "b")), want: modeltest.H("arr", modeltest.A("c"))},
+		"over-scalar":    {merge: ko, high: modeltest.A("--x", "y"), low: "str", want: modeltest.A("y")},
+		"lone-over-hash": {merge: ko, high: modeltest.A("--", "y"), low: modeltest.H("k", "v"), want: modeltest.A("y")},
 		"hash-value-becomes-empty-string": {
 			merge: ko,
-			high:  mtH("a", "--", "b", "--x"), low: mtH("a", mtH("x", int64(1)), "b", "y", "c", "z"),
-			want: mtH("a", "", "b", "", "c", "z"),
+			high:  modeltest.H("a", "--", "b", "--x"), low: modeltest.H("a", modeltest.H("x", int64(1)), "b", "y", "c", "z"),
+			want: modeltest.H("a", "", "b", "", "c", "z"),
 		},
-		"root-string":    {merge: ko, high: "--", low: mtA("x"), want: ""},
-		"hash-key-plain": {merge: ko, high: mtH("--a", int64(1)), low: mtH("a", int64(2)), want: mtH("a", int64(2), "--a", int64(1))},
+		"root-string":    {merge: ko, high: "--", low: modeltest.A("x"), want: ""},
+		"hash-key-plain": {merge: ko, high: modeltest.H("--a", int64(1)), low: modeltest.H("a", int64(2)), want: modeltest.H("a", int64(2), "--a", int64(1))},
 		"non-string-kept": {
 			merge: ko,
-			high:  mtH("arr", mtA("--1", "--x")), low: mtH("arr", mtA(int64(1), "x")),
-			want: mtH("arr", mtA(int64(1))),
+			high:  modeltest.H("arr", modeltest.A("--1", "--x")), low: modeltest.H("arr", modeltest.A(int64(1), "x")),
+			want: modeltest.H("arr", modeltest.A(int64(1))),
 		},
 		"prefix-removes-prefixed-too": {
-			merge: ko, high: mtA("--x"), low: mtA("x", "--x", "y"), want: mtA("y"),
+			merge: ko, high: modeltest.A("--x"), low: modeltest.A("x", "--x", "y"), want: modeltest.A("y"),
 		},
 		"other-prefix": {
-			merge: mtH("strategy", "deep", "knockout_prefix", "!!"),
-			high:  mtA("!!x", "y"), low: mtA("x", "z"), want: mtA("z", "y"),
+			merge: modeltest.H("strategy", "deep", "knockout_prefix", "!!"),
+			high:  modeltest.A("!!x", "y"), low: modeltest.A("x", "z"), want: modeltest.A("z", "y"),
 		},
 		"prefix-is-a-regexp": {
-			merge: mtH("strategy", "deep", "knockout_prefix", ".."),
-			high:  mtA("..x", "ab"), low: mtA("x", "b"), want: mtA("b"),
+			merge: modeltest.H("strategy", "deep", "knockout_prefix", ".."),
+			high:  modeltest.A("..x", "ab"), low: modeltest.A("x", "b"), want: modeltest.A("b"),
 		},
-		"prefix-at-any-line-start": {merge: ko, high: mtH("s", "a\n--b"), low: mtH("s", "x"), want: mtH("s", "")},
+		"prefix-at-any-line-start": {merge: ko, high: modeltest.H("s", "a\n--b"), low: modeltest.H("s", "x"), want: modeltest.H("s", "")},
 		"invalid-prefix": {
-			merge: mtH("strategy", "deep", "knockout_prefix", "("),
-			high:  mtA("x"), low: mtA("y"),
+			merge: modeltest.H("strategy", "deep", "knockout_prefix", "("),
+			high:  modeltest.A("x"), low: modeltest.A("y"),
 			wantErr: "knockout_prefix \"(\" is not a valid regular expression: error parsing regexp: missing closing ): `(?m)^(`",
 		},
 		"new-key-processed": {
 			merge: ko,
-			high:  mtH("s", "--gone", "arr", mtA("--x", "y")), low: mtH("other", int64(1)),
-			want: mtH("other", int64(1), "s", "", "arr", mtA("y")),
+			high:  modeltest.H("s", "--gone", "arr", modeltest.A("--x", "y")), low: modeltest.H("other", int64(1)),
+			want: modeltest.H("other", int64(1), "s", "", "arr", modeltest.A("y")),
 		},
 		// Inside a new hash the gem merges each array with itself, and its delete_if then runs over
 		// the array it is deleting from (results checked against deep_merge 1.1.1).
 		"new-nested-key-self-merge": {
 			merge: ko,
-			high:  mtH("n", mtH("s", "--gone", "arr", mtA("--x", "y"))), low: mtH("other", int64(1)),
-			want: mtH("other", int64(1), "n", mtH("s", "", "arr", mtA())),
+			high:  modeltest.H("n", modeltest.H("s", "--gone", "arr", modeltest.A("--x", "y"))), low: modeltest.H("other", int64(1)),
+			want: modeltest.H("other", int64(1), "n", modeltest.H("s", "", "arr", modeltest.A())),
 		},
 		"new-nested-key-self-merge-tail": {
 			merge: ko,
-			high:  mtH("n", mtH("arr", mtA("--x", "y", "x", "z"))), low: mtH("other", int64(1)),
-			want: mtH("other", int64(1), "n", mtH("arr", mtA("z"))),
+			high:  modeltest.H("n", modeltest.H("arr", modeltest.A("--x", "y", "x", "z"))), low: modeltest.H("other", int64(1)),
+			want: modeltest.H("other", int64(1), "n", modeltest.H("arr", modeltest.A("z"))),
 		},
 		"new-nested-key-lone-prefix": {
 			merge: ko,
-			high:  mtH("n", mtH("arr", mtA("--", "y"))), low: mtH("other", int64(1)),
-			want: mtH("other", int64(1), "n", mtH("arr", mtA())),
+			high:  modeltest.H("n", modeltest.H("arr", modeltest.A("--", "y"))), low: modeltest.H("other", int64(1)),
+			want: modeltest.H("other", int64(1), "n", modeltest.H("arr", modeltest.A())),
 		},
 		// A hash replacing a non-hash: the gem keeps the first entry as is and merges the others
 		// with themselves.
 		"hash-over-scalar-self-merges-later-keys": {
-			high: mtH("a", mtA("x", "x"), "b", mtA("y", "y")), low: "s",
-			want: mtH("a", mtA("x", "x"), "b", mtA("y")),
+			high: modeltest.H("a", modeltest.A("x", "x"), "b", modeltest.A("y", "y")), low: "s",
+			want: modeltest.H("a", modeltest.A("x", "x"), "b", modeltest.A("y")),
 		},
 	})
 }
@@ -212,14 +214,14 @@ func TestHiera3Array(t *testing.T) {
 		want    any
 		wantErr string
 	}{
-		"flatten-uniq":   {found: mtA(mtA("x", "y"), mtA("y", "z", mtA("w"))), want: mtA("x", "y", "z", "w")},
-		"string-allowed": {found: mtA("x", mtA("y")), want: mtA("x", "y")},
-		"nil-compacted":  {found: mtA(mtA("x", nil), mtA("y")), want: mtA("x", "y")},
-		"single":         {found: mtA(mtA("x", "x")), want: mtA("x")},
-		"integer":        {found: mtA(int64(1), mtA("y")), wantErr: "Hiera type mismatch for key 'a': expected Array and got Integer"},
-		"hash":           {found: mtA(mtH("k", "v"), mtA("y")), wantErr: "Hiera type mismatch for key 'a': expected Array and got Hash"},
-		"nil":            {found: mtA(nil), wantErr: "Hiera type mismatch for key 'a': expected Array and got NilClass"},
-		"false":          {found: mtA(false), wantErr: "Hiera type mismatch for key 'a': expected Array and got FalseClass"},
+		"flatten-uniq":   {found: modeltest.A(modeltest.A("x", "y"), modeltest.A("y", "z", modeltest.A("w"))), want: modeltest.A("x", "y", "z", "w")},
+		"string-allowed": {found: modeltest.A("x", modeltest.A("y")), want: modeltest.A("x", "y")},
+		"nil-compacted":  {found: modeltest.A(modeltest.A("x", nil), modeltest.A("y")), want: modeltest.A("x", "y")},
+		"single":         {found: modeltest.A(modeltest.A("x", "x")), want: modeltest.A("x")},
+		"integer":        {found: modeltest.A(int64(1), modeltest.A("y")), wantErr: "Hiera type mismatch for key 'a': expected Array and got Integer"},
+		"hash":           {found: modeltest.A(modeltest.H("k", "v"), modeltest.A("y")), wantErr: "Hiera type mismatch for key 'a': expected Array and got Hash"},
+		"nil":            {found: modeltest.A(nil), wantErr: "Hiera type mismatch for key 'a': expected Array and got NilClass"},
+		"false":          {found: modeltest.A(false), wantErr: "Hiera type mismatch for key 'a': expected Array and got FalseClass"},
 	}
 	for name, tc := range testCases {
 		t.Run(name, func(t *testing.T) {
@@ -231,8 +233,8 @@ func TestHiera3Array(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || !mtSame(got, tc.want) {
-				t.Fatalf("got %s, %v; want %s", rubyInspect(got), err, rubyInspect(tc.want))
+			if err != nil || !modeltest.Same(got, tc.want) {
+				t.Fatalf("got %s, %v; want %s", model.Inspect(got), err, model.Inspect(tc.want))
 			}
 		})
 	}
@@ -242,14 +244,14 @@ func TestHiera3Array(t *testing.T) {
 func TestHiera3Hash(t *testing.T) {
 	t.Parallel()
 	users := func() []any {
-		return mtA(
-			mtH("jen", mtH("uid", int64(503), "shell", "/bin/zsh", "group", "deglitch"), "bob", mtH("uid", int64(1000), "group", "deglitch")),
-			mtH("bob", mtH("uid", int64(501), "shell", "/bin/bash"), "ash", mtH("uid", int64(502), "shell", "/bin/zsh", "group", "common")),
+		return modeltest.A(
+			modeltest.H("jen", modeltest.H("uid", int64(503), "shell", "/bin/zsh", "group", "deglitch"), "bob", modeltest.H("uid", int64(1000), "group", "deglitch")),
+			modeltest.H("bob", modeltest.H("uid", int64(501), "shell", "/bin/bash"), "ash", modeltest.H("uid", int64(502), "shell", "/bin/zsh", "group", "common")),
 		)
 	}
-	highLow := mtA(
-		mtH("a", "high", "n", mtH("x", "high"), "arr", mtA("h1")),
-		mtH("a", "low", "b", "low", "n", mtH("y", "low", "x", "low"), "arr", mtA("l1")),
+	highLow := modeltest.A(
+		modeltest.H("a", "high", "n", modeltest.H("x", "high"), "arr", modeltest.A("h1")),
+		modeltest.H("a", "low", "b", "low", "n", modeltest.H("y", "low", "x", "low"), "arr", modeltest.A("l1")),
 	)
 	testCases := map[string]struct {
 		behavior string
@@ -260,68 +262,68 @@ func TestHiera3Hash(t *testing.T) {
 	}{
 		"native": {
 			behavior: "native",
-			found:    mtA(mtH("a", "high", "n", mtH("x", "high")), mtH("a", "low", "b", "low", "n", mtH("y", "low"))),
-			want:     mtH("a", "high", "b", "low", "n", mtH("x", "high")),
+			found:    modeltest.A(modeltest.H("a", "high", "n", modeltest.H("x", "high")), modeltest.H("a", "low", "b", "low", "n", modeltest.H("y", "low"))),
+			want:     modeltest.H("a", "high", "b", "low", "n", modeltest.H("x", "high")),
 		},
 		"native-users": {
 			behavior: "native", found: users(),
-			want: mtH("bob", mtH("uid", int64(1000), "group", "deglitch"), "ash", mtH("uid", int64(502), "shell", "/bin/zsh", "group", "common"),
-				"jen", mtH("uid", int64(503), "shell", "/bin/zsh", "group", "deglitch")),
+			want: modeltest.H("bob", modeltest.H("uid", int64(1000), "group", "deglitch"), "ash", modeltest.H("uid", int64(502), "shell", "/bin/zsh", "group", "common"),
+				"jen", modeltest.H("uid", int64(503), "shell", "/bin/zsh", "group", "deglitch")),
 		},
-		"unknown-is-native": {behavior: "", found: mtA(mtH("a", int64(1)), mtH("a", int64(2), "b", int64(2))), want: mtH("a", int64(1), "b", int64(2))},
+		"unknown-is-native": {behavior: "", found: modeltest.A(modeltest.H("a", int64(1)), modeltest.H("a", int64(2), "b", int64(2))), want: modeltest.H("a", int64(1), "b", int64(2))},
 		"deeper": {
 			behavior: "deeper", found: highLow,
-			want: mtH("a", "high", "b", "low", "n", mtH("y", "low", "x", "high"), "arr", mtA("l1", "h1")),
+			want: modeltest.H("a", "high", "b", "low", "n", modeltest.H("y", "low", "x", "high"), "arr", modeltest.A("l1", "h1")),
 		},
 		"deeper-users": {
 			behavior: "deeper", found: users(),
-			want: mtH("bob", mtH("uid", int64(1000), "shell", "/bin/bash", "group", "deglitch"), "ash", mtH("uid", int64(502), "shell", "/bin/zsh", "group", "common"),
-				"jen", mtH("uid", int64(503), "shell", "/bin/zsh", "group", "deglitch")),
+			want: modeltest.H("bob", modeltest.H("uid", int64(1000), "shell", "/bin/bash", "group", "deglitch"), "ash", modeltest.H("uid", int64(502), "shell", "/bin/zsh", "group", "common"),
+				"jen", modeltest.H("uid", int64(503), "shell", "/bin/zsh", "group", "deglitch")),
 		},
 		"deeper-arrays": {
 			behavior: "deeper",
-			found:    mtA(mtH("l", mtA("a", "b"), "s", "x"), mtH("l", mtA("b", "c"), "s", "y", "t", "z")),
-			want:     mtH("l", mtA("b", "c", "a"), "s", "x", "t", "z"),
+			found:    modeltest.A(modeltest.H("l", modeltest.A("a", "b"), "s", "x"), modeltest.H("l", modeltest.A("b", "c"), "s", "y", "t", "z")),
+			want:     modeltest.H("l", modeltest.A("b", "c", "a"), "s", "x", "t", "z"),
 		},
-		"deeper-nil-higher": {behavior: "deeper", found: mtA(mtH("a", nil), mtH("a", "low")), want: mtH("a", "low")},
+		"deeper-nil-higher": {behavior: "deeper", found: modeltest.A(modeltest.H("a", nil), modeltest.H("a", "low")), want: modeltest.H("a", "low")},
 		"deeper-knockout": {
 			behavior: "deeper", opts: DeepOptions{KnockoutPrefix: "--"},
-			found: mtA(mtH("arr", mtA("--a", "c"), "s", "--"), mtH("arr", mtA("a", "b"), "s", "x")),
-			want:  mtH("arr", mtA("b", "c"), "s", ""),
+			found: modeltest.A(modeltest.H("arr", modeltest.A("--a", "c"), "s", "--"), modeltest.H("arr", modeltest.A("a", "b"), "s", "x")),
+			want:  modeltest.H("arr", modeltest.A("b", "c"), "s", ""),
 		},
 		"deep-lower-wins": {
 			behavior: "deep", found: highLow,
-			want: mtH("a", "low", "b", "low", "n", mtH("y", "low", "x", "low"), "arr", mtA("l1", "h1")),
+			want: modeltest.H("a", "low", "b", "low", "n", modeltest.H("y", "low", "x", "low"), "arr", modeltest.A("l1", "h1")),
 		},
 		"deep-users": {
 			behavior: "deep", found: users(),
-			want: mtH("bob", mtH("uid", int64(501), "shell", "/bin/bash", "group", "deglitch"), "ash", mtH("uid", int64(502), "shell", "/bin/zsh", "group", "common"),
-				"jen", mtH("uid", int64(503), "shell", "/bin/zsh", "group", "deglitch")),
+			want: modeltest.H("bob", modeltest.H("uid", int64(501), "shell", "/bin/bash", "group", "deglitch"), "ash", modeltest.H("uid", int64(502), "shell", "/bin/zsh", "group", "common"),
+				"jen", modeltest.H("uid", int64(503), "shell", "/bin/zsh", "group", "deglitch")),
 		},
 		"deep-type-mismatch-keeps-lower": {
-			behavior: "deep", found: mtA(mtH("a", mtH("x", int64(1))), mtH("a", "str")),
-			want: mtH("a", "str"),
+			behavior: "deep", found: modeltest.A(modeltest.H("a", modeltest.H("x", int64(1))), modeltest.H("a", "str")),
+			want: modeltest.H("a", "str"),
 		},
 		"deep-knockout-rejected": {
-			behavior: "deep", opts: DeepOptions{KnockoutPrefix: "--"}, found: mtA(mtH("a", int64(1))),
+			behavior: "deep", opts: DeepOptions{KnockoutPrefix: "--"}, found: modeltest.A(modeltest.H("a", int64(1))),
 			wantErr: "overwrite_unmergeable must be true if knockout_prefix is specified in deep_merge!",
 		},
-		"single-value": {behavior: "deeper", found: mtA(mtH("arr", mtA("a", "a"))), want: mtH("arr", mtA("a", "a"))},
+		"single-value": {behavior: "deeper", found: modeltest.A(modeltest.H("arr", modeltest.A("a", "a"))), want: modeltest.H("arr", modeltest.A("a", "a"))},
 		"non-hash": {
-			behavior: "native", found: mtA("str", mtH("a", int64(1))),
+			behavior: "native", found: modeltest.A("str", modeltest.H("a", int64(1))),
 			wantErr: "Hiera type mismatch for key 'h': expected Hash and got String",
 		},
 		"non-hash-lower": {
-			behavior: "deeper", found: mtA(mtH("a", int64(1)), mtA()),
+			behavior: "deeper", found: modeltest.A(modeltest.H("a", int64(1)), modeltest.A()),
 			wantErr: "Hiera type mismatch for key 'h': expected Hash and got Array",
 		},
 	}
 	for name, tc := range testCases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			before := Copy(tc.found)
+			before := model.Copy(tc.found)
 			got, err := hiera3Hash("h", &v3Settings{mergeBehavior: tc.behavior, deepOptions: tc.opts}, tc.found)
-			if !mtSame(before, tc.found) {
+			if !modeltest.Same(before, tc.found) {
 				t.Errorf("the merge modified its inputs")
 			}
 			if tc.wantErr != "" {
@@ -330,8 +332,8 @@ func TestHiera3Hash(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || !mtSame(got, tc.want) {
-				t.Fatalf("got %s, %v; want %s", rubyInspect(got), err, rubyInspect(tc.want))
+			if err != nil || !modeltest.Same(got, tc.want) {
+				t.Fatalf("got %s, %v; want %s", model.Inspect(got), err, model.Inspect(tc.want))
 			}
 		})
 	}
@@ -349,35 +351,35 @@ func TestTypeName(t *testing.T) {
 		"integer":      {v: int64(3), name: "Integer", detail: "Integer[3, 3]"},
 		"float":        {v: 1.5, name: "Float", detail: "Float[1.5, 1.5]"},
 		"string":       {v: "s", name: "String", detail: "String"},
-		"empty-array":  {v: mtA(), name: "Array", detail: "Array[0, 0]"},
-		"tuple":        {v: mtA(int64(1), "a"), name: "Tuple", detail: "Tuple[Integer[1, 1], String]"},
-		"empty-hash":   {v: mtH(), name: "Hash", detail: "Hash[0, 0]"},
-		"struct":       {v: mtH("a", int64(1), "b", nil), name: "Struct", detail: "Struct[{'a' => Integer[1, 1], NotUndef['b'] => Undef}]"},
-		"integer-keys": {v: mtH(int64(1), "a"), name: "Hash", detail: "Hash[Integer[1, 1], String]"},
+		"empty-array":  {v: modeltest.A(), name: "Array", detail: "Array[0, 0]"},
+		"tuple":        {v: modeltest.A(int64(1), "a"), name: "Tuple", detail: "Tuple[Integer[1, 1], String]"},
+		"empty-hash":   {v: modeltest.H(), name: "Hash", detail: "Hash[0, 0]"},
+		"struct":       {v: modeltest.H("a", int64(1), "b", nil), name: "Struct", detail: "Struct[{'a' => Integer[1, 1], NotUndef['b'] => Undef}]"},
+		"integer-keys": {v: modeltest.H(int64(1), "a"), name: "Hash", detail: "Hash[Integer[1, 1], String]"},
 		"enum-values": {
-			v: mtH(int64(1), "b", int64(2), "a", int64(3), "c"), name: "Hash",
+			v: modeltest.H(int64(1), "b", int64(2), "a", int64(3), "c"), name: "Hash",
 			detail: "Hash[Variant[Integer[2, 3], Integer[1, 1]], Enum['a', 'b', 'c']]",
 		},
 		"unmerged-ranges-keep-order": {
-			v: mtH(int64(1), int64(2), int64(2), int64(0)), name: "Hash",
+			v: modeltest.H(int64(1), int64(2), int64(2), int64(0)), name: "Hash",
 			detail: "Hash[Integer[1, 2], Variant[Integer[2, 2], Integer[0, 0]]]",
 		},
 		"optional-string": {
-			v: mtH("b", nil, int64(1), "y"), name: "Hash",
+			v: modeltest.H("b", nil, int64(1), "y"), name: "Hash",
 			detail: "Hash[Variant[String, Integer[1, 1]], Optional['y']]",
 		},
 		"nested-hash-size": {
-			v: mtH(int64(1), mtH(int64(2), int64(1))), name: "Hash",
+			v: modeltest.H(int64(1), modeltest.H(int64(2), int64(1))), name: "Hash",
 			detail: "Hash[Integer[1, 1], Hash[Integer[2, 2], Integer[1, 1], 1, 1]]",
 		},
 	}
 	for name, tc := range testCases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if got := puppetTypeName(tc.v); got != tc.name {
+			if got := model.TypeName(tc.v); got != tc.name {
 				t.Errorf("puppetTypeName = %q, want %q", got, tc.name)
 			}
-			if got := puppetTypeDetail(tc.v); got != tc.detail {
+			if got := model.TypeDetail(tc.v); got != tc.detail {
 				t.Errorf("puppetTypeDetail = %q, want %q", got, tc.detail)
 			}
 		})

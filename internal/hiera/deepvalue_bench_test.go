@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // deepHierarchy writes two levels whose key "hash" nests depth-1 hashes below the file's top hash
@@ -36,8 +37,8 @@ func deepHierarchy(tb testing.TB, depth int) string {
 // deepRequests are the lookups of a deep value the benchmark and test run: first found, a deep
 // merge, an explained deep merge, a value_type check.
 func deepRequests(tb testing.TB) map[string]hiera.Request {
-	facts, err := hiera.FromGo(map[string]any{"x": "fact"})
-	h, ok := facts.(*hiera.Hash)
+	facts, err := model.FromGo(map[string]any{"x": "fact"})
+	h, ok := facts.(*model.Hash)
 	if err != nil || !ok {
 		tb.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestDeepValue(t *testing.T) {
 		}
 		levels, v := 1, res.Value // the key's value is one level below the file's top hash
 		for {
-			if h, ok := v.(*hiera.Hash); ok && h.Len() == 1 {
+			if h, ok := v.(*model.Hash); ok && h.Len() == 1 {
 				v, _ = h.Get(h.Keys()[0])
 			} else if a, ok := v.([]any); ok && len(a) == 1 {
 				v = a[0]

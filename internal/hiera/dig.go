@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math/big"
 )
 
@@ -25,7 +26,7 @@ func dig(v any, segs []any, key string) (any, bool, error) {
 			case *big.Int:
 				return nil, false, nil // never a valid index
 			}
-		case *Hash:
+		case *model.Hash:
 			x, ok := t.Get(seg)
 			if !ok {
 				return nil, false, nil
@@ -34,9 +35,9 @@ func dig(v any, segs []any, key string) (any, bool, error) {
 			continue
 		}
 		// Puppet crashes for an Integer here (it has #[] but no #include?); we report the mismatch.
-		return nil, false, &Error{Key: key, Message: fmt.Sprintf(
+		return nil, false, &model.Error{Key: key, Message: fmt.Sprintf(
 			"Data Provider type mismatch: Got %s when a hash-like object was expected to access value using '%v' from key '%s'",
-			rubyClassName(v), seg, key)}
+			model.ClassName(v), seg, key)}
 	}
 	return v, true, nil
 }
@@ -56,9 +57,9 @@ func dig3(v any, key string) (any, bool, error) {
 			idx := keyRubyToI(seg)
 			arr, ok := v.([]any)
 			if !ok {
-				return nil, false, &Error{Key: key, Message: fmt.Sprintf(
+				return nil, false, &model.Error{Key: key, Message: fmt.Sprintf(
 					"Hiera type mismatch: Got %s when Array was expected to access value using '%v' from key '%s'",
-					rubyClassName(v), idx, key)}
+					model.ClassName(v), idx, key)}
 			}
 			i, small := idx.(int64)
 			if !small || i >= int64(len(arr)) {
@@ -67,11 +68,11 @@ func dig3(v any, key string) (any, bool, error) {
 			v = arr[i]
 			continue
 		}
-		h, ok := v.(*Hash)
+		h, ok := v.(*model.Hash)
 		if !ok {
-			return nil, false, &Error{Key: key, Message: fmt.Sprintf(
+			return nil, false, &model.Error{Key: key, Message: fmt.Sprintf(
 				"Hiera type mismatch: Got %s when a hash-like object was expected to access value using '%s' from key '%s'",
-				rubyClassName(v), seg, key)}
+				model.ClassName(v), seg, key)}
 		}
 		if v, ok = h.Get(seg); !ok {
 			return nil, false, nil

@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"testing"
 )
 
@@ -8,9 +9,9 @@ import (
 // h: {a: {b: deep}, arr: [x, y, z], s: a string, n: ~, "1": string one, 2: integer two,
 // "dotted.key": dv, t: true, f: 1.5, i: 5}.
 func digFixture() any {
-	a := NewHash(1)
+	a := model.NewHash(1)
 	a.Set("b", "deep")
-	h := NewHash(8)
+	h := model.NewHash(8)
 	h.Set("a", a)
 	h.Set("arr", []any{"x", "y", "z"})
 	h.Set("s", "a string")
@@ -82,7 +83,7 @@ func TestDig(t *testing.T) {
 				}
 				return
 			}
-			if found && !Equal(got, tc.want) {
+			if found && !model.Equal(got, tc.want) {
 				t.Errorf("dig(%q) = %#v, want %#v", tc.key, got, tc.want)
 			}
 		})
@@ -123,7 +124,7 @@ func TestDig3(t *testing.T) {
 			if err != nil {
 				t.Fatalf("dig3(%q) unexpected error %v", tc.key, err)
 			}
-			if found != tc.found || (found && !Equal(got, tc.want)) {
+			if found != tc.found || (found && !model.Equal(got, tc.want)) {
 				t.Errorf("dig3(%q) = %#v, %v; want %#v, %v", tc.key, got, found, tc.want, tc.found)
 			}
 		})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hocon"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // maxDataFileSize bounds the memory one data file can take; larger files are a clear error.
@@ -49,7 +50,7 @@ type Engine struct {
 	files      sync.Map // fileKey -> *fileSlot
 	absent     atomic.Int64
 	decryptors sync.Map // decryptorKey -> *eyaml.Decryptor
-	share      sharing
+	share      model.Sharing
 	results    resultCache
 	signatures signatureCache
 	layerIDs   internTable
@@ -68,7 +69,7 @@ func stampOf(fi fs.FileInfo) fileStamp { return fileStamp{size: fi.Size(), mtime
 // dataFile is one parsed data file, immutable once stored.
 type dataFile struct {
 	stamp   fileStamp
-	data    *Hash
+	data    *model.Hash
 	invalid map[string]string // root keys whose values are not RichData, with their types
 	lazy    *lazyYAML         // instead of data and invalid: values built on first use
 	warning string
@@ -83,7 +84,7 @@ func (df *dataFile) current(stamp fileStamp) bool {
 }
 
 // keys returns a hash of the file's root keys (its values are not for use).
-func (df *dataFile) keys() *Hash {
+func (df *dataFile) keys() *model.Hash {
 	if df.lazy != nil {
 		return df.lazy.keys
 	}
@@ -127,7 +128,7 @@ func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bo
 	}
 	fi, err := os.Stat(path)
 	if err == nil && fi.IsDir() { // Ruby's File.read fails on it, and Puppet with it
-		return &dataFile{err: &Error{Message: "Is a directory @ io_fread - " + path, File: path, valueFree: true, ofConfig: true}}, true, 0 // Puppet reports it unwrapped
+		return &dataFile{err: &model.Error{Message: "Is a directory @ io_fread - " + path, File: path, ValueFree: true, OfConfig: true}}, true, 0 // Puppet reports it unwrapped
 	}
 	exists = err == nil
 	if !known {
@@ -163,8 +164,8 @@ func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bo
 		configDir = filepath.Dir(e.configPath)
 	}
 	df = parseDataFile(dataSource{path: path, configDir: configDir, share: &e.share}, fn, stamp)
-	if fe, ok := df.err.(*Error); ok {
-		fe.ofDataFile = true
+	if fe, ok := df.err.(*model.Error); ok {
+		fe.OfDataFile = true
 	}
 	slot.current.Store(df)
 	return df, true, seen.until
@@ -194,7 +195,7 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 	path := src.path
 	df := &dataFile{stamp: stamp}
 	if stamp.size > maxDataFileSize {
-		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): the file is %d bytes, more than the limit of %d", path, stamp.size, maxDataFileSize), File: path, valueFree: true}
+		df.err = &model.Error{Message: fmt.Sprintf("Unable to parse (%s): the file is %d bytes, more than the limit of %d", path, stamp.size, maxDataFileSize), File: path, ValueFree: true}
 		return df
 	}
 	var scratch []byte
@@ -206,7 +207,7 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 	}
 	text, err := boundedfile.ReadInto(path, maxDataFileSize, scratch)
 	if err != nil {
-		df.err = &Error{Message: fmt.Sprintf("Unable to read (%s): %v", path, err), File: path, Err: err, valueFree: true}
+		df.err = &model.Error{Message: fmt.Sprintf("Unable to read (%s): %v", path, err), File: path, Err: err, ValueFree: true}
 		return df
 	}
 	src.text = text
@@ -219,13 +220,13 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 	}
 	df.includes = includes
 	if err != nil {
-		df.err = &Error{Message: fmt.Sprintf("Unable to parse (%s): %v", path, err), File: path, Line: errorLine(err), Err: err, valueFree: true}
+		df.err = &model.Error{Message: fmt.Sprintf("Unable to parse (%s): %v", path, err), File: path, Line: errorLine(err), Err: err, ValueFree: true}
 		return df
 	}
 	switch t := v.(type) {
 	case *lazyYAML:
 		df.lazy = t
-	case *Hash:
+	case *model.Hash:
 		df.data = t
 		df.invalid = invalidRootKeys(t)
 	case nil:
@@ -233,13 +234,13 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 			df.err = fn.nonHashError(path, v)
 			return df
 		}
-		df.data = NewHash(0) // an empty file
+		df.data = model.NewHash(0) // an empty file
 	default:
 		if !fn.nonHashWarns {
 			df.err = fn.nonHashError(path, v)
 			return df
 		}
-		df.data = NewHash(0)
+		df.data = model.NewHash(0)
 		df.warning = fmt.Sprintf("%s: file does not contain a valid yaml hash", path)
 	}
 	return df
@@ -278,7 +279,7 @@ func readLimited(path string) ([]byte, error) { return boundedfile.Read(path, ma
 func (e *Engine) Lookup(ctx context.Context, req Request) (res Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &Error{Message: fmt.Sprintf("internal error in the hiera engine (please report): %v", r), Key: req.Key}
+			err = &model.Error{Message: fmt.Sprintf("internal error in the hiera engine (please report): %v", r), Key: req.Key}
 		}
 	}()
 	key := req.Key
@@ -292,7 +293,7 @@ func (e *Engine) Lookup(ctx context.Context, req Request) (res Result, err error
 		}
 	}
 	if e.configPath == "" && !e.layered() {
-		return Result{}, &Error{Message: "no hiera.yaml, environment or modulepath to look up in", Key: key}
+		return Result{}, &model.Error{Message: "no hiera.yaml, environment or modulepath to look up in", Key: key}
 	}
 	inv := newInvocation(ctx, e, req)
 	warnings, err := e.baseLayers(inv.global, inv.env)

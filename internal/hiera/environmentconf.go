@@ -4,6 +4,7 @@ package hiera
 import (
 	"errors"
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -46,7 +47,7 @@ func (e *Engine) environmentConf() (*environmentConf, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return &environmentConf{}, nil
 		}
-		return nil, &Error{Message: "cannot read environment.conf: " + err.Error(), File: path, Err: err}
+		return nil, &model.Error{Message: "cannot read environment.conf: " + err.Error(), File: path, Err: err}
 	}
 	stamp := stampOf(fi)
 	if c.current == nil || c.current.stamp != stamp {
@@ -63,7 +64,7 @@ func (e *Engine) parseEnvironmentConf(path string, stamp fileStamp) *environment
 	conf := &environmentConf{stamp: stamp}
 	text, err := readLimited(path)
 	if err != nil {
-		conf.err = &Error{Message: "cannot read environment.conf: " + err.Error(), File: path, Err: err}
+		conf.err = &model.Error{Message: "cannot read environment.conf: " + err.Error(), File: path, Err: err}
 		return conf
 	}
 	section := "main"
@@ -81,7 +82,7 @@ func (e *Engine) parseEnvironmentConf(path string, stamp fileStamp) *environment
 			continue
 		}
 		if !confBlank.MatchString(line) {
-			conf.err = &Error{Message: fmt.Sprintf("Could not match line %s", line), File: path, Line: i + 1}
+			conf.err = &model.Error{Message: fmt.Sprintf("Could not match line %s", line), File: path, Line: i + 1}
 			return conf
 		}
 	}
@@ -89,7 +90,7 @@ func (e *Engine) parseEnvironmentConf(path string, stamp fileStamp) *environment
 		return conf
 	}
 	if strings.Contains(value, "${") { // Puppet's settings take $name only
-		conf.err = &Error{Message: fmt.Sprintf("Could not parse '%s'", value), File: path}
+		conf.err = &model.Error{Message: fmt.Sprintf("Could not parse '%s'", value), File: path}
 		return conf
 	}
 	conf.modulepath = []string{}
@@ -104,7 +105,7 @@ func (e *Engine) parseEnvironmentConf(path string, stamp fileStamp) *environment
 		if strings.ContainsAny(dir, "*?[") {
 			matches, err := filepath.Glob(dir) // sorted, as Ruby's Dir.glob
 			if err != nil {
-				conf.err = &Error{Message: fmt.Sprintf("modulepath entry '%s': %v", entry, err), File: path}
+				conf.err = &model.Error{Message: fmt.Sprintf("modulepath entry '%s': %v", entry, err), File: path}
 				return conf
 			}
 			conf.modulepath = append(conf.modulepath, matches...)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // TestErrorFields checks that data errors are *hiera.Error values naming the key, the data file,
@@ -101,7 +102,7 @@ func TestErrorFieldsInterpolation(t *testing.T) {
 	if he.Level != "Common" || he.File != filepath.Join(dir, "data", "common.yaml") || he.Key != "a" {
 		t.Errorf("Level %q File %q Key %q", he.Level, he.File, he.Key)
 	}
-	var target *hiera.Error
+	var target *model.Error
 	if !errors.As(fmt.Errorf("wrapped: %w", he), &target) || target != he {
 		t.Error("errors.As does not find the *hiera.Error")
 	}

@@ -3,6 +3,7 @@ package hiera
 import (
 	"bytes"
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"strings"
 )
 
@@ -126,5 +127,5 @@ func (inv *invocation) show(v any) string {
 	if inv.secret() {
 		return "(sensitive value)"
 	}
-	return prettyInspect(v, 0, maxExplanation-inv.ex.b.Len()) // longer is truncated by line
+	return model.PrettyInspect(v, 0, maxExplanation-inv.ex.b.Len()) // longer is truncated by line
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // decryptors caches one eyaml decryptor per key file version, shared by all lookups.
@@ -26,7 +27,7 @@ func (inv *invocation) decryptValue(e *entry, v any) (any, error) {
 	inv.sensitive = true
 	out, err := decryptAll(dec, v)
 	if err != nil { // eyaml's errors name the token's problem, never its plaintext
-		return nil, &Error{Message: err.Error(), Err: err, valueFree: true}
+		return nil, &model.Error{Message: err.Error(), Err: err, ValueFree: true}
 	}
 	return out, nil
 }
@@ -53,15 +54,15 @@ func chompGated(v any) any {
 		if out != nil {
 			return out
 		}
-	case *Hash:
-		var out *Hash // made at the first value that changes
-		for i, k := range t.keys() {
-			val := t.vals[i]
+	case *model.Hash:
+		var out *model.Hash // made at the first value that changes
+		for i, k := range t.RawKeys() {
+			val := t.Vals[i]
 			c := chompGated(val)
 			if out == nil && !sameRef(c, val) {
-				out = NewHash(t.Len())
-				for j, earlier := range t.keys()[:i] {
-					out.Set(earlier, t.vals[j])
+				out = model.NewHash(t.Len())
+				for j, earlier := range t.RawKeys()[:i] {
+					out.Set(earlier, t.Vals[j])
 				}
 			}
 			if out != nil {
@@ -85,7 +86,7 @@ func hasEncToken(v any) bool {
 				return true
 			}
 		}
-	case *Hash:
+	case *model.Hash:
 		found := false
 		t.Each(func(_, val any) bool { found = hasEncToken(val); return !found })
 		return found
@@ -108,8 +109,8 @@ func decryptAll(dec *eyaml.Decryptor, v any) (any, error) {
 			out[i] = d
 		}
 		return out, nil
-	case *Hash:
-		out := NewHash(t.Len())
+	case *model.Hash:
+		out := model.NewHash(t.Len())
 		var err error
 		t.Each(func(k, val any) bool {
 			var d any
@@ -145,23 +146,23 @@ func (inv *invocation) loadDecryptor(e *entry) (*eyaml.Decryptor, error) {
 		return nil, err
 	}
 	if privPath == "" {
-		return nil, &Error{Message: "eyaml_lookup_key needs options.pkcs7_private_key (the path of the private key)", Level: e.name, File: inv.cfg.path, valueFree: true}
+		return nil, &model.Error{Message: "eyaml_lookup_key needs options.pkcs7_private_key (the path of the private key)", Level: e.name, File: inv.cfg.path, ValueFree: true}
 	}
 	pubPath, err := inv.keyOption(e, "pkcs7_public_key")
 	if err != nil {
 		return nil, err
 	}
 	if pubPath == "" { // the private key alone would do, but hiera-eyaml refuses, and so Puppet
-		return nil, &Error{Message: "eyaml_lookup_key needs options.pkcs7_public_key as well as pkcs7_private_key to decrypt " +
-			"(hiera-eyaml, and so Puppet, fails with \"pkcs7_public_key is not defined\")", Level: e.name, File: inv.cfg.path, valueFree: true}
+		return nil, &model.Error{Message: "eyaml_lookup_key needs options.pkcs7_public_key as well as pkcs7_private_key to decrypt " +
+			"(hiera-eyaml, and so Puppet, fails with \"pkcs7_public_key is not defined\")", Level: e.name, File: inv.cfg.path, ValueFree: true}
 	}
 	fi, err := os.Stat(privPath)
 	if err != nil {
-		return nil, &Error{Message: fmt.Sprintf("cannot read the eyaml private key %s: %v", privPath, err), Level: e.name, File: inv.cfg.path, valueFree: true}
+		return nil, &model.Error{Message: fmt.Sprintf("cannot read the eyaml private key %s: %v", privPath, err), Level: e.name, File: inv.cfg.path, ValueFree: true}
 	}
 	pfi, err := os.Stat(pubPath)
 	if err != nil {
-		return nil, &Error{Message: fmt.Sprintf("cannot read the eyaml public key %s: %v", pubPath, err), Level: e.name, File: inv.cfg.path, valueFree: true}
+		return nil, &model.Error{Message: fmt.Sprintf("cannot read the eyaml public key %s: %v", pubPath, err), Level: e.name, File: inv.cfg.path, ValueFree: true}
 	}
 	ck := decryptorKey{private: privPath, public: pubPath, privateStamp: stampOf(fi), publicStamp: stampOf(pfi)}
 	if d, ok := inv.engine.decryptors.Load(ck); ok {
@@ -174,7 +175,7 @@ func (inv *invocation) loadDecryptor(e *entry) (*eyaml.Decryptor, error) {
 		dec, err = dec.WithCertificateFile(pubPath)
 	}
 	if err != nil {
-		return nil, &Error{Message: err.Error(), Level: e.name, File: inv.cfg.path, Err: err, valueFree: true}
+		return nil, &model.Error{Message: err.Error(), Level: e.name, File: inv.cfg.path, Err: err, ValueFree: true}
 	}
 	inv.engine.decryptors.Store(ck, dec)
 	return dec, nil
@@ -187,7 +188,7 @@ func (inv *invocation) keyOption(e *entry, name string) (string, error) {
 	}
 	s, isStr := v.(string)
 	if !isStr {
-		return "", &Error{Message: fmt.Sprintf("options.%s must be a path string", name), Level: e.name, File: inv.cfg.path, valueFree: true}
+		return "", &model.Error{Message: fmt.Sprintf("options.%s must be a path string", name), Level: e.name, File: inv.cfg.path, ValueFree: true}
 	}
 	text, err := inv.interpolatePath(e, s)
 	if err != nil {

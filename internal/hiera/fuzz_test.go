@@ -3,6 +3,7 @@ package hiera
 import (
 	"context"
 	"errors"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,8 +54,8 @@ func FuzzInterpolate(f *testing.F) {
 	}
 	dir := f.TempDir()
 	fuzzWrite(f, filepath.Join(dir, "hiera.yaml"), "version: 5\n")
-	factsValue, _ := FromGo(map[string]any{"hostname": "web", "os": map[string]any{"family": "Debian"}, "h": map[string]any{"k": []any{"x", int64(1)}}})
-	facts, isHash := factsValue.(*Hash)
+	factsValue, _ := model.FromGo(map[string]any{"hostname": "web", "os": map[string]any{"family": "Debian"}, "h": map[string]any{"k": []any{"x", int64(1)}}})
+	facts, isHash := factsValue.(*model.Hash)
 	if !isHash {
 		f.Fatalf("facts converted to %T, not a *Hash", factsValue)
 	}
@@ -62,7 +63,7 @@ func FuzzInterpolate(f *testing.F) {
 		if !fuzzUTF8(value) {
 			return
 		}
-		data := NewHash(3)
+		data := model.NewHash(3)
 		data.Set("a", value)
 		data.Set("b", []any{"x", int64(1)})
 		data.Set("c", "%{lookup('a')}")
@@ -102,10 +103,10 @@ func FuzzParseValueType(f *testing.F) {
 		"Sensitive[String]", "Iterable[Integer]", "Float[-1.5e3, default]", "Collection[2]", "[1, {a => b}]", "'x' # c"} {
 		f.Add(s)
 	}
-	h := NewHash(2)
+	h := model.NewHash(2)
 	h.Set("a", []any{int64(1), "x", nil})
 	h.Set(int64(2), 1.5)
-	values := []any{nil, true, int64(-3), "text", 2.5, []any{}, NewHash(0), h, []any{"a", h}, sensitiveValue{value: "s"}}
+	values := []any{nil, true, int64(-3), "text", 2.5, []any{}, model.NewHash(0), h, []any{"a", h}, sensitiveValue{value: "s"}}
 	f.Fuzz(func(t *testing.T, src string) {
 		typ, err := parseType(src)
 		if err != nil {
@@ -134,10 +135,10 @@ func FuzzInterpolationChain(f *testing.F) {
 		if !fuzzUTF8(a) || !fuzzUTF8(b) || !fuzzUTF8(c) {
 			return
 		}
-		opts, s := NewHash(1), NewHash(1)
+		opts, s := model.NewHash(1), model.NewHash(1)
 		s.Set("convert_to", "Sensitive")
 		opts.Set("s", s)
-		data := NewHash(5)
+		data := model.NewHash(5)
 		data.Set("lookup_options", opts)
 		data.Set("a", a)
 		data.Set("b", b)

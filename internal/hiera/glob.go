@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,17 +29,17 @@ func expandGlob(pattern, root string) ([]string, error) {
 	budget := maxGlobPatterns
 	patterns := globBraces(pattern, &budget)
 	if budget < 0 {
-		return nil, valueFreef("glob pattern %q expands to more than %d patterns through its {a,b} alternatives", pattern, maxGlobPatterns)
+		return nil, model.ValueFreef("glob pattern %q expands to more than %d patterns through its {a,b} alternatives", pattern, maxGlobPatterns)
 	}
 	var out []string
 	for _, p := range patterns {
 		if !strings.HasPrefix(p, "/") {
-			return nil, errorf("glob pattern %q is not an absolute path", pattern)
+			return nil, model.Errorf("glob pattern %q is not an absolute path", pattern)
 		}
 		// Refuse a pattern that leads outside root before touching the file system, so that the
 		// answer does not depend on what exists there ("{x,../../secret}" is only seen here).
 		if !globWithin(filepath.Clean(p), root) {
-			return nil, errorf("glob pattern %q escapes the data directory %q", pattern, root)
+			return nil, model.Errorf("glob pattern %q escapes the data directory %q", pattern, root)
 		}
 		if strings.HasSuffix(p, "/") {
 			continue // matches directories only, and Hiera drops those
@@ -57,13 +58,13 @@ func expandGlob(pattern, root string) ([]string, error) {
 func confinedPath(p, root string) (string, error) {
 	clean, root := filepath.Clean(p), filepath.Clean(root)
 	if !globWithin(clean, root) {
-		return "", errorf("path %q escapes the data directory %q", p, root)
+		return "", model.Errorf("path %q escapes the data directory %q", p, root)
 	}
 	if root == "/" || !linkBelow(clean, root) {
 		return clean, nil
 	}
 	if resolved, realRoot := resolveExisting(clean), resolveExisting(root); !globWithin(resolved, realRoot) {
-		return "", errorf("path %q leads through a symbolic link to %s, outside the data directory %q", p, resolved, root)
+		return "", model.Errorf("path %q leads through a symbolic link to %s, outside the data directory %q", p, resolved, root)
 	}
 	return clean, nil
 }
@@ -171,7 +172,7 @@ func (g *globber) walk(path string, positions []int) error {
 		return g.walkPlain(path, cur)
 	}
 	if !globWithin(filepath.Clean(path), g.root) {
-		return errorf("glob pattern %q escapes the data directory %q", g.pattern, g.root)
+		return model.Errorf("glob pattern %q escapes the data directory %q", g.pattern, g.root)
 	}
 	entries, readErr := os.ReadDir(path)
 	if readErr != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Shared helpers of the engine's black-box tests (package hiera_test): fixtures are small file trees
@@ -49,16 +50,16 @@ func newEngine(t *testing.T, fs files) (*hiera.Engine, string) {
 }
 
 // hashOf converts plain Go data to an engine hash (keys sorted).
-func hashOf(t *testing.T, m map[string]any) *hiera.Hash {
+func hashOf(t *testing.T, m map[string]any) *model.Hash {
 	t.Helper()
 	if m == nil {
 		return nil
 	}
-	v, err := hiera.FromGo(m)
+	v, err := model.FromGo(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, isHash := v.(*hiera.Hash)
+	h, isHash := v.(*model.Hash)
 	if !isHash {
 		t.Fatalf("FromGo(%v) returned %T, not a *hiera.Hash", m, v)
 	}
@@ -108,7 +109,7 @@ func mustFind(t *testing.T, e *hiera.Engine, req hiera.Request) hiera.Result {
 }
 
 // mustFail runs a lookup that must fail with a *hiera.Error and returns that error.
-func mustFail(t *testing.T, e *hiera.Engine, req hiera.Request) *hiera.Error {
+func mustFail(t *testing.T, e *hiera.Engine, req hiera.Request) *model.Error {
 	t.Helper()
 	res, err := lookup(t, e, req)
 	if err == nil {
@@ -118,9 +119,9 @@ func mustFail(t *testing.T, e *hiera.Engine, req hiera.Request) *hiera.Error {
 }
 
 // hieraError asserts that err is (or wraps) a *hiera.Error.
-func hieraError(t *testing.T, err error) *hiera.Error {
+func hieraError(t *testing.T, err error) *model.Error {
 	t.Helper()
-	var he *hiera.Error
+	var he *model.Error
 	if !errors.As(err, &he) {
 		t.Fatalf("error %v (%T) is not a *hiera.Error", err, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hocon"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // hocon_data: the file is read by internal/hiera/hocon, which answers as the hocon 1.3.1 gem that
@@ -63,8 +64,8 @@ func readHOCONData(src dataSource) (any, []includedFile, error) {
 	return hoconHash(obj), included, nil
 }
 
-func hoconHash(o *hocon.Object) *Hash {
-	h := NewHash(len(o.Keys))
+func hoconHash(o *hocon.Object) *model.Hash {
+	h := model.NewHash(len(o.Keys))
 	for _, k := range o.Keys {
 		h.Set(k, hoconValue(o.Values[k]))
 	}

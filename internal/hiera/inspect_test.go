@@ -1,6 +1,8 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 	"math"
 	"math/big"
 	"testing"
@@ -36,7 +38,7 @@ func TestInspectFloat(t *testing.T) {
 	for name, tc := range testCases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if got := rubyFloat(tc.f); got != tc.want {
+			if got := model.FloatToS(tc.f); got != tc.want {
 				t.Fatalf("rubyFloat(%v) = %q, want %q", tc.f, got, tc.want)
 			}
 		})
@@ -65,7 +67,7 @@ func TestInspectString(t *testing.T) {
 	for name, tc := range testCases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if got := rubyQuote(tc.s); got != tc.want {
+			if got := model.Quote(tc.s); got != tc.want {
 				t.Fatalf("rubyQuote(%q) = %s, want %s", tc.s, got, tc.want)
 			}
 		})
@@ -86,26 +88,26 @@ func TestInspectValues(t *testing.T) {
 		"bignum":  {v: big70, toS: "1180591620717411303424", inspect: "1180591620717411303424"},
 		"float":   {v: 1e20, toS: "1.0e+20", inspect: "1.0e+20"},
 		"string":  {v: "a\"b", toS: "a\"b", inspect: `"a\"b"`},
-		"array":   {v: mtA("x", int64(1), nil, 1.5), toS: `["x", 1, nil, 1.5]`, inspect: `["x", 1, nil, 1.5]`},
+		"array":   {v: modeltest.A("x", int64(1), nil, 1.5), toS: `["x", 1, nil, 1.5]`, inspect: `["x", 1, nil, 1.5]`},
 		"hash": {
-			v:       mtH("k", "v", "n", mtA(int64(1))),
+			v:       modeltest.H("k", "v", "n", modeltest.A(int64(1))),
 			toS:     `{"k"=>"v", "n"=>[1]}`,
 			inspect: `{"k"=>"v", "n"=>[1]}`,
 		},
 		"non-string-keys": {
-			v:       mtH(int64(1), nil, nil, true, 1.5, mtH(), false, mtA()),
+			v:       modeltest.H(int64(1), nil, nil, true, 1.5, modeltest.H(), false, modeltest.A()),
 			toS:     `{1=>nil, nil=>true, 1.5=>{}, false=>[]}`,
 			inspect: `{1=>nil, nil=>true, 1.5=>{}, false=>[]}`,
 		},
-		"nested-escapes": {v: mtA("#{x}\n"), toS: `["\#{x}\n"]`, inspect: `["\#{x}\n"]`},
+		"nested-escapes": {v: modeltest.A("#{x}\n"), toS: `["\#{x}\n"]`, inspect: `["\#{x}\n"]`},
 	}
 	for name, tc := range testCases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if got := rubyToS(tc.v); got != tc.toS {
+			if got := model.ToS(tc.v); got != tc.toS {
 				t.Errorf("rubyToS = %s, want %s", got, tc.toS)
 			}
-			if got := rubyInspect(tc.v); got != tc.inspect {
+			if got := model.Inspect(tc.v); got != tc.inspect {
 				t.Errorf("rubyInspect = %s, want %s", got, tc.inspect)
 			}
 		})
@@ -120,11 +122,11 @@ func TestInspectPretty(t *testing.T) {
 		want   string
 	}{
 		"scalar":      {v: "x", want: `"x"`},
-		"empty-hash":  {v: mtH(), want: "{}"},
-		"empty-array": {v: mtA(), indent: 4, want: "[]"},
+		"empty-hash":  {v: modeltest.H(), want: "{}"},
+		"empty-array": {v: modeltest.A(), indent: 4, want: "[]"},
 		// The merged result of hiera-semantics.md §7.1's example, printed at "    Merged result: ".
 		"explain-example": {
-			v:      mtH("m", "module", "arr", mtA("m", "e", "g"), "e", "env", "g", "global"),
+			v:      modeltest.H("m", "module", "arr", modeltest.A("m", "e", "g"), "e", "env", "g", "global"),
 			indent: 4,
 			want: "{\n" +
 				"      \"m\" => \"module\",\n" +
@@ -138,19 +140,19 @@ func TestInspectPretty(t *testing.T) {
 				"    }",
 		},
 		"options": {
-			v:      mtH("sort_merged_arrays", false, "merge_hash_arrays", false, "knockout_prefix", "--"),
+			v:      modeltest.H("sort_merged_arrays", false, "merge_hash_arrays", false, "knockout_prefix", "--"),
 			indent: 4,
 			want:   "{\n      \"sort_merged_arrays\" => false,\n      \"merge_hash_arrays\" => false,\n      \"knockout_prefix\" => \"--\"\n    }",
 		},
 		"nested-empty-and-keys": {
-			v:    mtH(int64(1), mtA(), nil, mtH()),
+			v:    modeltest.H(int64(1), modeltest.A(), nil, modeltest.H()),
 			want: "{\n  1 => [],\n  nil => {}\n}",
 		},
 	}
 	for name, tc := range testCases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			if got := prettyInspect(tc.v, tc.indent, 1<<20); got != tc.want {
+			if got := model.PrettyInspect(tc.v, tc.indent, 1<<20); got != tc.want {
 				t.Fatalf("got\n%s\nwant\n%s", got, tc.want)
 			}
 		})
@@ -165,14 +167,14 @@ func TestJSONOut(t *testing.T) {
 		want    string
 		wantErr bool
 	}{
-		"key-order":          {v: mtH("z", int64(1), "a", mtH("m", nil, "b", true)), want: `{"z":1,"a":{"m":null,"b":true}}`},
-		"non-string-key":     {v: mtH(int64(1), "a", nil, "b", 1.5, "c", true, "d"), want: `{"1":"a","":"b","1.5":"c","true":"d"}`},
-		"big-integer":        {v: mtA(big70, int64(-3)), want: `[1180591620717411303424,-3]`},
-		"floats-stay-floats": {v: mtA(1.0, 2.5, 1e20, 1e-5), want: `[1.0,2.5,1.0e+20,1.0e-05]`},
+		"key-order":          {v: modeltest.H("z", int64(1), "a", modeltest.H("m", nil, "b", true)), want: `{"z":1,"a":{"m":null,"b":true}}`},
+		"non-string-key":     {v: modeltest.H(int64(1), "a", nil, "b", 1.5, "c", true, "d"), want: `{"1":"a","":"b","1.5":"c","true":"d"}`},
+		"big-integer":        {v: modeltest.A(big70, int64(-3)), want: `[1180591620717411303424,-3]`},
+		"floats-stay-floats": {v: modeltest.A(1.0, 2.5, 1e20, 1e-5), want: `[1.0,2.5,1.0e+20,1.0e-05]`},
 		"strings":            {v: "<a & \"b\">\n\u2028é", want: `"<a & \"b\">\n\u2028é"`},
-		"empty":              {v: mtA(mtH(), mtA()), want: `[{},[]]`},
+		"empty":              {v: modeltest.A(modeltest.H(), modeltest.A()), want: `[{},[]]`},
 		"nan":                {v: math.NaN(), wantErr: true},
-		"infinity":           {v: mtA(math.Inf(1)), wantErr: true},
+		"infinity":           {v: modeltest.A(math.Inf(1)), wantErr: true},
 	}
 	for name, tc := range testCases {
 		t.Run(name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"regexp"
 	"strings"
 )
@@ -52,28 +53,28 @@ func (inv *invocation) interpolateAny(v any, allowMethods bool) (any, error) {
 			return t, nil
 		}
 		return out, nil
-	case *Hash:
+	case *model.Hash:
 		// Copied only once an entry changes: checking the whole subtree first at every level
 		// cost depth² on deep values.
-		var out *Hash
-		for i, k := range t.keys() {
-			val := t.vals[i]
+		var out *model.Hash
+		for i, k := range t.RawKeys() {
+			val := t.Vals[i]
 			nk, err := inv.interpolateAny(k, allowMethods)
 			if err != nil {
 				return nil, err
 			}
 			switch nk.(type) {
-			case []any, *Hash: // an alias() key; engine hashes only have scalar keys
-				return nil, errorf("Interpolation of the hash key %s produced %s: hash keys must be scalars", rubyInspect(k), describe(nk))
+			case []any, *model.Hash: // an alias() key; engine hashes only have scalar keys
+				return nil, model.Errorf("Interpolation of the hash key %s produced %s: hash keys must be scalars", model.Inspect(k), describe(nk))
 			}
 			nv, err := inv.interpolateAny(val, allowMethods)
 			if err != nil {
 				return nil, err
 			}
 			if out == nil && (!sameRef(nk, k) || !sameRef(nv, val)) {
-				out = NewHash(t.Len())
-				for j, pk := range t.keys()[:i] {
-					out.Set(pk, t.vals[j])
+				out = model.NewHash(t.Len())
+				for j, pk := range t.RawKeys()[:i] {
+					out.Set(pk, t.Vals[j])
 				}
 			}
 			if out != nil {
@@ -94,8 +95,8 @@ func sameRef(a, b any) bool {
 	case string:
 		y, ok := b.(string)
 		return ok && x == y
-	case *Hash:
-		y, ok := b.(*Hash)
+	case *model.Hash:
+		y, ok := b.(*model.Hash)
 		return ok && x == y
 	case []any:
 		y, ok := b.([]any)
@@ -155,7 +156,7 @@ func (inv *invocation) token5(subject, token, expr string, allowMethods bool) (s
 	method, arg := "scope", expr
 	if m := methodPattern.FindStringSubmatch(expr); m != nil {
 		if !allowMethods {
-			return "", nil, false, errorf("Interpolation using method syntax is not allowed in this context")
+			return "", nil, false, model.Errorf("Interpolation using method syntax is not allowed in this context")
 		}
 		method, arg = m[1], m[2]+m[3]
 	}
@@ -168,14 +169,14 @@ func (inv *invocation) token5(subject, token, expr string, allowMethods bool) (s
 		value, err = inv.nestedLookup(arg)
 	case "alias":
 		if subject != token {
-			return "", nil, false, errorf("'alias' interpolation is only permitted if the expression is equal to the entire string")
+			return "", nil, false, model.Errorf("'alias' interpolation is only permitted if the expression is equal to the entire string")
 		}
 		value, err = inv.nestedLookup(arg)
 		return "", value, true, err
 	case "literal":
 		value = arg
 	default:
-		return "", nil, false, errorf("Unknown interpolation method '%s'", method)
+		return "", nil, false, model.Errorf("Unknown interpolation method '%s'", method)
 	}
 	if err != nil {
 		return "", nil, false, err
@@ -189,18 +190,18 @@ func (inv *invocation) token3(subject, token, expr string, allowMethods bool) (s
 	method, arg := "scope", expr
 	if m := method3Pattern.FindStringSubmatch(expr); m != nil {
 		if !allowMethods {
-			return "", nil, false, errorf("Interpolation using method syntax is not allowed in this context")
+			return "", nil, false, model.Errorf("Interpolation using method syntax is not allowed in this context")
 		}
 		method, arg = m[1], m[2]
 		switch method {
 		case "hiera", "scope", "literal", "alias":
 		default:
-			return "", nil, false, errorf("Invalid interpolation method '%s'", method)
+			return "", nil, false, model.Errorf("Invalid interpolation method '%s'", method)
 		}
 		q := arg
 		quoted := len(q) >= 2 && (q[0] == '\'' && q[len(q)-1] == '\'' || q[0] == '"' && q[len(q)-1] == '"')
 		if !quoted {
-			return "", nil, false, errorf("Argument to interpolation method '%s' must be quoted, got '%s'", method, arg)
+			return "", nil, false, model.Errorf("Argument to interpolation method '%s' must be quoted, got '%s'", method, arg)
 		}
 		arg = q[1 : len(q)-1]
 	}
@@ -223,7 +224,7 @@ func (inv *invocation) token3(subject, token, expr string, allowMethods bool) (s
 		}
 		s, isStr := value.(string)
 		if !isStr {
-			return "", nil, false, errorf("Cannot call alias in the string context")
+			return "", nil, false, model.Errorf("Cannot call alias in the string context")
 		}
 		return s, nil, false, nil
 	}
@@ -240,7 +241,7 @@ const maxNestedLookups = 100000
 // invocation with a default of "".
 func (inv *invocation) nestedLookup(key string) (any, error) {
 	if inv.nestedLookups++; inv.nestedLookups > maxNestedLookups {
-		return nil, valueFreef("The lookup made more than %d nested lookup()/hiera()/alias() interpolations (the last of '%s'): the data's interpolations multiply", maxNestedLookups, key)
+		return nil, model.ValueFreef("The lookup made more than %d nested lookup()/hiera()/alias() interpolations (the last of '%s'): the data's interpolations multiply", maxNestedLookups, key)
 	}
 	v, found, err := inv.lookupTop(key, nil, FuncLookup)
 	if err != nil {
@@ -256,9 +257,9 @@ func (inv *invocation) nestedLookup(key string) (any, error) {
 func (inv *invocation) scopeValue(expr, subject string) (any, error) {
 	segs, err := parseKey(expr)
 	if err != nil {
-		return nil, errorf("Syntax error in string: %s", subject)
+		return nil, model.Errorf("Syntax error in string: %s", subject)
 	}
-	root := rubyToS(segs[0])
+	root := model.ToS(segs[0])
 	v, ok := inv.scope.get(root)
 	if inv.ex != nil && ok {
 		inv.ex.line("Global Scope")
@@ -276,7 +277,7 @@ func (inv *invocation) scopeValue(expr, subject string) (any, error) {
 }
 
 // describe is a short text of a value for error messages, never its content (it may be secret).
-func describe(v any) string { return fmt.Sprintf("a %s", puppetTypeName(v)) }
+func describe(v any) string { return fmt.Sprintf("a %s", model.TypeName(v)) }
 
 // reinterpolate interpolates a found value again, as Puppet does (a fact or a nested lookup's
 // result holding %{...} is resolved in turn), guarding against loops, and renders it as Ruby's to_s.
@@ -293,5 +294,5 @@ func (inv *invocation) reinterpolate(method, arg string, value any, allowMethods
 	if err != nil {
 		return "", nil, false, err
 	}
-	return rubyToS(value), nil, false, nil
+	return model.ToS(value), nil, false, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // invocation is the state of one Engine.Lookup: the recursion guard, the lookup_options assembled
@@ -32,14 +33,14 @@ type invocation struct {
 	decryptors map[*entry]*eyaml.Decryptor // per eyaml entry, once loaded
 	volatile   int                         // bumped when a found value depended on more than the files
 
-	options map[string]*Hash // assembled lookup_options per module name ("" for none; nil: no options)
+	options map[string]*model.Hash // assembled lookup_options per module name ("" for none; nil: no options)
 	// firstOptions is the first module's entry of options, kept apart: most lookups need one.
 	firstOptions struct {
 		module string
-		opts   *Hash
+		opts   *model.Hash
 		done   bool
 	}
-	baseOptions *Hash // the global and environment layers' lookup_options
+	baseOptions *model.Hash // the global and environment layers' lookup_options
 	baseDone    bool
 	sensitive   bool
 	wrapped     bool   // the key's convert_to made the value Puppet-Sensitive (value_type sees Sensitive[...])
@@ -98,7 +99,7 @@ func (inv *invocation) run() (Result, error) {
 	}
 	if m := inv.req.Merge; m != nil && m.Strategy != "" && !knownStrategy(m.Strategy) {
 		// a Merge built without ParseMerge: refuse it even when a single value would not be merged
-		return Result{}, withKey(errorf("Unknown merge strategy: '%s'", m.Strategy), names[0])
+		return Result{}, withKey(model.Errorf("Unknown merge strategy: '%s'", m.Strategy), names[0])
 	}
 	var found bool
 	var value any
@@ -146,7 +147,7 @@ func (inv *invocation) secret() bool { return inv.sensitive || inv.redact }
 // guard withholds the details of an error once the lookup touched a secret.
 func (inv *invocation) guard(err error) error {
 	if inv.secret() {
-		return withholdSecret(err)
+		return model.WithholdSecret(err)
 	}
 	return err
 }
@@ -168,15 +169,15 @@ func (inv *invocation) checkValueType(subject string, v any) error {
 		msg = fmt.Sprintf("%s has wrong type, expects a value of type %s (details withheld: the value is secret)", subject, inv.valueType)
 	}
 	// a wrapped (Sensitive) value shows as Sensitive[String], never its contents
-	return &Error{Message: msg, Err: ErrValueType, valueFree: inv.sensitive}
+	return &model.Error{Message: msg, Err: ErrValueType, ValueFree: inv.sensitive}
 }
 
 // withKey sets an error's Key. Errors may be shared (cached with a data file or the
 // configuration), so a copy is changed, never the error itself.
 func withKey(err error, key string) error {
-	e, ok := err.(*Error)
+	e, ok := err.(*model.Error)
 	if !ok {
-		return &Error{Message: err.Error(), Key: key, Err: err}
+		return &model.Error{Message: err.Error(), Key: key, Err: err}
 	}
 	if e.Key != key {
 		c := *e
@@ -191,13 +192,13 @@ func (inv *invocation) check(name string, fn func() error) error {
 	for _, n := range inv.nameStack {
 		if n == name {
 			if inv.cfg.v3 != nil {
-				return valueFreef("Lookup recursion detected in [%s]", strings.Join(inv.nameStack, ", "))
+				return model.ValueFreef("Lookup recursion detected in [%s]", strings.Join(inv.nameStack, ", "))
 			}
-			return valueFreef("Recursive lookup detected in [%s]", strings.Join(inv.nameStack, ", "))
+			return model.ValueFreef("Recursive lookup detected in [%s]", strings.Join(inv.nameStack, ", "))
 		}
 	}
 	if len(inv.nameStack) > 100 {
-		return valueFreef("Interpolation nested more than 100 levels deep in [%s]", strings.Join(inv.nameStack, ", "))
+		return model.ValueFreef("Interpolation nested more than 100 levels deep in [%s]", strings.Join(inv.nameStack, ", "))
 	}
 	inv.nameStack = append(inv.nameStack, name)
 	defer func() { inv.nameStack = inv.nameStack[:len(inv.nameStack)-1] }()
@@ -225,7 +226,7 @@ func (inv *invocation) warn(msg string) {
 
 // withLevel names the hierarchy level on an error that does not say it yet.
 func withLevel(err error, level string) error {
-	if e, ok := err.(*Error); ok {
+	if e, ok := err.(*model.Error); ok {
 		if e.Level == "" {
 			c := *e
 			c.Level = level
@@ -233,12 +234,12 @@ func withLevel(err error, level string) error {
 		}
 		return e
 	}
-	return &Error{Message: err.Error(), Level: level, Err: err}
+	return &model.Error{Message: err.Error(), Level: level, Err: err}
 }
 
 func withFile(err error, level, file string) error {
 	err = withLevel(err, level)
-	if e, ok := err.(*Error); ok && e.File == "" {
+	if e, ok := err.(*model.Error); ok && e.File == "" {
 		c := *e
 		c.File = file
 		return &c

@@ -3,6 +3,7 @@ package hiera
 import (
 	"bytes"
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math/big"
 	"strconv"
 	"unicode/utf16"
@@ -135,7 +136,7 @@ func (p *jsonParser) value(depth int) (any, error) {
 }
 
 func (p *jsonParser) object(depth int) (any, error) {
-	h := NewHash(0)
+	h := model.NewHash(0)
 	p.pos++ // '{'
 	if err := p.skip(); err != nil {
 		return nil, err
@@ -355,5 +356,5 @@ func (p *jsonParser) number() (any, error) {
 		return i, nil // most integers: no big.Int needed
 	}
 	i, _ := new(big.Int).SetString(text, 10)
-	return normInt(i), nil
+	return model.NormInt(i), nil
 }

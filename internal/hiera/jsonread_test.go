@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"strings"
 	"testing"
@@ -147,7 +148,7 @@ func FuzzParseJSON(f *testing.F) {
 			if strings.HasPrefix(err.Error(), "cannot read JSON") {
 				t.Errorf("%q: %v", s, err)
 			}
-		} else if _, ok := v.(rubySymbol); ok {
+		} else if _, ok := v.(model.Symbol); ok {
 			t.Errorf("%q: symbol", s)
 		}
 	})

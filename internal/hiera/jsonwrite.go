@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"strconv"
@@ -41,11 +42,11 @@ func (w *jsonWriter) value(v any) error {
 		w.b.WriteString(t.String())
 	case float64:
 		if math.IsNaN(t) || math.IsInf(t, 0) {
-			return fmt.Errorf("%s is not allowed in JSON", rubyFloat(t))
+			return fmt.Errorf("%s is not allowed in JSON", model.FloatToS(t))
 		}
-		w.b.WriteString(rubyFloat(t))
+		w.b.WriteString(model.FloatToS(t))
 	case *big.Float:
-		w.b.WriteString(rubyBigFloat(t))
+		w.b.WriteString(model.BigFloatToS(t))
 	case string:
 		w.str(t)
 	case []any:
@@ -59,15 +60,15 @@ func (w *jsonWriter) value(v any) error {
 			}
 		}
 		w.b.WriteByte(']')
-	case *Hash:
+	case *model.Hash:
 		w.b.WriteByte('{')
-		for i, k := range t.keys() {
+		for i, k := range t.RawKeys() {
 			if i > 0 {
 				w.b.WriteByte(',')
 			}
-			w.str(rubyToS(k))
+			w.str(model.ToS(k))
 			w.b.WriteByte(':')
-			if err := w.value(t.vals[i]); err != nil {
+			if err := w.value(t.Vals[i]); err != nil {
 				return err
 			}
 		}

@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"errors"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math/big"
 	"regexp"
 	"strings"
@@ -36,7 +37,7 @@ func parseKey(key string) ([]any, error) {
 	}
 	raw, ok := keyScan(key, true)
 	if !ok {
-		return nil, &Error{Message: "Syntax error in key: '" + key + "'", Key: key, Err: errKeySyntax}
+		return nil, &model.Error{Message: "Syntax error in key: '" + key + "'", Key: key, Err: errKeySyntax}
 	}
 	segs := make([]any, len(raw))
 	for i, s := range raw {
@@ -74,7 +75,7 @@ func splitKey3(key string) ([]string, error) {
 	}
 	segs, ok := keyScan(key, false)
 	if !ok {
-		return nil, &Error{Message: "Syntax error in key: " + key, Key: key, Err: errKeySyntax}
+		return nil, &model.Error{Message: "Syntax error in key: " + key, Key: key, Err: errKeySyntax}
 	}
 	return segs, nil
 }
@@ -175,5 +176,5 @@ func keyRubyToI(s string) any {
 	if neg {
 		n.Neg(n)
 	}
-	return normInt(n)
+	return model.NormInt(n)
 }

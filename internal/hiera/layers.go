@@ -4,6 +4,7 @@ package hiera
 import (
 	"errors"
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -133,10 +134,10 @@ func (e *Engine) configAt(path string, p place) (*config, error) {
 			slot.loaded, slot.absent, slot.fresh = true, true, now.Add(StampCheckInterval)
 			return nil, nil
 		}
-		return nil, &Error{Message: "cannot read hiera.yaml: " + err.Error(), File: path, Err: err}
+		return nil, &model.Error{Message: "cannot read hiera.yaml: " + err.Error(), File: path, Err: err}
 	}
 	if fi.IsDir() {
-		return nil, &Error{Message: fmt.Sprintf("hiera.yaml path %s is a directory, not a file", path), File: path}
+		return nil, &model.Error{Message: fmt.Sprintf("hiera.yaml path %s is a directory, not a file", path), File: path}
 	}
 	stamp := stampOf(fi)
 	slot.fresh = now.Add(StampCheckInterval)
@@ -146,7 +147,7 @@ func (e *Engine) configAt(path string, p place) (*config, error) {
 	data, err := readLimited(path)
 	if err != nil {
 		slot.loaded = false
-		return nil, &Error{Message: "cannot read hiera.yaml: " + err.Error(), File: path, Err: err}
+		return nil, &model.Error{Message: "cannot read hiera.yaml: " + err.Error(), File: path, Err: err}
 	}
 	slot.cfg, slot.err = parseConfig(path, data, p)
 	slot.stamp, slot.loaded, slot.absent = stamp, true, false
@@ -180,7 +181,7 @@ func (e *Engine) globalConfig() (*config, error) {
 	}
 	cfg, err := e.configAt(e.configPath, placeGlobal)
 	if err == nil && cfg == nil {
-		return nil, &Error{Message: fmt.Sprintf("hiera.yaml not found: no file at %s", e.configPath), File: e.configPath}
+		return nil, &model.Error{Message: fmt.Sprintf("hiera.yaml not found: no file at %s", e.configPath), File: e.configPath}
 	}
 	return cfg, err
 }

@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -28,9 +29,9 @@ func (inv *invocation) locations(e *entry) ([]location, error) {
 	}
 	out, err := inv.resolveLocations(e)
 	if err != nil {
-		if ce, ok := err.(*Error); ok {
+		if ce, ok := err.(*model.Error); ok {
 			c := *ce
-			c.ofConfig = true
+			c.OfConfig = true
 			return nil, &c
 		}
 		return nil, err
@@ -104,7 +105,7 @@ func (inv *invocation) resolveLocations(e *entry) ([]location, error) {
 			pattern := joinPath(datadir, text)
 			matches, err := expandGlob(pattern, inv.confineRoot(g, datadir))
 			if err != nil {
-				return nil, &Error{Message: err.Error(), Level: e.name, File: inv.cfg.path}
+				return nil, &model.Error{Message: err.Error(), Level: e.name, File: inv.cfg.path}
 			}
 			for _, m := range matches {
 				out = append(out, location{path: m, original: g})
@@ -119,7 +120,7 @@ func (inv *invocation) resolveLocations(e *entry) ([]location, error) {
 				return nil, err
 			}
 			if _, err := url.Parse(text); err != nil || strings.ContainsAny(text, " \t\n") {
-				return nil, &Error{Message: fmt.Sprintf("bad URI(is not URI?): %q", text), Level: e.name, File: inv.cfg.path}
+				return nil, &model.Error{Message: fmt.Sprintf("bad URI(is not URI?): %q", text), Level: e.name, File: inv.cfg.path}
 			}
 			out = append(out, location{path: text, original: u, uri: true})
 		}
@@ -140,7 +141,7 @@ func (inv *invocation) mappedLocations(e *entry, datadir string) ([]location, er
 		elems = []any{t}
 	case []any:
 		elems = t
-	case *Hash:
+	case *model.Hash:
 		t.Each(func(k, val any) bool { elems = append(elems, []any{k, val}); return true })
 	default:
 		elems = []any{t}
@@ -186,7 +187,7 @@ func (inv *invocation) confine(e *entry, template, full, base string) (string, e
 	}
 	p, err := confinedPath(full, root)
 	if err != nil {
-		return "", &Error{Message: fmt.Sprintf("hierarchy path %q resolves to %s, outside %s: %v", template, full, root, err), Level: e.name, File: inv.cfg.path}
+		return "", &model.Error{Message: fmt.Sprintf("hierarchy path %q resolves to %s, outside %s: %v", template, full, root, err), Level: e.name, File: inv.cfg.path}
 	}
 	return p, nil
 }
@@ -226,7 +227,7 @@ func joinPath(base, p string) string {
 func (inv *invocation) interpolatePath(e *entry, s string) (string, error) {
 	text, err := inv.interpolatePathText(e, s)
 	if err == nil && strings.IndexByte(text, 0) >= 0 {
-		return "", &Error{Message: fmt.Sprintf("hierarchy path %q contains a NUL byte once interpolated (a fact holds one)", s), Level: e.name, File: inv.cfg.path}
+		return "", &model.Error{Message: fmt.Sprintf("hierarchy path %q contains a NUL byte once interpolated (a fact holds one)", s), Level: e.name, File: inv.cfg.path}
 	}
 	return text, err
 }
@@ -240,7 +241,7 @@ func (inv *invocation) interpolatePathText(e *entry, s string) (string, error) {
 	v, err := inv.interpolateString(s, false)
 	inv.ex = ex
 	if err != nil {
-		if ie, ok := err.(*Error); ok && ie.File == "" {
+		if ie, ok := err.(*model.Error); ok && ie.File == "" {
 			c := *ie
 			c.File = inv.cfg.path
 			c.Level = e.name
@@ -248,5 +249,5 @@ func (inv *invocation) interpolatePathText(e *entry, s string) (string, error) {
 		}
 		return "", err
 	}
-	return rubyToS(v), nil
+	return model.ToS(v), nil
 }

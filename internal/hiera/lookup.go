@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"strings"
 )
 
@@ -107,7 +108,7 @@ func convertToText(spec any) string {
 		if s, isStr := a.(string); isStr && i == 0 {
 			parts[i] = s
 		} else {
-			parts[i] = rubyInspect(a)
+			parts[i] = model.Inspect(a)
 		}
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
@@ -132,7 +133,7 @@ func (inv *invocation) explainDig(value any, segs []any, key string) {
 	}
 	parts := make([]string, 0, len(segs)-1)
 	for _, s := range segs[1:] {
-		parts = append(parts, rubyToS(s))
+		parts = append(parts, model.ToS(s))
 	}
 	inv.ex.line("Sub key: %q", strings.Join(parts, "."))
 	inv.ex.push()
@@ -176,7 +177,7 @@ func (inv *invocation) tracedMerge(m *Merge, n int, lookup func(i int) (any, boo
 	defer inv.ex.closeMerge(func() string {
 		h := "Merge strategy " + m.String()
 		if oh := m.OptionsHash(); oh != nil {
-			h += "\n  Options: " + prettyInspect(oh, 2, maxExplanation)
+			h += "\n  Options: " + model.PrettyInspect(oh, 2, maxExplanation)
 		}
 		return h
 	}, func() string {
@@ -217,7 +218,7 @@ func (inv *invocation) searchLayer(l *layer, root string, m *Merge, inDefault bo
 
 // qualifiedKeys reports whether a module's data holds only keys of the module (and lookup_options),
 // as Puppet requires; Puppet warns about the others, which no lookup of the module's keys can reach.
-func qualifiedKeys(data *Hash, module string) bool {
+func qualifiedKeys(data *model.Hash, module string) bool {
 	prefix := module + "::"
 	for _, k := range data.Keys() {
 		if ks, isStr := k.(string); !isStr || (ks != "lookup_options" && !strings.HasPrefix(ks, prefix)) {
@@ -356,7 +357,7 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 	}
 	v, ok, badType, err := df.value(root)
 	if err != nil {
-		return nil, false, withLevel(&Error{Message: fmt.Sprintf("Unable to parse (%s): %v", loc.path, err), File: loc.path, valueFree: true}, e.name)
+		return nil, false, withLevel(&model.Error{Message: fmt.Sprintf("Unable to parse (%s): %v", loc.path, err), File: loc.path, ValueFree: true}, e.name)
 	}
 	if !ok {
 		inv.ex.line("No such key: %q", root)
@@ -389,5 +390,5 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 }
 
 func richDataError(key, function, path, typ string) error {
-	return &Error{Message: fmt.Sprintf("Value for key '%s', in hash returned from data_hash function '%s', when using location '%s', has wrong type, expects Puppet::LookupValue, got %s", key, function, path, typ), File: path, valueFree: true}
+	return &model.Error{Message: fmt.Sprintf("Value for key '%s', in hash returned from data_hash function '%s', when using location '%s', has wrong type, expects Puppet::LookupValue, got %s", key, function, path, typ), File: path, ValueFree: true}
 }

@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math/big"
 	"slices"
 	"strconv"
@@ -21,7 +22,7 @@ var deepOptionKeys = []string{"knockout_prefix", "merge_debug", "merge_hash_arra
 // Merge has no way to carry an empty prefix to that point.
 func ParseMerge(v any) (*Merge, error) {
 	var name any
-	var opts *Hash
+	var opts *model.Hash
 	switch t := v.(type) {
 	case nil:
 		return &Merge{Strategy: "default"}, nil
@@ -32,10 +33,10 @@ func ParseMerge(v any) (*Merge, error) {
 		name = t
 	case *Merge:
 		return t, nil
-	case *Hash:
+	case *model.Hash:
 		s, _ := t.Get("strategy")
 		if s == nil {
-			return nil, errorf("The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'")
+			return nil, model.Errorf("The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'")
 		}
 		name = s
 		if t.Len() > 1 {
@@ -46,7 +47,7 @@ func ParseMerge(v any) (*Merge, error) {
 	}
 	s, ok := name.(string)
 	if !ok || !knownStrategy(s) {
-		return nil, errorf("Unknown merge strategy: '%s'", rubyToS(name))
+		return nil, model.Errorf("Unknown merge strategy: '%s'", model.ToS(name))
 	}
 	m := &Merge{Strategy: s}
 	if opts == nil {
@@ -63,7 +64,7 @@ func knownStrategy(s string) bool {
 }
 
 // setOptions checks opts against the strategy's options type and stores the deep options.
-func (m *Merge) setOptions(opts *Hash) error {
+func (m *Merge) setOptions(opts *model.Hash) error {
 	var problems []string
 	switch m.Strategy {
 	case "deep":
@@ -80,7 +81,7 @@ func (m *Merge) setOptions(opts *Hash) error {
 				_, okType = v.(bool)
 			}
 			if !okType {
-				problems = append(problems, "entry '"+k+"' expects a value of type Undef or "+want+", got "+puppetTypeName(v))
+				problems = append(problems, "entry '"+k+"' expects a value of type Undef or "+want+", got "+model.TypeName(v))
 			}
 		}
 		nonString := false
@@ -97,32 +98,32 @@ func (m *Merge) setOptions(opts *Hash) error {
 		if nonString {
 			problems = []string{"expects a Struct[{'strategy' => Optional[Pattern[/deep/]], 'knockout_prefix' => Optional[String], " +
 				"'merge_debug' => Optional[Boolean], 'merge_hash_arrays' => Optional[Boolean], " +
-				"'sort_merged_arrays' => Optional[Boolean]}] value, got " + puppetTypeDetail(opts)}
+				"'sort_merged_arrays' => Optional[Boolean]}] value, got " + model.TypeDetail(opts)}
 		}
 	case "reverse_deep", "unconstrained_deep":
 		// Hash[String[1], Any]: free-form (Hiera 3's deep_merge_options); only the three deep
 		// options that Merge holds have an effect.
-		for _, k := range opts.keys() {
+		for _, k := range opts.RawKeys() {
 			if s, ok := k.(string); !ok || s == "" {
-				problems = []string{"expects a Hash[String[1], Any] value, got " + puppetTypeDetail(opts)}
+				problems = []string{"expects a Hash[String[1], Any] value, got " + model.TypeDetail(opts)}
 				break
 			}
 		}
 	default:
 		opts.Each(func(k, _ any) bool {
 			if k != "strategy" {
-				problems = append(problems, "unrecognized key '"+rubyToS(k)+"'")
+				problems = append(problems, "unrecognized key '"+model.ToS(k)+"'")
 			}
 			return true
 		})
 	}
 	if len(problems) > 0 {
-		return errorf("%s", joinTypeProblems("The merge options has wrong type, ", problems))
+		return model.Errorf("%s", joinTypeProblems("The merge options has wrong type, ", problems))
 	}
 	if v, _ := opts.Get("knockout_prefix"); truthy(v) {
-		m.Deep.KnockoutPrefix = rubyToS(v)
+		m.Deep.KnockoutPrefix = model.ToS(v)
 		if m.Deep.KnockoutPrefix == "" {
-			return errorf("knockout_prefix cannot be an empty string in deep_merge!")
+			return model.Errorf("knockout_prefix cannot be an empty string in deep_merge!")
 		}
 	}
 	m.Deep.SortMergedArrays = truthyOption(opts, "sort_merged_arrays")
@@ -133,7 +134,7 @@ func (m *Merge) setOptions(opts *Hash) error {
 func isDeepOption(k string) bool { return slices.Contains(deepOptionKeys, k) }
 
 // truthyOption reads a deep_merge flag the way the gem does (`options[:x] || false`).
-func truthyOption(opts *Hash, k string) bool {
+func truthyOption(opts *model.Hash, k string) bool {
 	v, _ := opts.Get(k)
 	return truthy(v)
 }
@@ -174,11 +175,11 @@ func (m *Merge) String() string {
 
 // OptionsHash is the "Options:" hash explain prints for a deep merge, nil when there is none. Only
 // options that are set can be shown: Merge does not record options given with their default value.
-func (m *Merge) OptionsHash() *Hash {
+func (m *Merge) OptionsHash() *model.Hash {
 	if m == nil || !m.isDeep() || m.Deep == (DeepOptions{}) {
 		return nil
 	}
-	h := NewHash(3)
+	h := model.NewHash(3)
 	if m.Deep.SortMergedArrays {
 		h.Set("sort_merged_arrays", true)
 	}
@@ -241,7 +242,7 @@ func (m *Merge) Combine(memo, lower any) (any, error) {
 	case "reverse_deep":
 		return m.deepMerge(lower, memo)
 	}
-	return nil, errorf("Unknown merge strategy: '%s'", m.Strategy)
+	return nil, model.Errorf("Unknown merge strategy: '%s'", m.Strategy)
 }
 
 // deepMerge is deep_merge!(source, deep copy of dest) with the merge's options.
@@ -250,7 +251,7 @@ func (m *Merge) deepMerge(source, dest any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return dm.merge(source, Copy(dest))
+	return dm.merge(source, model.Copy(dest))
 }
 
 // uniqueConvert flattens an array completely, or wraps a non-array.
@@ -278,19 +279,19 @@ func flatten(out, a []any) []any {
 
 // rubyUnion is Ruby's a | b: the elements of a then b, first occurrences only, compared by value and
 // type (1, 1.0 and "1" differ). It returns a new slice. Longer arrays keep a set, so that the union
-// costs linear time: scalars by value, arrays and hashes by a hash of their contents (valueHash),
+// costs linear time: scalars by value, arrays and hashes by a hash of their contents (model.ValueHash),
 // then compared with Equal.
 func rubyUnion(a, b []any) []any {
 	out := make([]any, 0, len(a)+len(b))
 	var seen map[any]bool        // for longer arrays; scanning a short one costs less than hashing
-	var buckets map[uint64][]any // containers in out, by valueHash
+	var buckets map[uint64][]any // containers in out, by model.ValueHash
 	if len(a)+len(b) > 16 {
 		seen = make(map[any]bool, len(a)+len(b))
 		buckets = make(map[uint64][]any)
 	}
 	add := func(e any) {
 		if seen == nil {
-			if slices.ContainsFunc(out, func(o any) bool { return Equal(o, e) }) {
+			if slices.ContainsFunc(out, func(o any) bool { return model.Equal(o, e) }) {
 				return
 			}
 		} else if k, ok := scalarSetKey(e); ok {
@@ -299,8 +300,8 @@ func rubyUnion(a, b []any) []any {
 			}
 			seen[k] = true
 		} else {
-			h := valueHash(e)
-			if slices.ContainsFunc(buckets[h], func(o any) bool { return Equal(o, e) }) {
+			h := model.ValueHash(e)
+			if slices.ContainsFunc(buckets[h], func(o any) bool { return model.Equal(o, e) }) {
 				return
 			}
 			buckets[h] = append(buckets[h], e)
@@ -338,8 +339,8 @@ func scalarSetKey(v any) (any, bool) {
 
 // hashMerge is Ruby's low.merge(high): the lower keys in their order, values from high where both
 // have the key, then the keys only high has.
-func hashMerge(high, low *Hash) *Hash {
-	out := NewHash(low.Len() + high.Len())
+func hashMerge(high, low *model.Hash) *model.Hash {
+	out := model.NewHash(low.Len() + high.Len())
 	low.Each(func(k, v any) bool { out.Set(k, v); return true })
 	high.Each(func(k, v any) bool { out.Set(k, v); return true })
 	return out
@@ -349,14 +350,14 @@ func hashMerge(high, low *Hash) *Hash {
 func checkUnique(which string, v any) error {
 	var problems []string
 	switch t := v.(type) {
-	case nil, *Hash:
-		problems = []string{"expects a value of type Scalar or Array, got " + puppetTypeName(v)}
+	case nil, *model.Hash:
+		problems = []string{"expects a value of type Scalar or Array, got " + model.TypeName(v)}
 	case []any:
-		if !isData(t) {
+		if !model.IsData(t) {
 			problems = []string{"variant 0 expects a Scalar value, got Tuple"}
 			for i, e := range t {
-				if !isData(e) {
-					problems = append(problems, dataMismatches(e, "variant 1 index "+strconv.Itoa(i)+" ")...)
+				if !model.IsData(e) {
+					problems = append(problems, model.DataMismatches(e, "variant 1 index "+strconv.Itoa(i)+" ")...)
 				}
 			}
 		}
@@ -365,19 +366,19 @@ func checkUnique(which string, v any) error {
 }
 
 // checkHash asserts Hash[String, Data] and returns v as a Hash.
-func checkHash(which string, v any) (*Hash, error) {
+func checkHash(which string, v any) (*model.Hash, error) {
 	var problems []string
-	h, ok := v.(*Hash)
+	h, ok := v.(*model.Hash)
 	switch {
 	case !ok:
-		problems = []string{"expects a Hash value, got " + puppetTypeName(v)}
-	case !stringKeys(h):
-		problems = []string{"expects a Hash[String, Data] value, got " + puppetTypeDetail(h)}
+		problems = []string{"expects a Hash value, got " + model.TypeName(v)}
+	case !model.StringKeys(h):
+		problems = []string{"expects a Hash[String, Data] value, got " + model.TypeDetail(h)}
 	default:
-		for i, k := range h.keys() {
-			if !isData(h.vals[i]) {
-				name, _ := k.(string) // stringKeys checked every key
-				problems = append(problems, dataMismatches(h.vals[i], "entry '"+name+"' ")...)
+		for i, k := range h.RawKeys() {
+			if !model.IsData(h.Vals[i]) {
+				name, _ := k.(string) // model.StringKeys checked every key
+				problems = append(problems, model.DataMismatches(h.Vals[i], "entry '"+name+"' ")...)
 			}
 		}
 	}
@@ -391,7 +392,7 @@ func mergeTypeError(which string, problems []string) error {
 	if len(problems) == 0 {
 		return nil
 	}
-	return errorf("%s", joinTypeProblems("The "+which+" element of the merge has wrong type, ", problems))
+	return model.Errorf("%s", joinTypeProblems("The "+which+" element of the merge has wrong type, ", problems))
 }
 
 // Merge is a merge strategy with its options, as given in a lookup's merge argument or in

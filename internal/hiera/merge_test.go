@@ -1,6 +1,8 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 	"math/big"
 	"reflect"
 	"testing"
@@ -37,7 +39,7 @@ func mtDump(v any) string {
 	case mtMissing:
 		return "-"
 	}
-	return rubyInspect(v)
+	return model.Inspect(v)
 }
 
 // mtLevels is the common two-or-more level hierarchy: one location per level.
@@ -72,60 +74,60 @@ func TestParseMerge(t *testing.T) {
 		"lookup-options-string": {in: "merge", wantErr: "Unknown merge strategy: 'merge'"},
 		"integer":               {in: int64(5), wantErr: "Unknown merge strategy: '5'"},
 		"true":                  {in: true, wantErr: "Unknown merge strategy: 'true'"},
-		"array":                 {in: mtA("a"), wantErr: `Unknown merge strategy: '["a"]'`},
-		"hash-strategy-only":    {in: mtH("strategy", "hash"), want: Merge{Strategy: "hash"}},
+		"array":                 {in: modeltest.A("a"), wantErr: `Unknown merge strategy: '["a"]'`},
+		"hash-strategy-only":    {in: modeltest.H("strategy", "hash"), want: Merge{Strategy: "hash"}},
 		"hash-without-strategy": {
-			in:      mtH("knockout_prefix", "--"),
+			in:      modeltest.H("knockout_prefix", "--"),
 			wantErr: "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'",
 		},
 		"hash-nil-strategy": {
-			in:      mtH("strategy", nil),
+			in:      modeltest.H("strategy", nil),
 			wantErr: "The hash given as 'merge' must contain the name of a strategy in string form for the key 'strategy'",
 		},
-		"hash-integer-strategy": {in: mtH("strategy", int64(5)), wantErr: "Unknown merge strategy: '5'"},
-		"hash-float-strategy":   {in: mtH("strategy", 1.5), wantErr: "Unknown merge strategy: '1.5'"},
+		"hash-integer-strategy": {in: modeltest.H("strategy", int64(5)), wantErr: "Unknown merge strategy: '5'"},
+		"hash-float-strategy":   {in: modeltest.H("strategy", 1.5), wantErr: "Unknown merge strategy: '1.5'"},
 		"deep-options": {
-			in:   mtH("strategy", "deep", "knockout_prefix", "--", "sort_merged_arrays", true, "merge_hash_arrays", true, "merge_debug", false),
+			in:   modeltest.H("strategy", "deep", "knockout_prefix", "--", "sort_merged_arrays", true, "merge_hash_arrays", true, "merge_debug", false),
 			want: Merge{Strategy: "deep", Deep: DeepOptions{KnockoutPrefix: "--", SortMergedArrays: true, MergeHashArrays: true}},
 		},
 		"deep-nil-options": {
-			in:   mtH("strategy", "deep", "knockout_prefix", nil, "sort_merged_arrays", nil),
+			in:   modeltest.H("strategy", "deep", "knockout_prefix", nil, "sort_merged_arrays", nil),
 			want: Merge{Strategy: "deep"},
 		},
 		"options-only-for-deep": {
-			in:      mtH("strategy", "hash", "knockout_prefix", "--"),
+			in:      modeltest.H("strategy", "hash", "knockout_prefix", "--"),
 			wantErr: "The merge options has wrong type, unrecognized key 'knockout_prefix'",
 		},
 		"unique-unknown-option": {
-			in:      mtH("strategy", "unique", "strategy2", int64(1)),
+			in:      modeltest.H("strategy", "unique", "strategy2", int64(1)),
 			wantErr: "The merge options has wrong type, unrecognized key 'strategy2'",
 		},
 		"deep-unknown-option": {
-			in:      mtH("strategy", "deep", "preserve_unmergeables", true),
+			in:      modeltest.H("strategy", "deep", "preserve_unmergeables", true),
 			wantErr: "The merge options has wrong type, unrecognized key 'preserve_unmergeables'",
 		},
 		"deep-wrong-option-type": {
-			in:      mtH("strategy", "deep", "sort_merged_arrays", "x"),
+			in:      modeltest.H("strategy", "deep", "sort_merged_arrays", "x"),
 			wantErr: "The merge options has wrong type, entry 'sort_merged_arrays' expects a value of type Undef or Boolean, got String",
 		},
 		"deep-several-problems": {
-			in:      mtH("strategy", "deep", "bogus", int64(1), "knockout_prefix", int64(5)),
+			in:      modeltest.H("strategy", "deep", "bogus", int64(1), "knockout_prefix", int64(5)),
 			wantErr: multi,
 		},
 		"deep-empty-knockout": {
-			in:      mtH("strategy", "deep", "knockout_prefix", ""),
+			in:      modeltest.H("strategy", "deep", "knockout_prefix", ""),
 			wantErr: "knockout_prefix cannot be an empty string in deep_merge!",
 		},
 		"unconstrained-free-options": {
-			in:   mtH("strategy", "unconstrained_deep", "unpack_arrays", ",", "sort_merged_arrays", "yes"),
+			in:   modeltest.H("strategy", "unconstrained_deep", "unpack_arrays", ",", "sort_merged_arrays", "yes"),
 			want: Merge{Strategy: "unconstrained_deep", Deep: DeepOptions{SortMergedArrays: true}},
 		},
 		"reverse-deep-free-options": {
-			in:   mtH("strategy", "reverse_deep", "bogus", int64(1), "knockout_prefix", "--"),
+			in:   modeltest.H("strategy", "reverse_deep", "bogus", int64(1), "knockout_prefix", "--"),
 			want: Merge{Strategy: "reverse_deep", Deep: DeepOptions{KnockoutPrefix: "--"}},
 		},
 		"unconstrained-non-string-key": {
-			in: mtH("strategy", "unconstrained_deep", "bogus", int64(1), int64(5), int64(2)),
+			in: modeltest.H("strategy", "unconstrained_deep", "bogus", int64(1), int64(5), int64(2)),
 			wantErr: "The merge options has wrong type, expects a Hash[String[1], Any] value, got " +
 				"Hash[Variant[Integer[5, 5], Enum['bogus', 'strategy']], Variant[Integer[1, 2], String]]",
 		},
@@ -166,7 +168,7 @@ func TestMergeDescribe(t *testing.T) {
 		"deep-options": {
 			m:       &Merge{Strategy: "deep", Deep: DeepOptions{KnockoutPrefix: "--", SortMergedArrays: true}},
 			name:    "deep",
-			options: mtH("sort_merged_arrays", true, "knockout_prefix", "--"),
+			options: modeltest.H("sort_merged_arrays", true, "knockout_prefix", "--"),
 		},
 	}
 	for name, tc := range testCases {
@@ -181,10 +183,10 @@ func TestMergeDescribe(t *testing.T) {
 			got := tc.m.OptionsHash()
 			if tc.options == nil {
 				if got != nil {
-					t.Errorf("OptionsHash = %s, want nil", rubyInspect(got))
+					t.Errorf("OptionsHash = %s, want nil", model.Inspect(got))
 				}
-			} else if !mtSame(got, tc.options) {
-				t.Errorf("OptionsHash = %s", rubyInspect(got))
+			} else if !modeltest.Same(got, tc.options) {
+				t.Errorf("OptionsHash = %s", model.Inspect(got))
 			}
 		})
 	}
@@ -225,8 +227,8 @@ func runMergeCases(t *testing.T, testCases map[string]mergeCase) {
 			if found == tc.notFound {
 				t.Fatalf("found = %v", found)
 			}
-			if !tc.notFound && !mtSame(got, tc.want) {
-				t.Fatalf("got %s, want %s", rubyInspect(got), rubyInspect(tc.want))
+			if !tc.notFound && !modeltest.Same(got, tc.want) {
+				t.Fatalf("got %s, want %s", model.Inspect(got), model.Inspect(tc.want))
 			}
 		})
 	}
@@ -238,10 +240,10 @@ func TestMergeFirst(t *testing.T) {
 	runMergeCases(t, map[string]mergeCase{
 		"no-variants":        {merge: "first", stage: mtStage{}, notFound: true},
 		"nothing-found":      {merge: "first", stage: mtLevels(mtNotFound, mtNotFound), notFound: true},
-		"first-found-wins":   {merge: "first", stage: mtLevels(mtH("a", int64(1)), mtH("b", int64(1))), want: mtH("a", int64(1))},
+		"first-found-wins":   {merge: "first", stage: mtLevels(modeltest.H("a", int64(1)), modeltest.H("b", int64(1))), want: modeltest.H("a", int64(1))},
 		"skips-not-found":    {merge: "default", stage: mtLevels(mtNotFound, "low"), want: "low"},
 		"found-nil-is-found": {merge: "first", stage: mtLevels(nil, "low"), want: nil},
-		"no-type-check":      {merge: "first", stage: mtLevels("x", mtH("a", int64(1))), want: "x"},
+		"no-type-check":      {merge: "first", stage: mtLevels("x", modeltest.H("a", int64(1))), want: "x"},
 	})
 }
 
@@ -251,52 +253,52 @@ func TestMergeUnique(t *testing.T) {
 	x, y, z := "x", "y", "z"
 	scalarOrArray := "The second element of the merge has wrong type, expects a value of type Scalar or Array, got "
 	runMergeCases(t, map[string]mergeCase{
-		"high-first-then-new-low": {merge: "unique", stage: mtLevels(mtA(x, y), mtA(y, z, x)), want: mtA(x, y, z)},
-		"scalar-high":             {merge: "unique", stage: mtLevels(x, mtA(y, x)), want: mtA(x, y)},
+		"high-first-then-new-low": {merge: "unique", stage: mtLevels(modeltest.A(x, y), modeltest.A(y, z, x)), want: modeltest.A(x, y, z)},
+		"scalar-high":             {merge: "unique", stage: mtLevels(x, modeltest.A(y, x)), want: modeltest.A(x, y)},
 		"flattened-completely": {
 			merge: "unique",
-			stage: mtLevels(mtA(mtA(x, mtA(y)), z), mtA(mtA(z, "w"))),
-			want:  mtA(x, y, z, "w"),
+			stage: mtLevels(modeltest.A(modeltest.A(x, modeltest.A(y)), z), modeltest.A(modeltest.A(z, "w"))),
+			want:  modeltest.A(x, y, z, "w"),
 		},
-		"nested-empty":       {merge: "unique", stage: mtLevels(mtA(), mtA(mtA(), x)), want: mtA(x)},
-		"scalar-one-of-two":  {merge: "unique", stage: mtLevels(x, mtNotFound), want: mtA(x)},
-		"scalar-one-level":   {merge: "unique", stage: mtStage{mtStage{x}, mtNotFound, mtNotFound}, want: mtA(x)},
-		"single-level-dedup": {merge: "unique", stage: mtLevels(mtA(x, x, y), mtNotFound), want: mtA(x, y)},
-		"single-no-flatten":  {merge: "unique", stage: mtStage{mtA(x, x, mtA(y))}, want: mtA(x, mtA(y))},
+		"nested-empty":       {merge: "unique", stage: mtLevels(modeltest.A(), modeltest.A(modeltest.A(), x)), want: modeltest.A(x)},
+		"scalar-one-of-two":  {merge: "unique", stage: mtLevels(x, mtNotFound), want: modeltest.A(x)},
+		"scalar-one-level":   {merge: "unique", stage: mtStage{mtStage{x}, mtNotFound, mtNotFound}, want: modeltest.A(x)},
+		"single-level-dedup": {merge: "unique", stage: mtLevels(modeltest.A(x, x, y), mtNotFound), want: modeltest.A(x, y)},
+		"single-no-flatten":  {merge: "unique", stage: mtStage{modeltest.A(x, x, modeltest.A(y))}, want: modeltest.A(x, modeltest.A(y))},
 		"duplicates-survive": {
 			merge: "unique",
-			stage: mtStage{mtStage{mtStage{mtA(x, x, mtA(y)), mtNotFound}, mtStage{mtNotFound}}, mtNotFound, mtNotFound},
-			want:  mtA(x, x, y),
+			stage: mtStage{mtStage{mtStage{modeltest.A(x, x, modeltest.A(y)), mtNotFound}, mtStage{mtNotFound}}, mtNotFound, mtNotFound},
+			want:  modeltest.A(x, x, y),
 		},
-		"hash-found-once":   {merge: "unique", stage: mtLevels(mtH("k", "v"), mtNotFound), want: mtA(mtH("k", "v"))},
-		"hash-found-twice":  {merge: "unique", stage: mtLevels(mtA(x), mtH("k", "v")), wantErr: scalarOrArray + "Struct"},
-		"empty-hash-lower":  {merge: "unique", stage: mtLevels(mtA(x), mtH()), wantErr: scalarOrArray + "Hash"},
-		"hash-higher-wraps": {merge: "unique", stage: mtLevels(mtH("k", "v"), mtA(int64(1))), want: mtA(mtH("k", "v"), int64(1))},
-		"nil-higher":        {merge: "unique", stage: mtLevels(nil, mtA(x)), want: mtA(nil, x)},
-		"nil-lower":         {merge: "unique", stage: mtLevels(mtA(x), nil), wantErr: scalarOrArray + "Undef"},
+		"hash-found-once":   {merge: "unique", stage: mtLevels(modeltest.H("k", "v"), mtNotFound), want: modeltest.A(modeltest.H("k", "v"))},
+		"hash-found-twice":  {merge: "unique", stage: mtLevels(modeltest.A(x), modeltest.H("k", "v")), wantErr: scalarOrArray + "Struct"},
+		"empty-hash-lower":  {merge: "unique", stage: mtLevels(modeltest.A(x), modeltest.H()), wantErr: scalarOrArray + "Hash"},
+		"hash-higher-wraps": {merge: "unique", stage: mtLevels(modeltest.H("k", "v"), modeltest.A(int64(1))), want: modeltest.A(modeltest.H("k", "v"), int64(1))},
+		"nil-higher":        {merge: "unique", stage: mtLevels(nil, modeltest.A(x)), want: modeltest.A(nil, x)},
+		"nil-lower":         {merge: "unique", stage: mtLevels(modeltest.A(x), nil), wantErr: scalarOrArray + "Undef"},
 		"value-and-type": {
 			merge: "unique",
-			stage: mtLevels(mtA(true, int64(1)), mtA(false, int64(1), 2.0)),
-			want:  mtA(true, int64(1), false, 2.0),
+			stage: mtLevels(modeltest.A(true, int64(1)), modeltest.A(false, int64(1), 2.0)),
+			want:  modeltest.A(true, int64(1), false, 2.0),
 		},
 		"four-distinct": {
 			merge: "unique",
-			stage: mtLevels(mtA(int64(1), "1"), mtA(1.0, true, int64(1))),
-			want:  mtA(int64(1), "1", 1.0, true),
+			stage: mtLevels(modeltest.A(int64(1), "1"), modeltest.A(1.0, true, int64(1))),
+			want:  modeltest.A(int64(1), "1", 1.0, true),
 		},
 		"big-integers": {
 			merge: "unique",
-			stage: mtLevels(mtA(new(big.Int).Lsh(big.NewInt(1), 70)), mtA(new(big.Int).Lsh(big.NewInt(1), 70), int64(2))),
-			want:  mtA(new(big.Int).Lsh(big.NewInt(1), 70), int64(2)),
+			stage: mtLevels(modeltest.A(new(big.Int).Lsh(big.NewInt(1), 70)), modeltest.A(new(big.Int).Lsh(big.NewInt(1), 70), int64(2))),
+			want:  modeltest.A(new(big.Int).Lsh(big.NewInt(1), 70), int64(2)),
 		},
 		"hashes-by-value": {
 			merge: "unique",
-			stage: mtLevels(mtA(mtH("a", int64(1), "b", int64(2))), mtA(mtH("b", int64(2), "a", int64(1)))),
-			want:  mtA(mtH("a", int64(1), "b", int64(2))),
+			stage: mtLevels(modeltest.A(modeltest.H("a", int64(1), "b", int64(2))), modeltest.A(modeltest.H("b", int64(2), "a", int64(1)))),
+			want:  modeltest.A(modeltest.H("a", int64(1), "b", int64(2))),
 		},
 		"non-data-in-array": {
 			merge: "unique",
-			stage: mtLevels(mtA(x), mtA(mtH(int64(1), int64(2)), mtH(int64(2), int64(3)))),
+			stage: mtLevels(modeltest.A(x), modeltest.A(modeltest.H(int64(1), int64(2)), modeltest.H(int64(2), int64(3)))),
 			wantErr: " The second element of the merge has wrong type, variant 0 expects a Scalar value, got Tuple\n" +
 				"  The second element of the merge has wrong type, variant 1 index 0 expects a Data value, got Hash\n" +
 				"  The second element of the merge has wrong type, variant 1 index 1 expects a Data value, got Hash",
@@ -312,46 +314,46 @@ func TestMergeHash(t *testing.T) {
 	runMergeCases(t, map[string]mergeCase{
 		"lower-keys-first": {
 			merge: "hash",
-			stage: mtLevels(mtH("a", one, "b", one), mtH("c", two, "a", two)),
-			want:  mtH("c", two, "a", one, "b", one),
+			stage: mtLevels(modeltest.H("a", one, "b", one), modeltest.H("c", two, "a", two)),
+			want:  modeltest.H("c", two, "a", one, "b", one),
 		},
 		"three-layers": {
 			merge: "hash",
-			stage: mtStage{mtH("g", one, "e", one), mtH("e", two, "x", two), mtH("m", three, "x", three)},
-			want:  mtH("m", three, "x", two, "e", one, "g", one),
+			stage: mtStage{modeltest.H("g", one, "e", one), modeltest.H("e", two, "x", two), modeltest.H("m", three, "x", three)},
+			want:  modeltest.H("m", three, "x", two, "e", one, "g", one),
 		},
-		"nil-value-wins": {merge: "hash", stage: mtLevels(mtH("a", nil), mtH("a", one, "b", two)), want: mtH("a", nil, "b", two)},
+		"nil-value-wins": {merge: "hash", stage: mtLevels(modeltest.H("a", nil), modeltest.H("a", one, "b", two)), want: modeltest.H("a", nil, "b", two)},
 		"shallow": {
 			merge: "hash",
-			stage: mtLevels(mtH("n", mtH("x", one)), mtH("n", mtH("y", two), "m", three)),
-			want:  mtH("n", mtH("x", one), "m", three),
+			stage: mtLevels(modeltest.H("n", modeltest.H("x", one)), modeltest.H("n", modeltest.H("y", two), "m", three)),
+			want:  modeltest.H("n", modeltest.H("x", one), "m", three),
 		},
-		"empty-higher":    {merge: "hash", stage: mtLevels(mtH(), mtH("a", one)), want: mtH("a", one)},
+		"empty-higher":    {merge: "hash", stage: mtLevels(modeltest.H(), modeltest.H("a", one)), want: modeltest.H("a", one)},
 		"single-non-hash": {merge: "hash", stage: mtLevels("not a hash", mtNotFound), want: "not a hash"},
 		"single-nil":      {merge: "hash", stage: mtLevels(nil, mtNotFound), want: nil},
 		"non-string-keys": {
 			merge:   "hash",
-			stage:   mtLevels(mtH(one, "a"), mtH(two, "b")),
+			stage:   mtLevels(modeltest.H(one, "a"), modeltest.H(two, "b")),
 			wantErr: "The first element of the merge has wrong type, expects a Hash[String, Data] value, got Hash[Integer[1, 1], String]",
 		},
 		"nil-first-level": {
 			merge:   "hash",
-			stage:   mtLevels(nil, mtH("c", three)),
+			stage:   mtLevels(nil, modeltest.H("c", three)),
 			wantErr: "The first element of the merge has wrong type, expects a Hash value, got Undef",
 		},
 		"nil-middle-level": {
 			merge:   "hash",
-			stage:   mtLevels(mtH("a", one), nil, mtH("c", three)),
+			stage:   mtLevels(modeltest.H("a", one), nil, modeltest.H("c", three)),
 			wantErr: expects + "Undef",
 		},
-		"array-lower":       {merge: "hash", stage: mtLevels(mtH(), mtA(one)), wantErr: expects + "Tuple"},
-		"empty-array-lower": {merge: "hash", stage: mtLevels(mtH(), mtA()), wantErr: expects + "Array"},
-		"string-lower":      {merge: "hash", stage: mtLevels(mtH(), "s"), wantErr: expects + "String"},
-		"boolean-lower":     {merge: "hash", stage: mtLevels(mtH(), true), wantErr: expects + "Boolean"},
-		"float-lower":       {merge: "hash", stage: mtLevels(mtH(), 1.5), wantErr: expects + "Float"},
+		"array-lower":       {merge: "hash", stage: mtLevels(modeltest.H(), modeltest.A(one)), wantErr: expects + "Tuple"},
+		"empty-array-lower": {merge: "hash", stage: mtLevels(modeltest.H(), modeltest.A()), wantErr: expects + "Array"},
+		"string-lower":      {merge: "hash", stage: mtLevels(modeltest.H(), "s"), wantErr: expects + "String"},
+		"boolean-lower":     {merge: "hash", stage: mtLevels(modeltest.H(), true), wantErr: expects + "Boolean"},
+		"float-lower":       {merge: "hash", stage: mtLevels(modeltest.H(), 1.5), wantErr: expects + "Float"},
 		"nested-non-data": {
 			merge:   "hash",
-			stage:   mtLevels(mtH(), mtH("a", mtH(one, two))),
+			stage:   mtLevels(modeltest.H(), modeltest.H("a", modeltest.H(one, two))),
 			wantErr: "The second element of the merge has wrong type, entry 'a' expects a Data value, got Hash",
 		},
 	})
@@ -360,42 +362,42 @@ func TestMergeHash(t *testing.T) {
 // TestMergeStagesDeep covers hiera-semantics.md §4.5's consequences that depend on the stages.
 func TestMergeStagesDeep(t *testing.T) {
 	t.Parallel()
-	ko := mtH("strategy", "deep", "knockout_prefix", "--")
+	ko := modeltest.H("strategy", "deep", "knockout_prefix", "--")
 	runMergeCases(t, map[string]mergeCase{
 		"three-levels-array-order": {
 			merge: "deep",
-			stage: mtLevels(mtA("h"), mtA("m"), mtA("l")),
-			want:  mtA("l", "m", "h"),
+			stage: mtLevels(modeltest.A("h"), modeltest.A("m"), modeltest.A("l")),
+			want:  modeltest.A("l", "m", "h"),
 		},
 		"knockout-single-level": {
 			merge: ko,
-			stage: mtLevels(mtH("arr", mtA("--x", "y")), mtNotFound),
-			want:  mtH("arr", mtA("--x", "y")),
+			stage: mtLevels(modeltest.H("arr", modeltest.A("--x", "y")), mtNotFound),
+			want:  modeltest.H("arr", modeltest.A("--x", "y")),
 		},
 		"three-layers-knockout": {
-			merge: mtH("strategy", "deep", "knockout_prefix", "--", "sort_merged_arrays", false, "merge_hash_arrays", false),
+			merge: modeltest.H("strategy", "deep", "knockout_prefix", "--", "sort_merged_arrays", false, "merge_hash_arrays", false),
 			stage: mtStage{
-				mtStage{mtNotFound, mtH("g", "global", "arr", mtA("--x", "g"))},
-				mtH("e", "env", "arr", mtA("x", "e")),
-				mtH("m", "module", "arr", mtA("m")),
+				mtStage{mtNotFound, modeltest.H("g", "global", "arr", modeltest.A("--x", "g"))},
+				modeltest.H("e", "env", "arr", modeltest.A("x", "e")),
+				modeltest.H("m", "module", "arr", modeltest.A("m")),
 			},
-			want: mtH("m", "module", "arr", mtA("m", "e", "g"), "e", "env", "g", "global"),
+			want: modeltest.H("m", "module", "arr", modeltest.A("m", "e", "g"), "e", "env", "g", "global"),
 		},
 		"reverse-deep-lower-wins": {
 			merge: "reverse_deep",
-			stage: mtLevels(mtH("a", "high", "arr", mtA("h1")), mtH("a", "low", "b", "low", "arr", mtA("l1"))),
-			want:  mtH("a", "low", "arr", mtA("h1", "l1"), "b", "low"),
+			stage: mtLevels(modeltest.H("a", "high", "arr", modeltest.A("h1")), modeltest.H("a", "low", "b", "low", "arr", modeltest.A("l1"))),
+			want:  modeltest.H("a", "low", "arr", modeltest.A("h1", "l1"), "b", "low"),
 		},
 		"unconstrained-is-deep": {
-			merge: mtH("strategy", "unconstrained_deep", "unpack_arrays", ","),
-			stage: mtLevels(mtH("a", "high", "arr", mtA("h")), mtH("a", "low", "b", "low", "arr", mtA("l"))),
-			want:  mtH("a", "high", "b", "low", "arr", mtA("l", "h")),
+			merge: modeltest.H("strategy", "unconstrained_deep", "unpack_arrays", ","),
+			stage: mtLevels(modeltest.H("a", "high", "arr", modeltest.A("h")), modeltest.H("a", "low", "b", "low", "arr", modeltest.A("l"))),
+			want:  modeltest.H("a", "high", "b", "low", "arr", modeltest.A("l", "h")),
 		},
 		"no-type-check": {merge: "deep", stage: mtLevels(nil, "x"), want: "x"},
 		"knockout-option-root-arrays": {
-			merge: mtH("strategy", "deep", "knockout_prefix", "--"),
-			stage: mtLevels(mtA("x"), mtA("y")),
-			want:  mtA("y", "x"),
+			merge: modeltest.H("strategy", "deep", "knockout_prefix", "--"),
+			stage: mtLevels(modeltest.A("x"), modeltest.A("y")),
+			want:  modeltest.A("y", "x"),
 		},
 	})
 }

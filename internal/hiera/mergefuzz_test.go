@@ -1,6 +1,9 @@
 package hiera
 
-import "testing"
+import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"testing"
+)
 
 func FuzzMerge(f *testing.F) {
 	f.Add(`{"a": [1, "--x"], "h": {"k": 1}}`, `{"a": ["x", 2], "h": {"k": [1]}}`, "deep", "--", true, true)
@@ -14,7 +17,7 @@ func FuzzMerge(f *testing.F) {
 		if err1 != nil || err2 != nil {
 			return
 		}
-		opts := NewHash(4)
+		opts := model.NewHash(4)
 		opts.Set("strategy", strategy)
 		if strategy == "deep" {
 			if ko != "" {

@@ -1,5 +1,7 @@
 package hiera
 
+import "github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+
 // The resolution types of Hiera 3.10 itself (hiera/backend.rb and backend/yaml_backend.rb), used for a
 // version 3 hiera.yaml. Hiera 3 folds the values of each backend and then folds the backends' results
 // the same way, so the lookup code calls these once per backend and once over the backends.
@@ -11,7 +13,7 @@ func hiera3Array(key string, found []any) (any, error) {
 		switch v.(type) {
 		case []any, string:
 		default:
-			return nil, errorf("Hiera type mismatch for key '%s': expected Array and got %s", key, rubyClassName(v))
+			return nil, model.Errorf("Hiera type mismatch for key '%s': expected Array and got %s", key, model.ClassName(v))
 		}
 	}
 	all := rubyUnion(flatten(nil, found), nil)
@@ -28,11 +30,11 @@ func hiera3Array(key string, found []any) (any, error) {
 // folded with answer = merge_answer(lower, answer) under the config's :merge_behavior: (native, deep
 // or deeper) and :deep_merge_options:. found must not be empty.
 func hiera3Hash(key string, settings *v3Settings, found []any) (any, error) {
-	var answer any = NewHash(0)
+	var answer any = model.NewHash(0)
 	for _, v := range found {
-		lower, ok := v.(*Hash)
+		lower, ok := v.(*model.Hash)
 		if !ok {
-			return nil, errorf("Hiera type mismatch for key '%s': expected Hash and got %s", key, rubyClassName(v))
+			return nil, model.Errorf("Hiera type mismatch for key '%s': expected Hash and got %s", key, model.ClassName(v))
 		}
 		var err error
 		if answer, err = hiera3MergeAnswer(settings, lower, answer); err != nil {
@@ -43,12 +45,12 @@ func hiera3Hash(key string, settings *v3Settings, found []any) (any, error) {
 }
 
 // hiera3MergeAnswer is Backend.merge_answer(lower, higher).
-func hiera3MergeAnswer(settings *v3Settings, lower *Hash, higher any) (any, error) {
+func hiera3MergeAnswer(settings *v3Settings, lower *model.Hash, higher any) (any, error) {
 	behavior := settings.mergeBehavior
 	if behavior != "deep" && behavior != "deeper" {
-		high, isHash := higher.(*Hash)
+		high, isHash := higher.(*model.Hash)
 		if !isHash { // cannot happen: hiera3Hash starts from a Hash and a native merge keeps it one
-			return nil, errorf("Hiera type mismatch: expected Hash and got %s", rubyClassName(higher))
+			return nil, model.Errorf("Hiera type mismatch: expected Hash and got %s", model.ClassName(higher))
 		}
 		return hashMerge(high, lower), nil // lower.merge(higher)
 	}
@@ -59,7 +61,7 @@ func hiera3MergeAnswer(settings *v3Settings, lower *Hash, higher any) (any, erro
 		return nil, err
 	}
 	dm.unpack = settings.unpackArrays
-	return dm.merge(higher, Copy(lower))
+	return dm.merge(higher, model.Copy(lower))
 }
 
 // v3Settings are the parts of a version 3 hiera.yaml that change how lookups behave.

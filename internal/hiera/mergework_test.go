@@ -2,6 +2,8 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -18,18 +20,18 @@ func worstMerges(n int) map[string]struct {
 	for i := range n {
 		plain[i] = fmt.Sprintf("x%d", i)
 		ko[i] = fmt.Sprintf("--x%d", i)
-		hashes[i] = mtH("name", fmt.Sprintf("u%d", i), "uid", int64(i))
-		hashes2[i] = mtH("name", fmt.Sprintf("u%d", i+n), "uid", int64(i+n))
+		hashes[i] = modeltest.H("name", fmt.Sprintf("u%d", i), "uid", int64(i))
+		hashes2[i] = modeltest.H("name", fmt.Sprintf("u%d", i+n), "uid", int64(i+n))
 	}
-	koMerge := mtH("strategy", "deep", "knockout_prefix", "--")
+	koMerge := modeltest.H("strategy", "deep", "knockout_prefix", "--")
 	self := append(append([]any{}, plain...), ko...)
 	return map[string]struct {
 		merge     any
 		high, low any
 	}{
-		"knockout":        {koMerge, mtH("k", ko), mtH("k", plain)},
-		"knockout-self":   {koMerge, mtH("n", mtH("k", self)), mtH("other", int64(1))},
-		"deep-hash-array": {"deep", mtH("k", hashes), mtH("k", hashes2)},
+		"knockout":        {koMerge, modeltest.H("k", ko), modeltest.H("k", plain)},
+		"knockout-self":   {koMerge, modeltest.H("n", modeltest.H("k", self)), modeltest.H("other", int64(1))},
+		"deep-hash-array": {"deep", modeltest.H("k", hashes), modeltest.H("k", hashes2)},
 		"unique-hashes":   {"unique", hashes, hashes2},
 	}
 }
@@ -59,7 +61,7 @@ func TestWorstMergesAnswer(t *testing.T) {
 	// array is the array at keys inside v, nil when there is none.
 	array := func(v any, keys ...string) []any {
 		for _, k := range keys {
-			h, _ := v.(*Hash)
+			h, _ := v.(*model.Hash)
 			v, _ = h.Get(k)
 		}
 		a, _ := v.([]any)
@@ -71,11 +73,11 @@ func TestWorstMergesAnswer(t *testing.T) {
 		// third x and every third knockout survive
 		"knockout-self": func(v any) bool {
 			a := array(v, "n", "k")
-			return len(a) == n && mtSame(a[:3], mtA("x1", "x2", "x4")) && a[2*n/3] == "--x1"
+			return len(a) == n && modeltest.Same(a[:3], modeltest.A("x1", "x2", "x4")) && a[2*n/3] == "--x1"
 		},
 		"deep-hash-array": func(v any) bool {
 			a := array(v, "k")
-			return len(a) == 2*n && Equal(a[0], mtH("uid", int64(n), "name", fmt.Sprintf("u%d", n)))
+			return len(a) == 2*n && model.Equal(a[0], modeltest.H("uid", int64(n), "name", fmt.Sprintf("u%d", n)))
 		},
 		"unique-hashes": func(v any) bool { return len(array(v)) == 2*n },
 	}
@@ -101,7 +103,7 @@ func TestWorstMergesAnswer(t *testing.T) {
 func TestKnockoutMatchesGem(t *testing.T) {
 	t.Parallel()
 	atoms := []any{"a", "b", "c", "--a", "--b", "--c", "----a", "--", "x\n--a", int64(1), "1", "--1",
-		nil, 1.0, mtA("a"), mtA("a"), mtH("k", "a"), mtH("k", "b", "j", "a"), mtH("j", "a", "k", "b")}
+		nil, 1.0, modeltest.A("a"), modeltest.A("a"), modeltest.H("k", "a"), modeltest.H("k", "b", "j", "a"), modeltest.H("j", "a", "k", "b")}
 	d, err := newDeepMerger(DeepOptions{KnockoutPrefix: "--"}, false)
 	if err != nil {
 		t.Fatal(err)
@@ -124,15 +126,15 @@ func checkKnockouts(t testing.TB, d *deepMerger, src, dst []any) {
 	t.Helper()
 	gotKeep, gotDst := d.knockOut(src, dst)
 	wantKeep, wantDst := gemKnockOut(d, src, dst)
-	if !mtSame(gotKeep, wantKeep) || !mtSame(gotDst, wantDst) {
-		t.Fatalf("knockOut(%s, %s) = %s, %s; the gem gives %s, %s", rubyInspect(src), rubyInspect(dst),
-			rubyInspect(gotKeep), rubyInspect(gotDst), rubyInspect(wantKeep), rubyInspect(wantDst))
+	if !modeltest.Same(gotKeep, wantKeep) || !modeltest.Same(gotDst, wantDst) {
+		t.Fatalf("knockOut(%s, %s) = %s, %s; the gem gives %s, %s", model.Inspect(src), model.Inspect(dst),
+			model.Inspect(gotKeep), model.Inspect(gotDst), model.Inspect(wantKeep), model.Inspect(wantDst))
 	}
-	if got, want := d.aliasedKnockOut(append([]any{}, src...)), gemAliasedKnockOut(d, append([]any{}, src...)); !mtSame(got, want) {
-		t.Fatalf("aliasedKnockOut(%s) = %s; the gem gives %s", rubyInspect(src), rubyInspect(got), rubyInspect(want))
+	if got, want := d.aliasedKnockOut(append([]any{}, src...)), gemAliasedKnockOut(d, append([]any{}, src...)); !modeltest.Same(got, want) {
+		t.Fatalf("aliasedKnockOut(%s) = %s; the gem gives %s", model.Inspect(src), model.Inspect(got), model.Inspect(want))
 	}
-	if got, want := rubyUnion(src, dst), gemUnion(src, dst); !mtSame(got, want) {
-		t.Fatalf("rubyUnion(%s, %s) = %s, want %s", rubyInspect(src), rubyInspect(dst), rubyInspect(got), rubyInspect(want))
+	if got, want := rubyUnion(src, dst), gemUnion(src, dst); !modeltest.Same(got, want) {
+		t.Fatalf("rubyUnion(%s, %s) = %s, want %s", model.Inspect(src), model.Inspect(dst), model.Inspect(got), model.Inspect(want))
 	}
 }
 
@@ -154,7 +156,7 @@ func gemAliasedKnockOut(d *deepMerger, ary []any) []any {
 	delInPlace := func(a []any, v any) []any {
 		n := 0
 		for _, e := range a {
-			if !Equal(e, v) {
+			if !model.Equal(e, v) {
 				a[n] = e
 				n++
 			}
@@ -192,7 +194,7 @@ func gemAliasedKnockOut(d *deepMerger, ary []any) []any {
 func gemUnion(a, b []any) []any {
 	out := []any{}
 	for _, e := range append(append([]any{}, a...), b...) {
-		if !slices.ContainsFunc(out, func(o any) bool { return Equal(o, e) }) {
+		if !slices.ContainsFunc(out, func(o any) bool { return model.Equal(o, e) }) {
 			out = append(out, e)
 		}
 	}

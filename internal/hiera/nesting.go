@@ -1,6 +1,8 @@
 // How deep arrays and hashes nest in a value, for the data-file nesting limit.
 package hiera
 
+import "github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+
 // nestingExceeds reports whether arrays and hashes nest more than limit levels deep in v (the
 // file's top hash is one level). When shared is set, collections may be shared through YAML
 // aliases, and each is measured once.
@@ -17,7 +19,7 @@ func nestingExceeds(v any, limit int, shared bool) bool {
 func nesting(v any, memo map[any]int) int {
 	var id any
 	switch t := v.(type) {
-	case *Hash:
+	case *model.Hash:
 		id = t
 	case []any:
 		if len(t) == 0 {
@@ -36,7 +38,7 @@ func nesting(v any, memo map[any]int) int {
 			deepest = d
 		}
 	}
-	if h, isHash := v.(*Hash); isHash {
+	if h, isHash := v.(*model.Hash); isHash {
 		h.Each(func(_, x any) bool { measure(x); return true })
 	} else {
 		list, _ := v.([]any) // nesting is only called on a Hash or an array

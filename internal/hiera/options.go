@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"regexp"
 	"strings"
 	"sync"
@@ -37,7 +38,7 @@ func compilePattern(p string) (*regexp.Regexp, error) {
 // assembledOptions are the lookup_options for keys of a module ("" for keys of none), as Puppet
 // assembles them: the global layer's over the environment's, over the module's (which may only
 // name the module's own keys). Once per invocation and module.
-func (inv *invocation) assembledOptions(module string) (*Hash, error) {
+func (inv *invocation) assembledOptions(module string) (*model.Hash, error) {
 	if o := &inv.firstOptions; o.done && o.module == module {
 		return o.opts, nil
 	}
@@ -79,7 +80,7 @@ func (inv *invocation) assembledOptions(module string) (*Hash, error) {
 	case !inv.firstOptions.done:
 		inv.firstOptions.module, inv.firstOptions.opts, inv.firstOptions.done = module, opts, true
 	case inv.options == nil:
-		inv.options = map[string]*Hash{module: opts}
+		inv.options = map[string]*model.Hash{module: opts}
 	default:
 		inv.options[module] = opts
 	}
@@ -88,7 +89,7 @@ func (inv *invocation) assembledOptions(module string) (*Hash, error) {
 
 // layerOptions is the hash merge of lookup_options over one layer's hierarchy, checked as Puppet
 // checks it (a hash; in a module, only keys of the module).
-func (inv *invocation) layerOptions(l *layer) (*Hash, error) {
+func (inv *invocation) layerOptions(l *layer) (*model.Hash, error) {
 	if l.cfg == nil {
 		return nil, nil
 	}
@@ -107,7 +108,7 @@ func (inv *invocation) layerOptions(l *layer) (*Hash, error) {
 		return nil, nil
 	}
 	h, err := checkLayerOptions(v, l.module)
-	if e, ok := err.(*Error); ok && e.File == "" {
+	if e, ok := err.(*model.Error); ok && e.File == "" {
 		e.File = l.cfg.path // the data files' merge is checked as a whole: name the module's hiera.yaml
 	}
 	return h, err
@@ -115,33 +116,33 @@ func (inv *invocation) layerOptions(l *layer) (*Hash, error) {
 
 // checkLayerOptions is Puppet's validate_lookup_options: a hash, whose keys in a module's layer
 // start with the module's name (patterns with ^name::).
-func checkLayerOptions(v any, module string) (*Hash, error) {
+func checkLayerOptions(v any, module string) (*model.Hash, error) {
 	if v == nil {
 		return nil, nil
 	}
-	h, ok := v.(*Hash)
+	h, ok := v.(*model.Hash)
 	if !ok {
-		return nil, errorf("value of lookup_options must be a hash")
+		return nil, model.Errorf("value of lookup_options must be a hash")
 	}
 	if module == "" {
 		return h, nil
 	}
 	prefix := module + "::"
 	for _, k := range h.Keys() {
-		ks := rubyToS(k)
+		ks := model.ToS(k)
 		if strings.HasPrefix(ks, "^") {
 			if !strings.HasPrefix(ks[1:], prefix) {
-				return nil, errorf("all lookup_options patterns must match a key starting with module name '%s'", module)
+				return nil, model.Errorf("all lookup_options patterns must match a key starting with module name '%s'", module)
 			}
 		} else if !strings.HasPrefix(ks, prefix) {
-			return nil, errorf("all lookup_options keys must start with module name '%s'", module)
+			return nil, model.Errorf("all lookup_options keys must start with module name '%s'", module)
 		}
 	}
 	return h, nil
 }
 
 // combineOptions merges the lookup_options of a higher layer over a lower one's.
-func combineOptions(higher, lower *Hash) (*Hash, error) {
+func combineOptions(higher, lower *model.Hash) (*model.Hash, error) {
 	switch {
 	case higher == nil:
 		return lower, nil
@@ -152,16 +153,16 @@ func combineOptions(higher, lower *Hash) (*Hash, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, _ := v.(*Hash) // a hash merge of two hashes is a hash
+	h, _ := v.(*model.Hash) // a hash merge of two hashes is a hash
 	return h, nil
 }
 
 // wrapOptionsError names the lookup_options search in a failure of it, as Puppet does, except
 // for a problem of hiera.yaml itself (a location that does not resolve) or of a data file.
 func wrapOptionsError(err error) error {
-	if e, ok := err.(*Error); ok {
+	if e, ok := err.(*model.Error); ok {
 		c := *e
-		if !c.ofConfig && !c.ofDataFile && !strings.HasPrefix(c.Message, "Lookup of key") {
+		if !c.OfConfig && !c.OfDataFile && !strings.HasPrefix(c.Message, "Lookup of key") {
 			c.Message = "Lookup of key 'lookup_options' failed: " + c.Message
 		}
 		return &c
@@ -188,7 +189,7 @@ type selectedCache struct {
 }
 
 type selectedKey struct {
-	all  *Hash
+	all  *model.Hash
 	root string
 }
 
@@ -199,7 +200,7 @@ type selected struct {
 
 const maxSelectedOptions = 1 << 12
 
-func (c *selectedCache) get(all *Hash, root string) (keyOptions, error) {
+func (c *selectedCache) get(all *model.Hash, root string) (keyOptions, error) {
 	key := selectedKey{all, root}
 	c.mu.RLock()
 	s, ok := c.entries[key]
@@ -218,7 +219,7 @@ func (c *selectedCache) get(all *Hash, root string) (keyOptions, error) {
 }
 
 // selectOptions picks a root key's entry from assembled lookup_options.
-func selectOptions(all *Hash, root string) (keyOptions, error) {
+func selectOptions(all *model.Hash, root string) (keyOptions, error) {
 	if all == nil {
 		return keyOptions{}, nil
 	}
@@ -250,7 +251,7 @@ func parseKeyOptions(root string, entry any) (keyOptions, error) {
 	switch t := entry.(type) {
 	case nil:
 		return opts, nil
-	case *Hash:
+	case *model.Hash:
 		if m, ok := t.Get("merge"); ok && m != nil {
 			merge, err := ParseMerge(m)
 			if err != nil {
@@ -273,7 +274,7 @@ func parseKeyOptions(root string, entry any) (keyOptions, error) {
 		}
 		return opts, nil
 	}
-	return opts, errorf("lookup_options for key '%s' must be a hash, got %s", root, puppetTypeName(entry))
+	return opts, model.Errorf("lookup_options for key '%s' must be a hash, got %s", root, model.TypeName(entry))
 }
 
 // isSensitiveType reports whether a convert_to option makes values Sensitive.

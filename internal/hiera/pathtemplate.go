@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"strings"
 	"sync"
 )
@@ -39,7 +40,7 @@ func compilePathTemplate(s string) *pathTemplate {
 			break
 		}
 		t.literals = append(t.literals, s[last:m[0]])
-		t.vars = append(t.vars, pathVar{root: rubyToS(segs[0]), segs: segs, expr: expr})
+		t.vars = append(t.vars, pathVar{root: model.ToS(segs[0]), segs: segs, expr: expr})
 		last = m[1]
 	}
 	t.literals = append(t.literals, s[last:])
@@ -78,10 +79,10 @@ func (inv *invocation) fastInterpolatePath(s string) (string, bool) {
 				return "", false // the value is interpolated again, under the recursion guard
 			}
 			b.WriteString(t)
-		case *Hash, []any:
+		case *model.Hash, []any:
 			return "", false
 		default:
-			b.WriteString(rubyToS(t))
+			b.WriteString(model.ToS(t))
 		}
 	}
 	b.WriteString(t.literals[len(t.vars)])

@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"regexp"
@@ -292,12 +293,12 @@ func (t *ptype) rangeParts() []string {
 	if t.kind == ptFloat {
 		from := "default"
 		if !math.IsInf(t.ffrom, -1) {
-			from = rubyFloat(t.ffrom)
+			from = model.FloatToS(t.ffrom)
 		}
 		if math.IsInf(t.fto, 1) {
 			return []string{from}
 		}
-		return []string{from, rubyFloat(t.fto)}
+		return []string{from, model.FloatToS(t.fto)}
 	}
 	from := "default"
 	if t.from != nil {

@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"sort"
@@ -14,7 +15,7 @@ type sensitiveValue struct{ value any }
 // inferType is Puppet's TypeCalculator#infer_set: the most specific type of a value (Integer[5, 5],
 // Tuple[String, Integer[1, 1]], Struct[{'a' => ...}] for non-empty string keys, else Hash[K, V, n, n]).
 func inferType(v any) *ptype {
-	switch x := nearFloat(v).(type) {
+	switch x := model.NearFloat(v).(type) {
 	case nil:
 		return ptypeUndef
 	case bool:
@@ -37,7 +38,7 @@ func inferType(v any) *ptype {
 			t.types[i] = inferType(e)
 		}
 		return t
-	case *Hash:
+	case *model.Hash:
 		n := int64(x.Len())
 		if n == 0 {
 			return &ptype{kind: ptHash, key: ptypeUnit, elem: ptypeUnit, size: sizeRange(0, 0)}
@@ -63,7 +64,7 @@ func inferType(v any) *ptype {
 	return &ptype{kind: ptOpaque, name: "Runtime", short: "Runtime"}
 }
 
-func nonEmptyStringKeys(h *Hash) bool {
+func nonEmptyStringKeys(h *model.Hash) bool {
 	ok := true
 	h.Each(func(k, _ any) bool {
 		s, isStr := k.(string)

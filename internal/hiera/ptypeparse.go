@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"regexp"
@@ -78,7 +79,7 @@ type tparser struct {
 
 func (p *tparser) syntaxError(t ptoken) error {
 	if t.kind == tkEOF {
-		return errorf("Syntax error at end of input")
+		return model.Errorf("Syntax error at end of input")
 	}
 	line := 1 + strings.Count(p.src[:t.start], "\n")
 	col := 1 + utf8.RuneCountInString(p.src[strings.LastIndexByte(p.src[:t.start], '\n')+1:t.start])
@@ -86,7 +87,7 @@ func (p *tparser) syntaxError(t ptoken) error {
 	if t.kind == tkString || t.kind == tkRegex {
 		text = text[:1]
 	}
-	return errorf("Syntax error at '%s' (line: %d, column: %d)", text, line, col)
+	return model.Errorf("Syntax error at '%s' (line: %d, column: %d)", text, line, col)
 }
 
 func (p *tparser) lex() error {
@@ -114,7 +115,7 @@ func (p *tparser) lex() error {
 		case c == '\'' || c == '"':
 			val, n, ok := lexString(s[i:])
 			if !ok {
-				return errorf("Syntax error at end of input")
+				return model.Errorf("Syntax error at end of input")
 			}
 			i += n
 			p.toks = append(p.toks, ptoken{kind: tkString, text: val, start: start, end: i})
@@ -244,7 +245,7 @@ func (p *tparser) body() (*tnode, error) {
 
 func (p *tparser) expr(depth int) (*tnode, error) {
 	if depth > ptypeMaxDepth {
-		return nil, errorf("The type expression nests more than %d levels", ptypeMaxDepth)
+		return nil, model.Errorf("The type expression nests more than %d levels", ptypeMaxDepth)
 	}
 	n, err := p.primary(depth)
 	if err != nil {
@@ -305,7 +306,7 @@ func (p *tparser) items(closer string, depth int) ([]*tnode, int, error) {
 
 func (p *tparser) primary(depth int) (*tnode, error) {
 	if depth > ptypeMaxDepth {
-		return nil, errorf("The type expression nests more than %d levels", ptypeMaxDepth)
+		return nil, model.Errorf("The type expression nests more than %d levels", ptypeMaxDepth)
 	}
 	t := p.peek()
 	switch t.kind {
@@ -341,7 +342,7 @@ func (p *tparser) primary(depth int) (*tnode, error) {
 func (p *tparser) text(n *tnode) string { return p.src[n.from:n.to] }
 
 func (p *tparser) invalid(n *tnode) error {
-	return errorf("The expression <%s> is not a valid type specification.", p.text(n))
+	return model.Errorf("The expression <%s> is not a valid type specification.", p.text(n))
 }
 
 // Interpreted parameter values besides *ptype: string, *big.Int, float64, bool, nil (undef),
@@ -417,13 +418,13 @@ func (p *tparser) interpret(n *tnode) (any, error) {
 	case tkInt:
 		i, ok := parsePuppetInt(t.text)
 		if !ok {
-			return nil, errorf("Syntax error: '%s' is not a valid number", t.text)
+			return nil, model.Errorf("Syntax error: '%s' is not a valid number", t.text)
 		}
 		return i, nil
 	case tkFloat:
 		f, err := strconv.ParseFloat(t.text, 64)
 		if err != nil || math.IsInf(f, 0) {
-			return nil, errorf("Syntax error: '%s' is not a valid number", t.text)
+			return nil, model.Errorf("Syntax error: '%s' is not a valid number", t.text)
 		}
 		return f, nil
 	}
@@ -527,7 +528,7 @@ func (p *tparser) access(n *tnode) (any, error) {
 		}
 		b, ok := params[0].(bool)
 		if !ok {
-			return nil, errorf("Boolean parameter must be true or false")
+			return nil, model.Errorf("Boolean parameter must be true or false")
 		}
 		return &ptype{kind: ptBoolean, boolean: &b}, nil
 	case "integer":
@@ -574,7 +575,7 @@ func (p *tparser) access(n *tnode) (any, error) {
 		return &ptype{kind: kind, elem: inner}, nil
 	case "any", "data", "catalogentry", "scalar", "undef", "numeric", "default", "semverrange",
 		"scalardata", "binary", "unit", "richdata", "richdatakey":
-		return nil, errorf("Not a parameterized type <%s>", p.text(n.left))
+		return nil, model.Errorf("Not a parameterized type <%s>", p.text(n.left))
 	}
 	if n, ok := ptypeOpaque[name]; ok {
 		return &ptype{kind: ptOpaque, name: p.text(c.n), short: n}, nil
@@ -583,7 +584,7 @@ func (p *tparser) access(n *tnode) (any, error) {
 		return &ptype{kind: ptOpaque, name: p.text(c.n), short: "Resource"}, nil
 	}
 	if _, ok := ptypeAliases[name]; ok {
-		return nil, errorf("Not a parameterized type <%s>", p.text(n.left))
+		return nil, model.Errorf("Not a parameterized type <%s>", p.text(n.left))
 	}
 	return &ptype{kind: ptReference, name: p.text(n)}, nil
 }
@@ -596,7 +597,7 @@ type ctor struct {
 }
 
 func (c *ctor) count(typ, required string) error {
-	return errorf("Invalid number of type parameters specified: %s requires %s, %d provided", typ, required, len(c.params))
+	return model.Errorf("Invalid number of type parameters specified: %s requires %s, %d provided", typ, required, len(c.params))
 }
 
 func (c *ctor) invalid() error { return c.p.invalid(c.n) }
@@ -636,7 +637,7 @@ func (c *ctor) rangeOf(from, to any) (*ptype, error) {
 	}
 	t := intRange(bound(from), bound(to))
 	if t.from != nil && t.to != nil && t.from.Cmp(t.to) > 0 {
-		return nil, errorf("The expression <%s> is not a valid type specification: 'from' must be less or equal to 'to' (got %s, %s)", c.p.text(c.n), t.from, t.to)
+		return nil, model.Errorf("The expression <%s> is not a valid type specification: 'from' must be less or equal to 'to' (got %s, %s)", c.p.text(c.n), t.from, t.to)
 	}
 	return t, nil
 }
@@ -755,14 +756,14 @@ func (c *ctor) enum() (any, error) {
 		ci, ps = b, ps[:len(ps)-1]
 	}
 	if len(ps) == 0 {
-		return nil, errorf("Invalid number of type parameters specified: Enum requires 1 or more, 0 provided")
+		return nil, model.Errorf("Invalid number of type parameters specified: Enum requires 1 or more, 0 provided")
 	}
 	seen := map[string]bool{}
 	var values []string
 	for _, v := range ps {
 		s, ok := v.(string)
 		if !ok {
-			return nil, errorf("Enum parameters must be identifiers or strings")
+			return nil, model.Errorf("Enum parameters must be identifiers or strings")
 		}
 		if !seen[s] {
 			seen[s] = true
@@ -783,11 +784,11 @@ func (c *ctor) pattern() (any, error) {
 			t.rx = append(t.rx, ptypeRegex{source: x.source})
 		case *ptype:
 			if x.kind != ptPattern {
-				return nil, errorf("The expression <%s> is not a valid type specification: Pattern takes strings, regular expressions and Pattern types", c.p.text(c.n))
+				return nil, model.Errorf("The expression <%s> is not a valid type specification: Pattern takes strings, regular expressions and Pattern types", c.p.text(c.n))
 			}
 			t.rx = append(t.rx, x.rx...)
 		default:
-			return nil, errorf("The expression <%s> is not a valid type specification: Pattern takes strings, regular expressions and Pattern types", c.p.text(c.n))
+			return nil, model.Errorf("The expression <%s> is not a valid type specification: Pattern takes strings, regular expressions and Pattern types", c.p.text(c.n))
 		}
 	}
 	for i := range t.rx {
@@ -804,11 +805,11 @@ func (c *ctor) pattern() (any, error) {
 func compileTypeRegexp(source string) (*regexp.Regexp, error) {
 	translated, feature := rxTranslate(source)
 	if feature != "" {
-		return nil, errorf("Pattern /%s/ uses Ruby regexp syntax that is not supported: %s", source, feature)
+		return nil, model.Errorf("Pattern /%s/ uses Ruby regexp syntax that is not supported: %s", source, feature)
 	}
 	re, err := regexp.Compile("(?m)" + translated)
 	if err != nil {
-		return nil, errorf("Pattern /%s/ is not a valid regular expression: %v", source, err)
+		return nil, model.Errorf("Pattern /%s/ is not a valid regular expression: %v", source, err)
 	}
 	return re, nil
 }
@@ -884,7 +885,7 @@ func (c *ctor) structType() (any, error) {
 			return nil, c.invalid()
 		}
 		if seen[e.name] {
-			return nil, errorf("The expression <%s> is not a valid type specification: the key '%s' is given twice", c.p.text(c.n), e.name)
+			return nil, model.Errorf("The expression <%s> is not a valid type specification: the key '%s' is given twice", c.p.text(c.n), e.name)
 		}
 		seen[e.name] = true
 		t.elements = append(t.elements, e)
@@ -945,7 +946,7 @@ func (c *ctor) float() (any, error) {
 			return nil, c.invalid()
 		}
 		if from > to {
-			return nil, errorf("The expression <%s> is not a valid type specification: 'from' must be less or equal to 'to' (got %s, %s)", c.p.text(c.n), rubyFloat(from), rubyFloat(to))
+			return nil, model.Errorf("The expression <%s> is not a valid type specification: 'from' must be less or equal to 'to' (got %s, %s)", c.p.text(c.n), model.FloatToS(from), model.FloatToS(to))
 		}
 		return floatRange(from, to), nil
 	}

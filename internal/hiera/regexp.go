@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -16,7 +17,7 @@ import (
 func compileRubyRegexp(pattern string) (*regexp.Regexp, error) {
 	translated, feature := rxTranslate(pattern)
 	if feature != "" {
-		return nil, errorf("lookup_options pattern %q uses Ruby regexp syntax that is not supported: %s", pattern, feature)
+		return nil, model.Errorf("lookup_options pattern %q uses Ruby regexp syntax that is not supported: %s", pattern, feature)
 	}
 	re, err := regexp.Compile("(?m)" + translated)
 	if err != nil {
@@ -219,8 +220,8 @@ func rxCompileError(pattern string, err error) error {
 		case syntax.ErrInvalidCharRange:
 			msg = "empty range in char class"
 		default:
-			return &Error{Message: fmt.Sprintf("invalid regular expression: /%s/: %s", pattern, se.Code), Err: err}
+			return &model.Error{Message: fmt.Sprintf("invalid regular expression: /%s/: %s", pattern, se.Code), Err: err}
 		}
 	}
-	return &Error{Message: fmt.Sprintf("%s: /%s/", msg, pattern), Err: err}
+	return &model.Error{Message: fmt.Sprintf("%s: /%s/", msg, pattern), Err: err}
 }

@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"strconv"
@@ -18,12 +19,12 @@ type nonData struct {
 	typ string
 	// rest is a mapping without its collection keys: a document that is such a mapping is read
 	// as rest, since no lookup can name a collection key (Puppet then finds the other keys).
-	rest *Hash
+	rest *model.Hash
 }
 
 // invalidRootKeys maps each root key of data whose value is not RichData to the value's type.
 // It runs once when a file is parsed, so lookups only consult the map.
-func invalidRootKeys(data *Hash) map[string]string {
+func invalidRootKeys(data *model.Hash) map[string]string {
 	var bad map[string]string
 	data.Each(func(k, v any) bool {
 		ks, isStr := k.(string)
@@ -48,7 +49,7 @@ func isRichData(v any) bool {
 				return false
 			}
 		}
-	case *Hash:
+	case *model.Hash:
 		ok := true
 		t.Each(func(k, val any) bool {
 			switch k.(type) {
@@ -79,21 +80,21 @@ func lookupValueType(v any) string {
 			return "Array[0, 0]"
 		}
 		return "Array[" + commonLookupValueType(t) + ", " + n + ", " + n + "]"
-	case *Hash:
+	case *model.Hash:
 		if t.Len() == 0 {
 			return "Hash[0, 0]"
 		}
-		return hashLookupValueType(t.keys(), t.vals)
+		return hashLookupValueType(t.RawKeys(), t.Vals)
 	}
-	return typeDetail(v)
+	return model.InferredType(v)
 }
 
 func hashLookupValueType(keys, vals []any) string {
 	n := strconv.Itoa(len(keys))
-	keyType := commonType(keys) // scalar keys: a Variant, several strings an Enum
+	keyType := model.CommonType(keys) // scalar keys: a Variant, several strings an Enum
 	for _, k := range keys {
 		switch k.(type) {
-		case []any, *Hash, nonData:
+		case []any, *model.Hash, nonData:
 			keyType = commonLookupValueType(keys) // collections generalized, as values are
 		}
 	}
@@ -132,11 +133,11 @@ func commonLookupValueType(vals []any) string {
 	case same:
 		return first
 	case strs:
-		return commonType(vals) // an Enum of the strings
+		return model.CommonType(vals) // an Enum of the strings
 	case ints:
 		return "Integer[" + lo.String() + ", " + hi.String() + "]"
 	case floats:
-		return "Float[" + rubyFloat(flo) + ", " + rubyFloat(fhi) + "]"
+		return "Float[" + model.FloatToS(flo) + ", " + model.FloatToS(fhi) + "]"
 	}
 	return "Any"
 }

@@ -1,13 +1,16 @@
 package hiera
 
-import "strings"
+import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"strings"
+)
 
 // scope resolves the variables interpolation sees, as Puppet's top scope does: every fact is a
 // top-scope variable, plus facts, trusted, server_facts and environment; other variables given by
 // the caller win over facts. locals are the temporary mapped_paths variables.
 type scope struct {
-	facts       *Hash
-	vars        *Hash
+	facts       *model.Hash
+	vars        *model.Hash
 	locals      map[string]any
 	environment string
 
@@ -18,11 +21,11 @@ type scope struct {
 func newScope(s Scope, environment string) scope {
 	facts := s.Facts
 	if facts == nil {
-		facts = NewHash(0)
+		facts = model.NewHash(0)
 	}
 	vars := s.Vars
 	if vars == nil {
-		vars = NewHash(0)
+		vars = model.NewHash(0)
 	}
 	if environment == "" {
 		environment = "production"
@@ -49,7 +52,7 @@ func (s *scope) get(name string) (any, bool) {
 	case "environment":
 		return s.environment, true
 	case "server_facts":
-		return NewHash(0), true
+		return model.NewHash(0), true
 	}
 	return s.facts.Get(name)
 }
@@ -62,12 +65,12 @@ func (s *scope) trustedHash() any {
 	}
 	given, ok := s.vars.Get("trusted")
 	if ok {
-		if _, isHash := given.(*Hash); !isHash {
+		if _, isHash := given.(*model.Hash); !isHash {
 			s.trusted = given // not a hash: the caller's choice, kept as is
 			return given
 		}
 	}
-	t := NewHash(5)
+	t := model.NewHash(5)
 	fact := func(k string) any { v, _ := s.facts.Get(k); return v }
 	certname := fact("clientcert")
 	if certname == nil {
@@ -77,8 +80,8 @@ func (s *scope) trustedHash() any {
 	t.Set("certname", certname)
 	t.Set("domain", fact("domain"))
 	t.Set("hostname", fact("hostname"))
-	t.Set("extensions", NewHash(0))
-	if gh, isHash := given.(*Hash); isHash {
+	t.Set("extensions", model.NewHash(0))
+	if gh, isHash := given.(*model.Hash); isHash {
 		gh.Each(func(k, v any) bool { t.Set(k, v); return true })
 	}
 	s.trusted = t

@@ -1,5 +1,7 @@
 package hiera
 
+import "github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+
 // searchHiera3 is hiera_hash / hiera_array over a version 3 hiera.yaml, with Hiera 3's own
 // resolution: every found value, in priority order, folded by :merge_behavior: or array rules.
 // root is the parsed key's root: a quoted 'a.b' is one segment, which Hiera 3 looks up as the key
@@ -10,7 +12,7 @@ func (inv *invocation) searchHiera3(key, root string, dotted bool) (any, bool, e
 		if inv.req.Function == FuncArray {
 			kind = ":array"
 		}
-		return nil, false, errorf("Resolution type %s is illegal when accessing values using dotted keys. Offending key was '%s'", kind, key)
+		return nil, false, model.Errorf("Resolution type %s is illegal when accessing values using dotted keys. Offending key was '%s'", kind, key)
 	}
 	key = root
 	// Hiera 3 resolves each backend over the whole hierarchy, then merges the backends' answers.

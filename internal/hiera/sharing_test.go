@@ -1,18 +1,21 @@
 package hiera
 
-import "testing"
+import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"testing"
+)
 
 // readShared reads each text as a data file through one sharing table.
-func readShared(t *testing.T, texts ...string) []*Hash {
+func readShared(t *testing.T, texts ...string) []*model.Hash {
 	t.Helper()
-	share := &sharing{}
-	var out []*Hash
+	share := &model.Sharing{}
+	var out []*model.Hash
 	for _, text := range texts {
 		v, err := parseDataYAML([]byte(text), share)
 		if err != nil {
 			t.Fatalf("%q: %v", text, err)
 		}
-		h, ok := v.(*Hash)
+		h, ok := v.(*model.Hash)
 		if !ok {
 			t.Fatalf("%q: read %T", text, v)
 		}
@@ -22,10 +25,10 @@ func readShared(t *testing.T, texts ...string) []*Hash {
 }
 
 // hashAt returns the hash stored under key in h.
-func hashAt(t *testing.T, h *Hash, key any) *Hash {
+func hashAt(t *testing.T, h *model.Hash, key any) *model.Hash {
 	t.Helper()
 	v, _ := h.Get(key)
-	sub, ok := v.(*Hash)
+	sub, ok := v.(*model.Hash)
 	if !ok {
 		t.Fatalf("%v is %T, not a hash", key, v)
 	}
@@ -33,9 +36,9 @@ func hashAt(t *testing.T, h *Hash, key any) *Hash {
 }
 
 // copyHash is Copy for a hash.
-func copyHash(t *testing.T, h *Hash) *Hash {
+func copyHash(t *testing.T, h *model.Hash) *model.Hash {
 	t.Helper()
-	c, ok := Copy(h).(*Hash)
+	c, ok := model.Copy(h).(*model.Hash)
 	if !ok {
 		t.Fatalf("Copy of a hash is %T", c)
 	}
@@ -43,7 +46,7 @@ func copyHash(t *testing.T, h *Hash) *Hash {
 }
 
 // sameKeyList reports whether two non-empty hashes read their keys from one list.
-func sameKeyList(a, b *Hash) bool { return &a.keys()[0] == &b.keys()[0] }
+func sameKeyList(a, b *model.Hash) bool { return &a.RawKeys()[0] == &b.RawKeys()[0] }
 
 func TestSharingAcrossFiles(t *testing.T) {
 	files := readShared(t, "a: {x: 1, y: 2}\nb: {x: 3, y: 4}\n", "a: {x: 5, y: 6}\nc: {y: 7, x: 8}\n")
@@ -55,10 +58,10 @@ func TestSharingAcrossFiles(t *testing.T) {
 	if sameKeyList(h1, h4) {
 		t.Errorf("keys y, x share the list of x, y: order matters")
 	}
-	if files[0].keys()[0] != files[1].keys()[0] {
+	if files[0].RawKeys()[0] != files[1].RawKeys()[0] {
 		t.Errorf("key a is not shared between the files")
 	}
-	if got := rubyInspect(h4); got != `{"y"=>7, "x"=>8}` {
+	if got := model.Inspect(h4); got != `{"y"=>7, "x"=>8}` {
 		t.Errorf("c = %s", got)
 	}
 }
@@ -71,20 +74,20 @@ func TestSharedKeysAreCopiedOnWrite(t *testing.T) {
 	a.Delete("x")
 	c := copyHash(t, b)
 	c.Delete("y")
-	if got := rubyInspect(a); got != `{"y"=>2, "z"=>9}` {
+	if got := model.Inspect(a); got != `{"y"=>2, "z"=>9}` {
 		t.Errorf("a after Set and Delete = %s", got)
 	}
-	if got := rubyInspect(c); got != `{"x"=>3}` {
+	if got := model.Inspect(c); got != `{"x"=>3}` {
 		t.Errorf("copy of b after Delete = %s", got)
 	}
-	if got := rubyInspect(b); got != `{"x"=>3, "y"=>4}` {
+	if got := model.Inspect(b); got != `{"x"=>3, "y"=>4}` {
 		t.Errorf("b changed with its copies: %s", got)
 	}
 	// A hash made by the reader is changed the same way (the engine never does: values read from
 	// files are shared).
 	b.Set("w", 0)
-	if got, _ := files[0].Get("a"); rubyInspect(got) != `{"x"=>1, "y"=>2}` {
-		t.Errorf("a changed when b got a key: %s", rubyInspect(got))
+	if got, _ := files[0].Get("a"); model.Inspect(got) != `{"x"=>1, "y"=>2}` {
+		t.Errorf("a changed when b got a key: %s", model.Inspect(got))
 	}
 }
 
@@ -110,7 +113,7 @@ func TestSharingKeepsKeyTypesApart(t *testing.T) {
 	// -0.0 and 0.0 are one key, but each hash shows the one it was written with.
 	f, _ := files[0].Get("f")
 	g, _ := files[0].Get("g")
-	if got := rubyInspect(f) + " " + rubyInspect(g); got != `{-0.0=>"negative"} {0.0=>"zero"}` {
+	if got := model.Inspect(f) + " " + model.Inspect(g); got != `{-0.0=>"negative"} {0.0=>"zero"}` {
 		t.Errorf("f and g = %s", got)
 	}
 }
@@ -120,10 +123,10 @@ func TestSharingWithDuplicateKeys(t *testing.T) {
 	files := readShared(t, "a:\n  x: 1\n  y: 2\n  x: 3\nb: {x: 4, y: 5}\n")
 	a, _ := files[0].Get("a")
 	b, _ := files[0].Get("b")
-	if got := rubyInspect(a); got != `{"x"=>3, "y"=>2}` {
+	if got := model.Inspect(a); got != `{"x"=>3, "y"=>2}` {
 		t.Errorf("a = %s", got)
 	}
-	if got := rubyInspect(b); got != `{"x"=>4, "y"=>5}` {
+	if got := model.Inspect(b); got != `{"x"=>4, "y"=>5}` {
 		t.Errorf("b = %s", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // value_type as lookup() applies it; the conformance corpus (vtype-*) holds Puppet's answers for the
@@ -23,7 +24,7 @@ func TestValueTypeErrorNamesKey(t *testing.T) {
 		"data/common.yaml": "ports: [80, '8080']\n",
 	})
 	_, err := lookupTyped(t, e, "ports", "Array[Integer]")
-	var herr *hiera.Error
+	var herr *model.Error
 	if !errors.As(err, &herr) {
 		t.Fatalf("want an *Error, got %v", err)
 	}
@@ -94,7 +95,7 @@ func TestValueTypeDefault(t *testing.T) {
 
 // messageOf is the Message of an engine error ("" for none or another error).
 func messageOf(err error) string {
-	var herr *hiera.Error
+	var herr *model.Error
 	if errors.As(err, &herr) {
 		return herr.Message
 	}

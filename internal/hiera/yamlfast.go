@@ -5,6 +5,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"gopkg.in/yaml.v3"
 )
 
@@ -46,7 +47,7 @@ type fastYAML struct {
 }
 
 // tryFastYAML is fastYAMLParse where even an unexpected panic means using yaml.v3 instead.
-func tryFastYAML(data []byte, setup yamlSetup) (v any, lines map[*Hash]int, ok bool) {
+func tryFastYAML(data []byte, setup yamlSetup) (v any, lines map[*model.Hash]int, ok bool) {
 	defer func() {
 		if recover() != nil {
 			v, lines, ok = nil, nil, false
@@ -57,7 +58,7 @@ func tryFastYAML(data []byte, setup yamlSetup) (v any, lines map[*Hash]int, ok b
 
 // fastYAMLParse reads data (already checked by checkYAMLText, and simple) as parseYAML does, or
 // returns ok false.
-func fastYAMLParse(data []byte, setup yamlSetup) (v any, lines map[*Hash]int, ok bool) {
+func fastYAMLParse(data []byte, setup yamlSetup) (v any, lines map[*model.Hash]int, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			if _, fallback := r.(yamlFallback); !fallback {
@@ -216,7 +217,7 @@ func (p *fastYAML) block(ind int) any {
 }
 
 // mapping reads a block mapping whose keys are at column ind, the first one at p.cur.
-func (p *fastYAML) mapping(ind int) *Hash {
+func (p *fastYAML) mapping(ind int) *model.Hash {
 	p.enter()
 	line := p.line
 	base := len(p.stack)
@@ -245,7 +246,7 @@ func (p *fastYAML) mapping(ind int) *Hash {
 			p.fail()
 		}
 	}
-	var h *Hash
+	var h *model.Hash
 	if !p.skimming() {
 		h = p.hash(p.stack[base:], line)
 	}
@@ -322,11 +323,11 @@ func (p *fastYAML) sequence(ind int, indentless bool) []any {
 }
 
 // hash makes the hash of alternating keys and values, as yamlReader.mapping does.
-func (p *fastYAML) hash(kv []any, line int) *Hash {
+func (p *fastYAML) hash(kv []any, line int) *model.Hash {
 	for i := 0; i < len(kv); i += 2 {
 		kv[i] = yamlHashKey(kv[i])
 	}
-	h := p.r.share.hashOf(kv)
+	h := p.r.share.HashOf(kv)
 	p.r.setLine(h, line)
 	return h
 }

@@ -15,10 +15,11 @@ import (
 	"testing"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/benchgen"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"gopkg.in/yaml.v3"
 )
 
-var testSharing = &sharing{}
+var testSharing = &model.Sharing{}
 
 // checkFastYAML fails t when the fast reader accepts text but reads it otherwise than yaml.v3 does
 // (value, key order, types, or line of a hash). It reports whether the fast reader accepted it.
@@ -75,13 +76,13 @@ func identical(a, b any) bool {
 			}
 		}
 		return true
-	case *Hash:
-		y, _ := b.(*Hash)
+	case *model.Hash:
+		y, _ := b.(*model.Hash)
 		if x.Len() != y.Len() {
 			return false
 		}
-		for i := range x.keys() {
-			if !identical(x.keys()[i], y.keys()[i]) || !identical(x.vals[i], y.vals[i]) {
+		for i := range x.RawKeys() {
+			if !identical(x.RawKeys()[i], y.RawKeys()[i]) || !identical(x.Vals[i], y.Vals[i]) {
 				return false
 			}
 		}
@@ -94,19 +95,19 @@ func identical(a, b any) bool {
 }
 
 // sameLines compares the lines of the hashes at the same places in a and b.
-func sameLines(t *testing.T, text string, a, b any, la, lb map[*Hash]int) {
+func sameLines(t *testing.T, text string, a, b any, la, lb map[*model.Hash]int) {
 	t.Helper()
 	switch x := a.(type) {
-	case *Hash:
-		y, ok := b.(*Hash)
+	case *model.Hash:
+		y, ok := b.(*model.Hash)
 		if !ok {
 			t.Fatalf("%q: a hash where yaml.v3 has %T", text, b)
 		}
 		if la[x] != lb[y] {
 			t.Errorf("%q: hash %s at line %d, yaml.v3 says %d", text, ytShow(x), la[x], lb[y])
 		}
-		for i := range x.vals {
-			sameLines(t, text, x.vals[i], y.vals[i], la, lb)
+		for i := range x.Vals {
+			sameLines(t, text, x.Vals[i], y.Vals[i], la, lb)
 		}
 	case []any:
 		y, ok := b.([]any)
@@ -241,8 +242,8 @@ func FuzzFastYAML(f *testing.F) {
 
 // TestHashSmallAndLarge: hashes below and above the index threshold behave alike.
 func TestHashSmallAndLarge(t *testing.T) {
-	for _, n := range []int{0, 1, hashIndexMin, hashIndexMin + 1, 100} {
-		h := NewHash(0)
+	for _, n := range []int{0, 1, model.HashIndexMin, model.HashIndexMin + 1, 100} {
+		h := model.NewHash(0)
 		for i := 0; i < n; i++ {
 			h.Set(int64(i), i)
 			h.Set(float64(i), -i) // 1 and 1.0 are different keys
@@ -282,7 +283,7 @@ func TestHashSmallAndLarge(t *testing.T) {
 			t.Errorf("n=%d: keys %s, want %s", n, ytShow(h.Keys()), ytShow(want))
 		}
 		for i, k := range h.Keys() {
-			if v, ok := h.Get(k); !ok || v != h.vals[i] {
+			if v, ok := h.Get(k); !ok || v != h.Vals[i] {
 				t.Errorf("n=%d: Get(%v) after Delete = %v %v", n, k, v, ok)
 			}
 		}

@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"sync"
 	"sync/atomic"
 )
@@ -20,8 +21,8 @@ type fastRoot struct{ pos, cur, line, ind int }
 // lazyYAML is a data file's root mapping whose values are built on first use. It is safe for
 // concurrent use.
 type lazyYAML struct {
-	keys  *Hash  // the root keys as a full read makes them, each to its index in roots
-	text  []byte // the file's text, kept for building values
+	keys  *model.Hash // the root keys as a full read makes them, each to its index in roots
+	text  []byte      // the file's text, kept for building values
 	setup yamlSetup
 	roots []lazyRoot
 	mu    sync.Mutex  // held while building a value
@@ -49,7 +50,7 @@ func skimFastYAML(data []byte, setup yamlSetup) (lz *lazyYAML, fast bool) {
 	p := &fastYAML{src: data, line: 1, r: newYAMLReader(setup), skim: true}
 	p.r.plain = plainCache(len(data))
 	defer releasePlainCache(p.r.plain, len(data))
-	top, isHash := p.document().(*Hash)
+	top, isHash := p.document().(*model.Hash)
 	if !isHash || p.r.symbols {
 		return nil, true
 	}

@@ -3,6 +3,7 @@ package hiera
 import (
 	"context"
 	"encoding/json"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -13,7 +14,7 @@ import (
 
 // parseDataYAML reads a data file as readDataYAML does, but whole: every value built at once. The
 // lazy reader's reference.
-func parseDataYAML(data []byte, share *sharing) (any, error) {
+func parseDataYAML(data []byte, share *model.Sharing) (any, error) {
 	v, _, err := readYAML(data, yamlSetup{share: share, maxNesting: maxDataNesting})
 	return v, err
 }
@@ -26,7 +27,7 @@ func checkLazyYAML(t *testing.T, text string) {
 	want, wantErr := parseDataYAML([]byte(text), testSharing)
 	got, err := readDataYAML([]byte(text), testSharing)
 	lz, lazy := got.(*lazyYAML)
-	full, isHash := want.(*Hash)
+	full, isHash := want.(*model.Hash)
 	switch {
 	case !lazy && (err == nil) != (wantErr == nil):
 		t.Errorf("%q: read with error %v, a full read with %v", text, err, wantErr)
@@ -63,7 +64,7 @@ func checkLazyYAML(t *testing.T, text string) {
 		go func() {
 			defer wg.Done()
 			for _, i := range order {
-				idx, _ := lz.keys.Get(lz.keys.keys()[i])
+				idx, _ := lz.keys.Get(lz.keys.RawKeys()[i])
 				at, _ := idx.(int)
 				v, bad, err := lz.valueAt(at)
 				results[g][i] = built{v, bad, err}

@@ -4,6 +4,7 @@ package hiera
 import (
 	"strings"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"gopkg.in/yaml.v3"
 )
 
@@ -20,14 +21,14 @@ type yamlAnchored struct {
 }
 
 type yamlReader struct {
-	lines   map[*Hash]int
+	lines   map[*model.Hash]int
 	anchors map[*yaml.Node]*yamlAnchored
 	aliased int  // values added by aliases and merge keys, against yamlMaxAliasValues
 	symbols bool // some scalar was a Ruby symbol: keys must be converted
 	// Values of the untagged plain and quoted scalars read so far, by text: a file repeats most of
 	// its keys and many values, which then share one value (less memory, and plain ones are read once).
 	plain, quoted map[string]any
-	share         *sharing
+	share         *model.Sharing
 }
 
 // yamlInternMax is the longest scalar text kept in the yamlReader's caches.
@@ -35,23 +36,23 @@ const yamlInternMax = 128
 
 // yamlSetup says what a yamlReader records and shares.
 type yamlSetup struct {
-	lines      bool     // record the line where each hash starts
-	share      *sharing // what to share with other files; nil shares nothing
-	maxNesting int      // refuse arrays and hashes nested deeper; 0: no limit
-	lazy       bool     // a *lazyYAML where possible (readDataYAML); lines are then not recorded
+	lines      bool           // record the line where each hash starts
+	share      *model.Sharing // what to share with other files; nil shares nothing
+	maxNesting int            // refuse arrays and hashes nested deeper; 0: no limit
+	lazy       bool           // a *lazyYAML where possible (readDataYAML); lines are then not recorded
 }
 
 func newYAMLReader(setup yamlSetup) *yamlReader {
 	r := &yamlReader{anchors: map[*yaml.Node]*yamlAnchored{}, plain: map[string]any{}, quoted: map[string]any{},
 		share: setup.share}
 	if setup.lines {
-		r.lines = map[*Hash]int{}
+		r.lines = map[*model.Hash]int{}
 	}
 	return r
 }
 
 // setLine records where h starts, if lines are being recorded.
-func (r *yamlReader) setLine(h *Hash, line int) {
+func (r *yamlReader) setLine(h *model.Hash, line int) {
 	if r.lines != nil {
 		r.lines[h] = line
 	}
@@ -145,7 +146,7 @@ func (r *yamlReader) sequence(n *yaml.Node) (any, int, error) {
 
 // omap reads "!!omap [{a: 1}, {b: 2}]": each entry's first key and last value, as Psych does.
 func (r *yamlReader) omap(n *yaml.Node) (any, int, error) {
-	h := NewHash(len(n.Content))
+	h := model.NewHash(len(n.Content))
 	r.setLine(h, n.Line)
 	size := 1
 	for _, c := range n.Content {
@@ -175,7 +176,7 @@ func (r *yamlReader) mapping(n *yaml.Node) (any, int, error) {
 	if err := psychCheckMappingTag(n); err != nil {
 		return nil, 0, err
 	}
-	h := NewHash(len(n.Content) / 2)
+	h := model.NewHash(len(n.Content) / 2)
 	r.setLine(h, n.Line)
 	size := 1
 	var collectionKey bool // Ruby allows a collection as a key; Puppet fails the root key holding it
@@ -193,7 +194,7 @@ func (r *yamlReader) mapping(n *yaml.Node) (any, int, error) {
 		size = yamlAddSize(size, ks+vs)
 		if !collectionKey && yamlCheckKey(kn, k) != nil {
 			collectionKey = true
-			keys, vals = append(keys, h.keys()...), append(vals, h.vals...)
+			keys, vals = append(keys, h.RawKeys()...), append(vals, h.Vals...)
 		}
 		if collectionKey {
 			keys, vals = append(keys, k), append(vals, v)
@@ -256,7 +257,7 @@ func psychCheckMappingTag(n *yaml.Node) error {
 // yamlCheckKey refuses collection keys: Ruby allows them, but Hiera data cannot use them.
 func yamlCheckKey(n *yaml.Node, k any) error {
 	switch k.(type) {
-	case *Hash, []any, nonData:
+	case *model.Hash, []any, nonData:
 		return yamlNodeError(n, "a mapping or sequence cannot be used as a hash key")
 	}
 	return nil
@@ -264,8 +265,8 @@ func yamlCheckKey(n *yaml.Node, k any) error {
 
 // yamlHashKey drops a symbol's position so that equal symbols are equal keys.
 func yamlHashKey(k any) any {
-	if s, ok := k.(rubySymbol); ok {
-		return rubySymbol{name: s.name}
+	if s, ok := k.(model.Symbol); ok {
+		return model.Symbol{Name: s.Name}
 	}
 	return k
 }
@@ -273,10 +274,10 @@ func yamlHashKey(k any) any {
 // merge applies a merge key to h as Psych does: a hash (alias or inline) is merged in, overwriting what
 // is already there; a list of hashes is merged with earlier ones winning. Anything else is not a merge
 // (false): the caller stores it under the key "<<".
-func (r *yamlReader) merge(h *Hash, vn *yaml.Node, v any) (bool, error) {
+func (r *yamlReader) merge(h *model.Hash, vn *yaml.Node, v any) (bool, error) {
 	switch vn.Kind {
 	case yaml.AliasNode, yaml.MappingNode:
-		src, ok := v.(*Hash)
+		src, ok := v.(*model.Hash)
 		if !ok {
 			return false, nil
 		}
@@ -286,13 +287,13 @@ func (r *yamlReader) merge(h *Hash, vn *yaml.Node, v any) (bool, error) {
 		if !ok {
 			return false, nil
 		}
-		hashes := make([]*Hash, len(list))
+		hashes := make([]*model.Hash, len(list))
 		for i, e := range list {
-			if hashes[i], ok = e.(*Hash); !ok {
+			if hashes[i], ok = e.(*model.Hash); !ok {
 				return false, nil
 			}
 		}
-		tmp := NewHash(0)
+		tmp := model.NewHash(0)
 		for i := len(hashes) - 1; i >= 0; i-- {
 			if err := r.copyEntries(tmp, hashes[i], vn); err != nil {
 				return false, err
@@ -303,7 +304,7 @@ func (r *yamlReader) merge(h *Hash, vn *yaml.Node, v any) (bool, error) {
 	return false, nil
 }
 
-func (r *yamlReader) copyEntries(dst, src *Hash, at *yaml.Node) error {
+func (r *yamlReader) copyEntries(dst, src *model.Hash, at *yaml.Node) error {
 	if err := r.spend(src.Len(), at); err != nil {
 		return err
 	}

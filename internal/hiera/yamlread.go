@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"unicode/utf8"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"gopkg.in/yaml.v3"
 )
 
@@ -18,7 +19,7 @@ import (
 //
 // Most data files are plain block YAML, which the fast reader in yamlfast.go reads directly; anything
 // else, and every error, goes through yaml.v3.
-func parseYAML(data []byte) (v any, lines map[*Hash]int, err error) {
+func parseYAML(data []byte) (v any, lines map[*model.Hash]int, err error) {
 	v, lines, err = readYAML(data, yamlSetup{lines: true})
 	if err != nil {
 		lines = nil
@@ -31,7 +32,7 @@ func parseYAML(data []byte) (v any, lines map[*Hash]int, err error) {
 // (which may be nil) and refuses values nested more than maxDataNesting levels deep. A file the
 // fast reader takes whose top is a mapping is returned as a *lazyYAML, which builds the values of
 // its root keys on first use.
-func readDataYAML(data []byte, share *sharing) (any, error) {
+func readDataYAML(data []byte, share *model.Sharing) (any, error) {
 	v, _, err := readYAML(data, yamlSetup{share: share, maxNesting: maxDataNesting, lazy: true})
 	return v, err
 }
@@ -40,7 +41,7 @@ func readDataYAML(data []byte, share *sharing) (any, error) {
 const _ = uint(maxDataNesting - fastYAMLMaxDepth)
 
 // readYAML is parseYAML as set up.
-func readYAML(data []byte, setup yamlSetup) (v any, lines map[*Hash]int, err error) {
+func readYAML(data []byte, setup yamlSetup) (v any, lines map[*model.Hash]int, err error) {
 	simple, e := checkYAMLText(data)
 	if e != nil {
 		return nil, nil, e

@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"strings"
@@ -13,8 +14,8 @@ import (
 // permitted, then symkeys_to_string) on Ruby 3.1.
 
 // ytHash builds a hash from alternating keys and values.
-func ytHash(kv ...any) *Hash {
-	h := NewHash(len(kv) / 2)
+func ytHash(kv ...any) *model.Hash {
+	h := model.NewHash(len(kv) / 2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		h.Set(kv[i], kv[i+1])
 	}
@@ -30,7 +31,7 @@ func ytList(e ...any) []any {
 
 // ytGet reads key k of v, which must be a hash.
 func ytGet(v, k any) (any, bool) {
-	h, _ := v.(*Hash)
+	h, _ := v.(*model.Hash)
 	return h.Get(k)
 }
 
@@ -48,14 +49,14 @@ func ytSame(a, b any) bool {
 		fb, ok := b.(float64)
 		return ok && (fa == fb && math.Signbit(fa) == math.Signbit(fb) || math.IsNaN(fa) && math.IsNaN(fb))
 	}
-	if fmt.Sprintf("%T", a) != fmt.Sprintf("%T", b) || !Equal(a, b) {
+	if fmt.Sprintf("%T", a) != fmt.Sprintf("%T", b) || !model.Equal(a, b) {
 		return false
 	}
 	switch x := a.(type) {
-	case *Hash:
-		y, _ := b.(*Hash)
+	case *model.Hash:
+		y, _ := b.(*model.Hash)
 		for i, k := range x.Keys() {
-			if !Equal(k, y.Keys()[i]) || fmt.Sprintf("%T", k) != fmt.Sprintf("%T", y.Keys()[i]) {
+			if !model.Equal(k, y.Keys()[i]) || fmt.Sprintf("%T", k) != fmt.Sprintf("%T", y.Keys()[i]) {
 				return false
 			}
 			xv, _ := x.Get(k)
@@ -77,7 +78,7 @@ func ytSame(a, b any) bool {
 
 func ytShow(v any) string {
 	switch t := v.(type) {
-	case *Hash:
+	case *model.Hash:
 		var parts []string
 		t.Each(func(k, e any) bool {
 			parts = append(parts, ytShow(k)+": "+ytShow(e))
@@ -167,7 +168,7 @@ func TestYAMLScalars(t *testing.T) {
 func TestYAMLKeys(t *testing.T) {
 	tests := []struct {
 		text string
-		want *Hash
+		want *model.Hash
 	}{
 		{"1: one\n\"2\": two\n", ytHash(int64(1), "one", "2", "two")},
 		{"1.5: f\ntrue: t\n~: n\nyes: y\n", ytHash(1.5, "f", true, "t", nil, "n", true, "y")},
@@ -349,8 +350,8 @@ func TestYAMLErrorText(t *testing.T) {
 // TestYAMLLines: every hash built is mapped to the line where its mapping starts.
 func TestYAMLLines(t *testing.T) {
 	// line returns where hash v starts, -1 if v is no hash.
-	line := func(lines map[*Hash]int, v any) int {
-		h, ok := v.(*Hash)
+	line := func(lines map[*model.Hash]int, v any) int {
+		h, ok := v.(*model.Hash)
 		if !ok {
 			return -1
 		}
@@ -564,7 +565,7 @@ func FuzzParseYAML(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		v, lines, err := parseYAML([]byte(s))
 		if err == nil {
-			if h, ok := v.(*Hash); ok && lines[h] == 0 {
+			if h, ok := v.(*model.Hash); ok && lines[h] == 0 {
 				t.Errorf("%q: no line for the root hash", s)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"gopkg.in/yaml.v3"
 )
 
@@ -28,15 +29,15 @@ func (r *yamlReader) plainScalar(n *yaml.Node, s string) (any, error) {
 // cached: they carry their position. A key's value is shared with other files through r.share.
 func (r *yamlReader) newPlainScalar(n *yaml.Node, s string, key bool) (any, error) {
 	if key {
-		if v, ok := r.share.key(s); ok {
+		if v, ok := r.share.Key(s); ok {
 			r.plain[s] = v
 			return v, nil
 		}
 	}
 	v, err := r.tokenize(n, s)
-	if _, sym := v.(rubySymbol); err == nil && !sym && len(s) <= yamlInternMax {
+	if _, sym := v.(model.Symbol); err == nil && !sym && len(s) <= yamlInternMax {
 		if key {
-			v = r.share.shareKey(s, v)
+			v = r.share.ShareKey(s, v)
 		}
 		r.plain[s] = v
 	}
@@ -105,7 +106,7 @@ func (r *yamlReader) scalar(n *yaml.Node) (any, error) {
 		return psychFloatOf(n, v)
 	case psychSymTagRE.MatchString(tag):
 		r.symbols = true
-		return rubySymbol{name: n.Value, line: n.Line, col: n.Column}, nil
+		return model.Symbol{Name: n.Value, Line: n.Line, Col: n.Column}, nil
 	}
 	// Every other tag (!!int, !!bool, !!null, !!timestamp, unknown local tags) is read like a plain scalar.
 	return r.tokenize(n, n.Value)
@@ -179,7 +180,7 @@ func (r *yamlReader) tokenizePatterns(n *yaml.Node, s string) (any, error) {
 	}
 	if len(s) >= 2 && s[0] == ':' {
 		r.symbols = true
-		return rubySymbol{name: psychSymbolName(s), line: n.Line, col: n.Column}, nil
+		return model.Symbol{Name: psychSymbolName(s), Line: n.Line, Col: n.Column}, nil
 	}
 	if strings.IndexByte(s, ':') > 0 {
 		if psychSexaIntRE.MatchString(s) {
@@ -202,7 +203,7 @@ func (r *yamlReader) tokenizePatterns(n *yaml.Node, s string) (any, error) {
 		if !ok {
 			return nil, yamlNodeError(n, "invalid value for Integer(): %q", t)
 		}
-		return normInt(i), nil
+		return model.NormInt(i), nil
 	}
 	return s, nil
 }
@@ -298,7 +299,7 @@ func psychSexagesimalInt(s string) any {
 		w := new(big.Int).Exp(big.NewInt(60), big.NewInt(int64(psychAbs(i-2))), nil)
 		sum.Add(sum, w.Mul(w, psychToI(part)))
 	}
-	return normInt(sum)
+	return model.NormInt(sum)
 }
 
 func psychSexagesimalFloat(s string) float64 {
@@ -419,7 +420,7 @@ func psychFloatOf(n *yaml.Node, v any) (any, error) {
 	case bool:
 		return nil, yamlNodeError(n, "can't convert %v into Float", t)
 	}
-	return nil, yamlNodeError(n, "can't convert %s into Float", rubyClassName(v))
+	return nil, yamlNodeError(n, "can't convert %s into Float", model.ClassName(v))
 }
 
 // psychBase64 is Ruby's unpack('m'): characters outside the alphabet are skipped, decoding stops

@@ -2,6 +2,7 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"strings"
 )
 
@@ -10,8 +11,8 @@ func (r *yamlReader) fixSymbols(v any) (any, error) {
 	if !r.symbols {
 		return v, nil
 	}
-	_, isHash := v.(*Hash)
-	fix := &yamlSymbolFixer{strict: isHash, lines: r.lines, hashes: map[*Hash]*Hash{}, lists: map[*any][]any{}}
+	_, isHash := v.(*model.Hash)
+	fix := &yamlSymbolFixer{strict: isHash, lines: r.lines, hashes: map[*model.Hash]*model.Hash{}, lists: map[*any][]any{}}
 	v, _, err := fix.value(v)
 	return v, err
 }
@@ -32,30 +33,30 @@ func psychSymbolName(s string) string {
 // Shared (aliased) collections are converted once, and collections without symbols are kept as they are.
 type yamlSymbolFixer struct {
 	strict bool
-	lines  map[*Hash]int
-	hashes map[*Hash]*Hash
+	lines  map[*model.Hash]int
+	hashes map[*model.Hash]*model.Hash
 	lists  map[*any][]any
 }
 
 // value returns v converted and whether that made a new value.
 func (f *yamlSymbolFixer) value(v any) (any, bool, error) {
 	switch t := v.(type) {
-	case rubySymbol:
+	case model.Symbol:
 		if f.strict { // fails the lookup of its root key only, as in Puppet
 			return nonData{typ: "Runtime[ruby, 'Symbol']"}, true, nil
 		}
-		return t.name, true, nil
-	case *Hash:
+		return t.Name, true, nil
+	case *model.Hash:
 		if done, ok := f.hashes[t]; ok {
 			return done, done != t, nil
 		}
-		out := NewHash(t.Len())
+		out := model.NewHash(t.Len())
 		changed := false
-		for i, k := range t.keys() {
-			if s, ok := k.(rubySymbol); ok {
-				k, changed = s.name, true
+		for i, k := range t.RawKeys() {
+			if s, ok := k.(model.Symbol); ok {
+				k, changed = s.Name, true
 			}
-			e, c, err := f.value(t.vals[i])
+			e, c, err := f.value(t.Vals[i])
 			if err != nil {
 				return nil, false, err
 			}

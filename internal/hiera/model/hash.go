@@ -1,4 +1,4 @@
-package hiera
+package model
 
 import (
 	"hash/maphash"
@@ -11,11 +11,11 @@ import (
 // A large hierarchy holds hundreds of thousands of hashes, mostly small and mostly with one of a
 // few thousand lists of keys, so a hash is kept compact: the values are its own, and the keys are
 // a keyList that the hashes read from data files share (see sharing.go). A hash of up to
-// hashIndexMin entries has no index and is searched linearly; a larger one gets its index as soon
+// HashIndexMin entries has no index and is searched linearly; a larger one gets its index as soon
 // as it grows past that (in Set, never in a reader: hashes are read by concurrent lookups).
 type Hash struct {
 	kl   *keyList // nil while empty; as many keys as vals
-	vals []any
+	Vals []any
 }
 
 // keyList is the keys of a hash in order. A shared list belongs to several hashes and never
@@ -27,8 +27,8 @@ type keyList struct {
 	next   *keyList // a shared list's successor among those with the same hash (see sharing)
 }
 
-// hashIndexMin is the size past which a hash keeps an index.
-const hashIndexMin = 8
+// HashIndexMin is the size past which a hash keeps an index.
+const HashIndexMin = 8
 
 // hashParts is a hash with its own key list, allocated together.
 type hashParts struct {
@@ -39,7 +39,7 @@ type hashParts struct {
 // init makes h's keys and values the two halves of store, with room for n entries each.
 func (h *hashParts) init(store []any, n int) *Hash {
 	h.list.keys = store[:0:n]
-	h.vals = store[n : n : 2*n]
+	h.Vals = store[n : n : 2*n]
 	h.kl = &h.list
 	return &h.Hash
 }
@@ -72,8 +72,8 @@ func NewHash(n int) *Hash {
 	return new(hashParts).init(make([]any, 2*n), n)
 }
 
-// keys are the hash's keys in order. Never append to them or change them.
-func (h *Hash) keys() []any {
+// RawKeys are the hash's keys in order. Never append to them or change them.
+func (h *Hash) RawKeys() []any {
 	if h.kl == nil {
 		return nil
 	}
@@ -150,8 +150,8 @@ func keyHash(k any) uint64 {
 			return 1
 		}
 		return 2
-	case rubySymbol:
-		return maphash.String(hashSeed, t.name)
+	case Symbol:
+		return maphash.String(hashSeed, t.Name)
 	}
 	return 0
 }
@@ -205,7 +205,7 @@ func (h *Hash) Len() int {
 	if h == nil {
 		return 0
 	}
-	return len(h.vals)
+	return len(h.Vals)
 }
 
 // Keys returns the keys in order. The slice must not be modified.
@@ -213,7 +213,7 @@ func (h *Hash) Keys() []any {
 	if h == nil {
 		return nil
 	}
-	return h.keys()
+	return h.RawKeys()
 }
 
 // Get returns the value stored under k.
@@ -222,7 +222,7 @@ func (h *Hash) Get(k any) (any, bool) {
 		return nil, false
 	}
 	if i := h.find(k); i >= 0 {
-		return h.vals[i], true
+		return h.Vals[i], true
 	}
 	return nil, false
 }
@@ -230,16 +230,16 @@ func (h *Hash) Get(k any) (any, bool) {
 // Set stores v under k, keeping the position of an existing key and appending a new one.
 func (h *Hash) Set(k, v any) {
 	if i := h.find(k); i >= 0 {
-		h.vals[i] = v
+		h.Vals[i] = v
 		return
 	}
 	l := h.ownKeys()
 	l.keys = append(l.keys, k)
-	h.vals = append(h.vals, v)
+	h.Vals = append(h.Vals, v)
 	switch n := len(l.keys); {
 	case l.index != nil && 2*n <= len(l.index.slots):
 		l.index.add(k, n-1)
-	case n > hashIndexMin:
+	case n > HashIndexMin:
 		l.buildIndex() // first or larger
 	}
 }
@@ -253,9 +253,9 @@ func (h *Hash) Delete(k any) {
 	l := h.ownKeys()
 	last := len(l.keys) - 1
 	copy(l.keys[i:], l.keys[i+1:])
-	copy(h.vals[i:], h.vals[i+1:])
-	l.keys[last], h.vals[last] = nil, nil // no longer referenced
-	l.keys, h.vals = l.keys[:last], h.vals[:last]
+	copy(h.Vals[i:], h.Vals[i+1:])
+	l.keys[last], h.Vals[last] = nil, nil // no longer referenced
+	l.keys, h.Vals = l.keys[:last], h.Vals[:last]
 	if l.index != nil {
 		l.buildIndex() // positions have moved
 	}
@@ -266,27 +266,27 @@ func (h *Hash) Each(fn func(k, v any) bool) {
 	if h == nil {
 		return
 	}
-	for i, k := range h.keys() {
-		if !fn(k, h.vals[i]) {
+	for i, k := range h.RawKeys() {
+		if !fn(k, h.Vals[i]) {
 			return
 		}
 	}
 }
 
-// valueHash hashes a value so that Equal values hash alike: arrays by their elements in order,
+// ValueHash hashes a value so that Equal values hash alike: arrays by their elements in order,
 // hashes by their entries in any order (Equal ignores hash order).
-func valueHash(v any) uint64 {
+func ValueHash(v any) uint64 {
 	switch t := v.(type) {
 	case []any:
 		h := mix64(uint64(len(t)) ^ hashIntSeed)
 		for _, e := range t {
-			h = mix64(h ^ valueHash(e))
+			h = mix64(h ^ ValueHash(e))
 		}
 		return h
 	case *Hash:
 		h := uint64(t.Len())
-		for i, k := range t.keys() {
-			h += mix64(keyHash(k) ^ mix64(valueHash(t.vals[i])))
+		for i, k := range t.RawKeys() {
+			h += mix64(keyHash(k) ^ mix64(ValueHash(t.Vals[i])))
 		}
 		return mix64(h ^ 3)
 	case *big.Int:
@@ -294,7 +294,7 @@ func valueHash(v any) uint64 {
 			return keyHash(t.Int64())
 		}
 	case *big.Float: // equal ones are equal as float64 too
-		return keyHash(nearFloat(t)) ^ 5
+		return keyHash(NearFloat(t)) ^ 5
 	case nil:
 		return 4
 	}

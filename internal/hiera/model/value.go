@@ -1,4 +1,4 @@
-package hiera
+package model
 
 import (
 	"fmt"
@@ -29,8 +29,8 @@ func Copy(v any) any {
 	switch t := v.(type) {
 	case *Hash:
 		out := NewHash(t.Len())
-		vals := t.vals
-		for i, k := range t.keys() {
+		vals := t.Vals
+		for i, k := range t.RawKeys() {
 			out.Set(k, Copy(vals[i]))
 		}
 		return out
@@ -70,14 +70,14 @@ func Equal(a, b any) bool {
 		}
 		return false
 	case []any, *Hash:
-		return containersEqual(a, b, Equal)
+		return ContainersEqual(a, b, Equal)
 	}
 	return false
 }
 
-// containersEqual compares two arrays or two hashes element by element with eq (hash order is
+// ContainersEqual compares two arrays or two hashes element by element with eq (hash order is
 // ignored, as in Ruby); false for anything else.
-func containersEqual(a, b any, eq func(a, b any) bool) bool {
+func ContainersEqual(a, b any, eq func(a, b any) bool) bool {
 	switch x := a.(type) {
 	case []any:
 		y, ok := b.([]any)
@@ -95,8 +95,8 @@ func containersEqual(a, b any, eq func(a, b any) bool) bool {
 		if !ok || x.Len() != y.Len() {
 			return false
 		}
-		vals := x.vals
-		for i, k := range x.keys() {
+		vals := x.Vals
+		for i, k := range x.RawKeys() {
 			w, ok := y.Get(k)
 			if !ok || !eq(vals[i], w) {
 				return false
@@ -168,7 +168,7 @@ func FromGo(v any) (any, error) {
 func FromBigFloat(f *big.Float) any {
 	if f.IsInt() {
 		i, _ := f.Int(nil)
-		return normInt(i)
+		return NormInt(i)
 	}
 	x, acc := f.Float64()
 	if acc == big.Exact || f.IsInf() ||
@@ -178,8 +178,8 @@ func FromBigFloat(f *big.Float) any {
 	return new(big.Float).Copy(f)
 }
 
-// nearFloat is v with a *big.Float replaced by the nearest float64 (type checks and names).
-func nearFloat(v any) any {
+// NearFloat is v with a *big.Float replaced by the nearest float64 (type checks and names).
+func NearFloat(v any) any {
 	if f, ok := v.(*big.Float); ok {
 		x, _ := f.Float64()
 		return x
@@ -187,18 +187,18 @@ func nearFloat(v any) any {
 	return v
 }
 
-// normInt returns an int64 when i fits, else i itself.
-func normInt(i *big.Int) any {
+// NormInt returns an int64 when i fits, else i itself.
+func NormInt(i *big.Int) any {
 	if i.IsInt64() {
 		return i.Int64()
 	}
 	return i
 }
 
-// rubySymbol is a scalar that Psych reads as a Ruby Symbol (plain ":name", or tagged !ruby/sym). It only
+// Symbol is a scalar that Psych reads as a Ruby Symbol (plain ":name", or tagged !ruby/sym). It only
 // lives while a file is read: hash keys become strings (Puppet's symkeys_to_string) and a symbol left
 // as a value is an error, since Puppet's data validation rejects it.
-type rubySymbol struct {
-	name      string
-	line, col int // where a symbol value was written; zero in keys so that equal symbols are equal keys
+type Symbol struct {
+	Name      string
+	Line, Col int // where a symbol value was written; zero in keys so that equal symbols are equal keys
 }

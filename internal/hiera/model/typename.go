@@ -1,4 +1,4 @@
-package hiera
+package model
 
 import (
 	"math"
@@ -12,10 +12,10 @@ import (
 // expected type is of another kind ("got Struct"), the full inferred type when only the details differ
 // ("got Hash[Integer[1, 1], String]"). This is a close approximation of Puppet's type inference.
 
-// puppetTypeName is the short name: Undef, Boolean, Integer, Float, String, Array (empty), Tuple,
+// TypeName is the short name: Undef, Boolean, Integer, Float, String, Array (empty), Tuple,
 // Hash (empty or with non-string keys) or Struct (string keys).
-func puppetTypeName(v any) string {
-	switch t := nearFloat(v).(type) {
+func TypeName(v any) string {
+	switch t := NearFloat(v).(type) {
 	case nil:
 		return "Undef"
 	case bool:
@@ -32,7 +32,7 @@ func puppetTypeName(v any) string {
 		}
 		return "Tuple"
 	case *Hash:
-		if t.Len() > 0 && stringKeys(t) {
+		if t.Len() > 0 && StringKeys(t) {
 			return "Struct"
 		}
 		return "Hash"
@@ -40,24 +40,24 @@ func puppetTypeName(v any) string {
 	return "Runtime"
 }
 
-// puppetTypeDetail is the full inferred type, as in "Hash[Integer[1, 1], String]". Hashes with
+// TypeDetail is the full inferred type, as in "Hash[Integer[1, 1], String]". Hashes with
 // non-string keys show their size only when nested, as Puppet's messages do.
-func puppetTypeDetail(v any) string {
-	if h, ok := v.(*Hash); ok && h.Len() > 0 && !stringKeys(h) {
-		return "Hash[" + commonType(h.keys()) + ", " + commonType(h.vals) + "]"
+func TypeDetail(v any) string {
+	if h, ok := v.(*Hash); ok && h.Len() > 0 && !StringKeys(h) {
+		return "Hash[" + CommonType(h.RawKeys()) + ", " + CommonType(h.Vals) + "]"
 	}
-	return typeDetail(v)
+	return InferredType(v)
 }
 
-func typeDetail(v any) string {
-	switch t := nearFloat(v).(type) {
+func InferredType(v any) string {
+	switch t := NearFloat(v).(type) {
 	case bool:
 		return "Boolean[" + strconv.FormatBool(t) + "]"
 	case int64, *big.Int:
-		s := scalarInspect(t)
+		s := InspectScalar(t)
 		return "Integer[" + s + ", " + s + "]"
 	case float64:
-		s := rubyFloat(t)
+		s := FloatToS(t)
 		return "Float[" + s + ", " + s + "]"
 	case []any:
 		if len(t) == 0 {
@@ -65,29 +65,29 @@ func typeDetail(v any) string {
 		}
 		parts := make([]string, len(t))
 		for i, e := range t {
-			parts[i] = typeDetail(e)
+			parts[i] = InferredType(e)
 		}
 		return "Tuple[" + strings.Join(parts, ", ") + "]"
 	case *Hash:
 		if t.Len() == 0 {
 			return "Hash[0, 0]"
 		}
-		if stringKeys(t) {
+		if StringKeys(t) {
 			parts := make([]string, t.Len())
-			for i, k := range t.keys() {
-				name, _ := k.(string) // stringKeys checked every key
+			for i, k := range t.RawKeys() {
+				name, _ := k.(string) // StringKeys checked every key
 				key := "'" + name + "'"
-				if t.vals[i] == nil {
+				if t.Vals[i] == nil {
 					key = "NotUndef[" + key + "]"
 				}
-				parts[i] = key + " => " + typeDetail(t.vals[i])
+				parts[i] = key + " => " + InferredType(t.Vals[i])
 			}
 			return "Struct[{" + strings.Join(parts, ", ") + "}]"
 		}
 		n := strconv.Itoa(t.Len())
-		return "Hash[" + commonType(t.keys()) + ", " + commonType(t.vals) + ", " + n + ", " + n + "]"
+		return "Hash[" + CommonType(t.RawKeys()) + ", " + CommonType(t.Vals) + ", " + n + ", " + n + "]"
 	}
-	return puppetTypeName(v)
+	return TypeName(v)
 }
 
 // inferred is one element type of a hash's key or value set, before Puppet's Variant normalization.
@@ -101,7 +101,7 @@ type inferred struct {
 }
 
 func inferElement(v any) inferred {
-	switch t := nearFloat(v).(type) {
+	switch t := NearFloat(v).(type) {
 	case nil:
 		return inferred{kind: 'u', ident: "u"}
 	case int64:
@@ -110,11 +110,11 @@ func inferElement(v any) inferred {
 	case *big.Int:
 		return inferred{kind: 'i', lo: t, hi: t, ident: "i" + t.String()}
 	case float64:
-		return inferred{kind: 'f', flo: t, fhi: t, ident: "f" + rubyFloat(t)}
+		return inferred{kind: 'f', flo: t, fhi: t, ident: "f" + FloatToS(t)}
 	case string:
 		return inferred{kind: 's', str: t, ident: "s" + t}
 	}
-	return inferred{kind: 'o', str: typeDetail(v), ident: "o" + rubyInspectType(v)}
+	return inferred{kind: 'o', str: InferredType(v), ident: "o" + rubyInspectType(v)}
 }
 
 func (t inferred) String() string {
@@ -122,7 +122,7 @@ func (t inferred) String() string {
 	case 'i':
 		return "Integer[" + t.lo.String() + ", " + t.hi.String() + "]"
 	case 'f':
-		return "Float[" + rubyFloat(t.flo) + ", " + rubyFloat(t.fhi) + "]"
+		return "Float[" + FloatToS(t.flo) + ", " + FloatToS(t.fhi) + "]"
 	case 's':
 		return "String"
 	case 'u':
@@ -134,13 +134,13 @@ func (t inferred) String() string {
 // rubyInspectType identifies an inferred container type: string values are part of Puppet's
 // inferred types, so ["a"] and ["b"] are two types (both shown as Tuple[String]).
 func rubyInspectType(v any) string {
-	return typeDetail(v) + rubyInspect(v)
+	return InferredType(v) + Inspect(v)
 }
 
-// commonType names the type of a set of values (hash keys or values) the way Puppet shows an
+// CommonType names the type of a set of values (hash keys or values) the way Puppet shows an
 // inferred, normalized Variant: duplicates dropped, nil making it Optional, several strings merged
 // into an Enum, touching integer ranges merged.
-func commonType(vals []any) string {
+func CommonType(vals []any) string {
 	var types []inferred
 	seen := map[string]bool{}
 	for _, v := range vals {
@@ -252,8 +252,8 @@ func mergeRange(a, b inferred) (inferred, bool) {
 	return a, true
 }
 
-func stringKeys(h *Hash) bool {
-	for _, k := range h.keys() {
+func StringKeys(h *Hash) bool {
+	for _, k := range h.RawKeys() {
 		if _, ok := k.(string); !ok {
 			return false
 		}
@@ -261,21 +261,21 @@ func stringKeys(h *Hash) bool {
 	return true
 }
 
-// isData reports whether v is Puppet Data: hashes anywhere inside must have string keys.
-func isData(v any) bool {
+// IsData reports whether v is Puppet Data: hashes anywhere inside must have string keys.
+func IsData(v any) bool {
 	switch t := v.(type) {
 	case []any:
 		for _, e := range t {
-			if !isData(e) {
+			if !IsData(e) {
 				return false
 			}
 		}
 	case *Hash:
-		if !stringKeys(t) {
+		if !StringKeys(t) {
 			return false
 		}
-		for _, e := range t.vals {
-			if !isData(e) {
+		for _, e := range t.Vals {
+			if !IsData(e) {
 				return false
 			}
 		}
@@ -283,19 +283,19 @@ func isData(v any) bool {
 	return true
 }
 
-// dataMismatches describes why v (at path, e.g. "entry 'a' ") is not Data, the way Puppet's type
+// DataMismatches describes why v (at path, e.g. "entry 'a' ") is not Data, the way Puppet's type
 // mismatch describer walks the variants of Data.
-func dataMismatches(v any, path string) []string {
+func DataMismatches(v any, path string) []string {
 	switch t := v.(type) {
 	case *Hash:
-		if !stringKeys(t) {
+		if !StringKeys(t) {
 			return []string{path + "expects a Data value, got Hash"}
 		}
 		out := []string{path + "variant 0 expects a ScalarData value, got Struct"}
-		for i, k := range t.keys() {
-			if !isData(t.vals[i]) {
-				name, _ := k.(string) // stringKeys checked every key
-				out = append(out, dataMismatches(t.vals[i], path+"variant 1 entry '"+name+"' ")...)
+		for i, k := range t.RawKeys() {
+			if !IsData(t.Vals[i]) {
+				name, _ := k.(string) // StringKeys checked every key
+				out = append(out, DataMismatches(t.Vals[i], path+"variant 1 entry '"+name+"' ")...)
 			}
 		}
 		return append(out, path+"variant 2 expects an Array value, got Struct")
@@ -305,8 +305,8 @@ func dataMismatches(v any, path string) []string {
 			path + "variant 1 expects a Hash value, got Tuple",
 		}
 		for i, e := range t {
-			if !isData(e) {
-				out = append(out, dataMismatches(e, path+"variant 2 index "+strconv.Itoa(i)+" ")...)
+			if !IsData(e) {
+				out = append(out, DataMismatches(e, path+"variant 2 index "+strconv.Itoa(i)+" ")...)
 			}
 		}
 		return out

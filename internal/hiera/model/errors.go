@@ -1,4 +1,4 @@
-package hiera
+package model
 
 import (
 	"context"
@@ -17,17 +17,17 @@ type Error struct {
 	Level   string // the hierarchy entry name
 	Err     error  // an underlying error, if any
 
-	// valueFree says the message names only keys, paths, types and limits, never a data value,
-	// so it is shown in full even when the lookup touched a secret (see withholdSecret).
-	valueFree bool
-	// ofConfig marks a problem of hiera.yaml met while resolving its locations, which Puppet
+	// ValueFree says the message names only keys, paths, types and limits, never a data value,
+	// so it is shown in full even when the lookup touched a secret (see WithholdSecret).
+	ValueFree bool
+	// OfConfig marks a problem of hiera.yaml met while resolving its locations, which Puppet
 	// reports before any lookup: no "Lookup of key 'lookup_options' failed" in front.
-	ofConfig bool
-	// ofDataFile marks a data file that cannot be read or parsed or holds no hash: a problem of the
+	OfConfig bool
+	// OfDataFile marks a data file that cannot be read or parsed or holds no hash: a problem of the
 	// file whatever key is looked up. Puppet puts "Lookup of key 'lookup_options' failed" in front
 	// (its first read of the file is for lookup_options), which sends the user looking at
 	// lookup_options; the message without it is still part of Puppet's.
-	ofDataFile bool
+	OfDataFile bool
 }
 
 func (e *Error) Error() string {
@@ -52,28 +52,28 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// errorf builds an *Error with a formatted message.
-func errorf(format string, args ...any) *Error {
+// Errorf builds an *Error with a formatted message.
+func Errorf(format string, args ...any) *Error {
 	return &Error{Message: fmt.Sprintf(format, args...)}
 }
 
-// valueFreef builds an *Error whose message quotes no data value (only keys, paths, types, limits).
-func valueFreef(format string, args ...any) *Error {
-	return &Error{Message: fmt.Sprintf(format, args...), valueFree: true}
+// ValueFreef builds an *Error whose message quotes no data value (only keys, paths, types, limits).
+func ValueFreef(format string, args ...any) *Error {
+	return &Error{Message: fmt.Sprintf(format, args...), ValueFree: true}
 }
 
 // QuotesNoValue reports whether err is an *Error whose message quotes no data value, so that
 // callers merging values that may be sensitive can show it.
 func QuotesNoValue(err error) bool {
 	var e *Error
-	return errors.As(err, &e) && e.valueFree
+	return errors.As(err, &e) && e.ValueFree
 }
 
-// withholdSecret replaces the message of an error raised in a lookup that touched a secret (an eyaml
+// WithholdSecret replaces the message of an error raised in a lookup that touched a secret (an eyaml
 // decryption or a convert_to Sensitive, possibly in a nested lookup): Puppet's messages quote the
 // text or value they failed on, which may be the secret or derived from it. Where the error
 // happened (key, level, file, line) is kept; value-free messages are kept whole.
-func withholdSecret(err error) error {
+func WithholdSecret(err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
@@ -81,11 +81,11 @@ func withholdSecret(err error) error {
 	if !errors.As(err, &e) {
 		e = &Error{}
 	}
-	if e.valueFree {
+	if e.ValueFree {
 		return err
 	}
 	return &Error{
 		Message: fmt.Sprintf("Lookup of key '%s' failed on a value derived from a secret (details withheld: the value is secret)", e.Key),
-		Key:     e.Key, File: e.File, Line: e.Line, Level: e.Level, valueFree: true,
+		Key:     e.Key, File: e.File, Line: e.Line, Level: e.Level, ValueFree: true,
 	}
 }

@@ -1,4 +1,4 @@
-package hiera
+package model
 
 import (
 	"fmt"
@@ -13,19 +13,19 @@ import (
 // Puppet embeds non-string values in interpolated text with Ruby's to_s and prints values in explain
 // output with Ruby's inspect, so both are reproduced here byte for byte (Ruby 3.1).
 
-// rubyToS is Ruby's to_s: nil is empty, strings are raw, arrays and hashes are inspected.
-func rubyToS(v any) string {
+// ToS is Ruby's to_s: nil is empty, strings are raw, arrays and hashes are inspected.
+func ToS(v any) string {
 	switch t := v.(type) {
 	case nil:
 		return ""
 	case string:
 		return t
 	}
-	return rubyInspect(v)
+	return Inspect(v)
 }
 
-// rubyInspect is Ruby's inspect: ["x", 1], {"k"=>"v"}, nil, 1.5.
-func rubyInspect(v any) string {
+// Inspect is Ruby's inspect: ["x", 1], {"k"=>"v"}, nil, 1.5.
+func Inspect(v any) string {
 	var b strings.Builder
 	writeInspect(&b, v)
 	return b.String()
@@ -44,22 +44,22 @@ func writeInspect(b *strings.Builder, v any) {
 		b.WriteByte(']')
 	case *Hash:
 		b.WriteByte('{')
-		for i, k := range t.keys() {
+		for i, k := range t.RawKeys() {
 			if i > 0 {
 				b.WriteString(", ")
 			}
 			writeInspect(b, k)
 			b.WriteString("=>")
-			writeInspect(b, t.vals[i])
+			writeInspect(b, t.Vals[i])
 		}
 		b.WriteByte('}')
 	default:
-		b.WriteString(scalarInspect(v))
+		b.WriteString(InspectScalar(v))
 	}
 }
 
-// scalarInspect handles the non-container values.
-func scalarInspect(v any) string {
+// InspectScalar handles the non-container values.
+func InspectScalar(v any) string {
 	switch t := v.(type) {
 	case nil:
 		return "nil"
@@ -70,19 +70,19 @@ func scalarInspect(v any) string {
 	case *big.Int:
 		return t.String()
 	case float64:
-		return rubyFloat(t)
+		return FloatToS(t)
 	case *big.Float:
-		return rubyBigFloat(t)
+		return BigFloatToS(t)
 	case string:
-		return rubyQuote(t)
+		return Quote(t)
 	}
 	return fmt.Sprint(v)
 }
 
-// rubyFloat is Ruby's Float#to_s: shortest round-trip digits in fixed notation for values from 1e-4
+// FloatToS is Ruby's Float#to_s: shortest round-trip digits in fixed notation for values from 1e-4
 // up to 16 digits before the point (15 when there is no fraction), else d.ddde+XX; integral values
 // keep ".0".
-func rubyFloat(f float64) string {
+func FloatToS(f float64) string {
 	switch {
 	case math.IsNaN(f):
 		return "NaN"
@@ -94,9 +94,9 @@ func rubyFloat(f float64) string {
 	return rubyFloatText(strconv.FormatFloat(f, 'e', -1, 64))
 }
 
-// rubyBigFloat prints a number that float64 cannot hold as Ruby prints a Float, with all the
+// BigFloatToS prints a number that float64 cannot hold as Ruby prints a Float, with all the
 // digits that tell it apart at its precision: 0.1000000000000000000001, 1.0e+400.
-func rubyBigFloat(f *big.Float) string {
+func BigFloatToS(f *big.Float) string {
 	return rubyFloatText(f.Text('e', -1))
 }
 
@@ -129,8 +129,8 @@ func rubyFloatText(e string) string {
 	return fmt.Sprintf("%s%s.%se%s%02d", sign, digits[:1], frac, es, x)
 }
 
-// rubyQuote is String#inspect for a UTF-8 string.
-func rubyQuote(s string) string {
+// Quote is String#inspect for a UTF-8 string.
+func Quote(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
@@ -195,11 +195,11 @@ func rubyPrintable(r rune) bool {
 	return unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z, unicode.Cf, unicode.Co)
 }
 
-// prettyInspect is the value format of Puppet's explain output: hashes and arrays one entry per line,
+// PrettyInspect is the value format of Puppet's explain output: hashes and arrays one entry per line,
 // indented two spaces more than indent (the indentation of the line the value starts on). It stops
 // once the text is longer than limit bytes: the indentation grows with the depth, so a value 1,000
 // levels deep prints megabytes that the bounded explanation would cut anyway.
-func prettyInspect(v any, indent, limit int) string {
+func PrettyInspect(v any, indent, limit int) string {
 	var b strings.Builder
 	writePretty(&b, v, strings.Repeat(" ", indent), limit)
 	return b.String()
@@ -214,14 +214,14 @@ func writePretty(b *strings.Builder, v any, indent string, limit int) {
 	case *Hash:
 		b.WriteByte('{')
 		if t.Len() > 0 {
-			for i, k := range t.keys() {
+			for i, k := range t.RawKeys() {
 				if i > 0 {
 					b.WriteByte(',')
 				}
 				b.WriteString("\n" + inner)
 				writePretty(b, k, inner, limit)
 				b.WriteString(" => ")
-				writePretty(b, t.vals[i], inner, limit)
+				writePretty(b, t.Vals[i], inner, limit)
 			}
 			b.WriteString("\n" + indent)
 		}
@@ -240,12 +240,12 @@ func writePretty(b *strings.Builder, v any, indent string, limit int) {
 		}
 		b.WriteByte(']')
 	default:
-		b.WriteString(scalarInspect(v))
+		b.WriteString(InspectScalar(v))
 	}
 }
 
-// rubyClassName is the Ruby class of a value, as Hiera 3 and Ruby's comparison errors name it.
-func rubyClassName(v any) string {
+// ClassName is the Ruby class of a value, as Hiera 3 and Ruby's comparison errors name it.
+func ClassName(v any) string {
 	switch t := v.(type) {
 	case nil:
 		return "NilClass"
@@ -264,22 +264,22 @@ func rubyClassName(v any) string {
 		return "Array"
 	case *Hash:
 		return "Hash"
-	case rubySymbol:
+	case Symbol:
 		return "Symbol"
 	}
 	return fmt.Sprintf("%T", v)
 }
 
-// rubyCmpOperand names the right operand in "comparison of X with Y failed": Ruby inspects
+// CmpOperand names the right operand in "comparison of X with Y failed": Ruby inspects
 // immediate values (nil, booleans, fixnums, floats) and names the class of the others.
-func rubyCmpOperand(v any) string {
+func CmpOperand(v any) string {
 	switch t := v.(type) {
 	case nil, bool, float64, *big.Float:
-		return scalarInspect(t)
+		return InspectScalar(t)
 	case int64:
 		if t >= -(1<<62) && t < 1<<62 {
-			return scalarInspect(t)
+			return InspectScalar(t)
 		}
 	}
-	return rubyClassName(v)
+	return ClassName(v)
 }

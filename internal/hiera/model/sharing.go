@@ -1,15 +1,15 @@
-package hiera
+package model
 
 import (
 	"math"
 	"sync"
 )
 
-// sharing lets the data files of one engine share what they repeat. Each level of a hierarchy
+// Sharing lets the data files of one engine share what they repeat. Each level of a hierarchy
 // repeats mostly the same keys, and most of its hashes have one of a few thousand lists of keys
 // (a large hierarchy had 600,000 small hashes with 14,000 key lists): shared, they take a fifth
 // less memory. A file's reader already shares scalars within the file.
-type sharing struct {
+type Sharing struct {
 	mu    sync.Mutex
 	keys  map[string]any      // the values of plain keys, by text
 	lists map[uint64]*keyList // shared key lists by the hash of their keys, chained through next
@@ -19,8 +19,8 @@ type sharing struct {
 // sharingMax bounds each table; past it, new keys and key lists are not shared.
 const sharingMax = 1 << 16
 
-// key returns the shared value of the plain key text s. A nil table has none.
-func (t *sharing) key(s string) (any, bool) {
+// Key returns the shared value of the plain key text s. A nil table has none.
+func (t *Sharing) Key(s string) (any, bool) {
 	if t == nil {
 		return nil, false
 	}
@@ -30,9 +30,9 @@ func (t *sharing) key(s string) (any, bool) {
 	return v, ok
 }
 
-// shareKey returns the shared value of the plain key text s, which is v unless another file got
+// ShareKey returns the shared value of the plain key text s, which is v unless another file got
 // there first.
-func (t *sharing) shareKey(s string, v any) any {
+func (t *Sharing) ShareKey(s string, v any) any {
 	if t == nil {
 		return v
 	}
@@ -50,11 +50,11 @@ func (t *sharing) shareKey(s string, v any) any {
 	return v
 }
 
-// hashOf returns the hash of the alternating keys and values in kv, as Set would build it one
+// HashOf returns the hash of the alternating keys and values in kv, as Set would build it one
 // entry at a time. A small hash without duplicate keys shares its key list through t.
-func (t *sharing) hashOf(kv []any) *Hash {
+func (t *Sharing) HashOf(kv []any) *Hash {
 	n := len(kv) / 2
-	if t == nil || n == 0 || n > hashIndexMin || hasDuplicateKeys(kv) {
+	if t == nil || n == 0 || n > HashIndexMin || hasDuplicateKeys(kv) {
 		h := NewHash(n)
 		for i := 0; i < len(kv); i += 2 {
 			h.Set(kv[i], kv[i+1])
@@ -63,14 +63,14 @@ func (t *sharing) hashOf(kv []any) *Hash {
 	}
 	h := hashOfValues(n)
 	h.kl = t.keyList(kv)
-	for i := range h.vals {
-		h.vals[i] = kv[2*i+1]
+	for i := range h.Vals {
+		h.Vals[i] = kv[2*i+1]
 	}
 	return h
 }
 
 // keyList returns the shared list of the keys of kv (alternating keys and values).
-func (t *sharing) keyList(kv []any) *keyList {
+func (t *Sharing) keyList(kv []any) *keyList {
 	sum := uint64(len(kv))
 	for i := 0; i < len(kv); i += 2 {
 		sum = mix64(sum ^ keyHash(kv[i]))
@@ -158,7 +158,7 @@ func hasDuplicateKeys(kv []any) bool {
 	return false
 }
 
-// hashOfValues allocates a hash of n values (at most hashIndexMin) together with them, leaving
+// hashOfValues allocates a hash of n values (at most HashIndexMin) together with them, leaving
 // its keys to the caller.
 func hashOfValues(n int) *Hash {
 	switch n {
@@ -167,29 +167,29 @@ func hashOfValues(n int) *Hash {
 			Hash
 			store [1]any
 		})
-		b.vals = b.store[:]
+		b.Vals = b.store[:]
 		return &b.Hash
 	case 2:
 		b := new(struct {
 			Hash
 			store [2]any
 		})
-		b.vals = b.store[:]
+		b.Vals = b.store[:]
 		return &b.Hash
 	case 3:
 		b := new(struct {
 			Hash
 			store [3]any
 		})
-		b.vals = b.store[:]
+		b.Vals = b.store[:]
 		return &b.Hash
 	case 4:
 		b := new(struct {
 			Hash
 			store [4]any
 		})
-		b.vals = b.store[:]
+		b.Vals = b.store[:]
 		return &b.Hash
 	}
-	return &Hash{vals: make([]any, n)}
+	return &Hash{Vals: make([]any, n)}
 }

@@ -1,0 +1,32 @@
+package hiera
+
+import (
+	"math/big"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+)
+
+// The names of the engine's subpackages that internal/provider uses, so that it imports the
+// engine only. Each is the subpackage's own: an alias or a call, never a second implementation.
+
+type (
+	// Hash is model.Hash, the engine's ordered hash.
+	Hash = model.Hash
+	// Error is model.Error, a lookup failure with key, file, line and level.
+	Error = model.Error
+)
+
+// NewHash is model.NewHash.
+func NewHash(n int) *Hash { return model.NewHash(n) }
+
+// FromGo is model.FromGo.
+func FromGo(v any) (any, error) { return model.FromGo(v) }
+
+// FromBigFloat is model.FromBigFloat.
+func FromBigFloat(f *big.Float) any { return model.FromBigFloat(f) }
+
+// Equal is model.Equal.
+func Equal(a, b any) bool { return model.Equal(a, b) }
+
+// QuotesNoValue is model.QuotesNoValue.
+func QuotesNoValue(err error) bool { return model.QuotesNoValue(err) }
