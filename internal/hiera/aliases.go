@@ -3,6 +3,8 @@ package hiera
 import (
 	"math/big"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -14,7 +16,25 @@ type (
 	Hash = model.Hash
 	// Error is model.Error, a lookup failure with key, file, line and level.
 	Error = model.Error
+	// Merge is merge.Merge, a merge strategy with its options.
+	Merge = merge.Merge
+	// DeepOptions is merge.DeepOptions, the options of a deep merge.
+	DeepOptions = merge.DeepOptions
 )
+
+// Strategies is merge.Strategies, the merge strategies a user names.
+var Strategies = merge.Strategies
+
+// ParseMerge is merge.Parse.
+func ParseMerge(v any) (*Merge, error) { return merge.Parse(v) }
+
+// MergeValues is merge.Values.
+func MergeValues(m *Merge, values []any) (result any, found bool, err error) {
+	return merge.Values(m, values)
+}
+
+// MarshalJSON is datafile.MarshalJSON.
+func MarshalJSON(v any) ([]byte, error) { return datafile.MarshalJSON(v) }
 
 // NewHash is model.NewHash.
 func NewHash(n int) *Hash { return model.NewHash(n) }

@@ -2,7 +2,9 @@ package hiera
 
 import (
 	"errors"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/ptype"
 )
 
 // Function says which Puppet function a lookup behaves like; it decides the default merge strategy
@@ -33,7 +35,7 @@ type Request struct {
 	// Keys, when set, are candidate names tried in order instead of Key: the first found wins.
 	Keys     []string
 	Function Function
-	Merge    *Merge // nil: lookup_options for the key, else the function's default
+	Merge    *merge.Merge // nil: lookup_options for the key, else the function's default
 	// ValueType, when HasValueType is set, is a Puppet type expression ("Array[String, 1]") the found
 	// value, or the default, must match, as lookup()'s value_type. See ParseValueType.
 	ValueType    string
@@ -67,7 +69,7 @@ var ErrValueType = errors.New("value_type")
 // ParseValueType checks a value_type expression as Puppet's type parser does, for validation ahead
 // of a lookup; the error carries Puppet's message.
 func ParseValueType(s string) error {
-	_, err := parseType(s)
+	_, err := ptype.Parse(s)
 	return err
 }
 

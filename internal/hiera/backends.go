@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"strings"
 )
@@ -18,7 +19,7 @@ type dataFunction struct {
 	// versions the cache then watches too. Nil for a function the engine refuses (see refusal).
 	read func(src dataSource) (v any, included []includedFile, err error)
 	// textFree: what read returns, errors included, holds no part of src.text, whose buffer is
-	// then reused for the next file (parseDataFile gives a *lazyYAML a copy of the text).
+	// then reused for the next file (parseDataFile gives a *datafile.LazyYAML a copy of the text).
 	textFree bool
 	// nonHashWarns: a file that holds no hash reads as no data with a warning (Puppet's YAML
 	// functions do this themselves); otherwise it is Puppet's data_hash type error.
@@ -111,13 +112,13 @@ type dataSource struct {
 
 // readYAMLData parses a yaml_data or eyaml_lookup_key file (Psych).
 func readYAMLData(src dataSource) (any, []includedFile, error) {
-	v, err := readDataYAML(src.text, src.share)
+	v, err := datafile.ReadYAML(src.text, src.share)
 	return v, nil, err
 }
 
 // readJSONData parses a json_data file (Ruby's JSON.parse).
 func readJSONData(src dataSource) (any, []includedFile, error) {
-	v, err := parseJSON(src.text)
+	v, err := datafile.ParseJSON(src.text)
 	return v, nil, err
 }
 

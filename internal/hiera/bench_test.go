@@ -17,6 +17,7 @@ import (
 
 	"github.com/hieraform/terraform-provider-hiera/internal/benchgen"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -80,7 +81,7 @@ func BenchmarkColdLoad(b *testing.B) {
 		}
 		size += info.Size()
 	}
-	req := hiera.Request{Key: benchgen.DeepKey(0), Merge: &hiera.Merge{Strategy: "deep"}, Scope: scope}
+	req := hiera.Request{Key: benchgen.DeepKey(0), Merge: &merge.Merge{Strategy: "deep"}, Scope: scope}
 	ctx := context.Background()
 	b.SetBytes(size)
 	b.ReportAllocs()
@@ -156,7 +157,7 @@ func BenchmarkWarmDeepMerge(b *testing.B) {
 	b.Run("merge=deep", func(b *testing.B) {
 		var reqs []hiera.Request
 		for i := 0; i < 48; i++ {
-			reqs = append(reqs, hiera.Request{Key: benchgen.DeepKey(i), Merge: &hiera.Merge{Strategy: "deep"}, Scope: scope})
+			reqs = append(reqs, hiera.Request{Key: benchgen.DeepKey(i), Merge: &merge.Merge{Strategy: "deep"}, Scope: scope})
 		}
 		runLookups(b, config, reqs)
 	})
@@ -203,7 +204,7 @@ func BenchmarkRetainedMemory(b *testing.B) {
 	files := map[string]bool{}
 	for _, node := range benchgen.Nodes(opts) {
 		scope := hiera.Scope{Facts: toHash(b, node.Facts()), Vars: toHash(b, node.Vars())}
-		reqs = append(reqs, hiera.Request{Key: benchgen.DeepKey(0), Merge: &hiera.Merge{Strategy: "deep"}, Scope: scope})
+		reqs = append(reqs, hiera.Request{Key: benchgen.DeepKey(0), Merge: &merge.Merge{Strategy: "deep"}, Scope: scope})
 		for _, f := range node.DataFiles() {
 			files[f] = true
 		}

@@ -1,8 +1,11 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/ptype"
 	"math/big"
 	"testing"
 )
@@ -35,7 +38,7 @@ func TestBigFloat(t *testing.T) {
 		if got := model.ToS(v); got != want {
 			t.Errorf("rubyToS = %q, want %q", got, want)
 		}
-		if got, err := MarshalJSON(v); err != nil || string(got) != want {
+		if got, err := datafile.MarshalJSON(v); err != nil || string(got) != want {
 			t.Errorf("MarshalJSON = %s, %v; want %s", got, err, want)
 		}
 		if model.TypeName(v) != "Float" || model.ClassName(v) != "Float" {
@@ -45,20 +48,20 @@ func TestBigFloat(t *testing.T) {
 	if !model.Equal(long, bigF(t, "0.1000000000000000000001")) || model.Equal(long, 0.1) || model.Equal(tiny, 0.0) {
 		t.Error("Equal does not compare exact values")
 	}
-	m, err := ParseMerge(modeltest.H("strategy", "deep", "sort_merged_arrays", true))
+	m, err := merge.Parse(modeltest.H("strategy", "deep", "sort_merged_arrays", true))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := MergeValues(m, []any{modeltest.A(long, 0.1, int64(0)), modeltest.A(bigF(t, "0.1000000000000000000001"), tiny)})
+	got, _, err := merge.Values(m, []any{modeltest.A(long, 0.1, int64(0)), modeltest.A(bigF(t, "0.1000000000000000000001"), tiny)})
 	if want := modeltest.A(int64(0), tiny, long, 0.1); err != nil || !modeltest.Same(got, want) {
 		t.Errorf("sorted deep merge = %s, %v; want %s", model.Inspect(got), err, model.Inspect(want))
 	}
 	for typ, want := range map[string]bool{"Float[0, 1]": true, "Numeric": true, "Integer": false, "Float[0.2]": false} {
-		pt, err := parseType(typ)
+		pt, err := ptype.Parse(typ)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if isInstance(pt, long) != want {
+		if ptype.IsInstance(pt, long) != want {
 			t.Errorf("value_type %s on %s: want %v", typ, model.ToS(long), want)
 		}
 	}

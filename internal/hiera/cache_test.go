@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 )
 
 // rewrite replaces a file's content and sets its modification time.
@@ -340,7 +341,7 @@ site: pdx
 			case !res.Found:
 				errs[i] = "not found"
 			default:
-				if got, jerr := hiera.MarshalJSON(res.Value); jerr != nil || string(got) != jobs[i].want {
+				if got, jerr := datafile.MarshalJSON(res.Value); jerr != nil || string(got) != jobs[i].want {
 					errs[i] = fmt.Sprintf("got %s, want %s", got, jobs[i].want)
 				}
 			}

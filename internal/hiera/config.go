@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"gopkg.in/yaml.v3"
 )
@@ -21,7 +23,7 @@ type config struct {
 	entries []*entry
 	// defaultEntries are a module's default_hierarchy, searched when no layer has the key.
 	defaultEntries []*entry
-	v3             *v3Settings // set for a version 3 file
+	v3             *merge.V3Settings // set for a version 3 file
 	// ignored is the warning for a file Puppet ignores (version 3 outside the global layer).
 	ignored string
 
@@ -52,7 +54,7 @@ var (
 
 // parseConfig validates the content of a hiera.yaml read for a place (global, environment, module).
 func parseConfig(path string, data []byte, p place) (*config, error) {
-	v, lines, err := parseYAML(data)
+	v, lines, err := datafile.ParseYAML(data)
 	if err != nil {
 		return nil, &model.Error{Message: "Unable to parse hiera.yaml: " + err.Error(), File: path, Line: errorLine(err), Err: err}
 	}

@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"strings"
 )
@@ -8,7 +9,7 @@ import (
 // parseV3 converts a Hiera 3 configuration into one hierarchy entry per backend, each walking the
 // whole :hierarchy:, which is the order Hiera 3 consults them in.
 func (c *config) parseV3(top *model.Hash) error {
-	c.v3 = &v3Settings{mergeBehavior: "native"}
+	c.v3 = &merge.V3Settings{MergeBehavior: "native"}
 	backends, err := c.v3StringList(top, "backends", []string{"yaml"})
 	if err != nil {
 		return err
@@ -21,7 +22,7 @@ func (c *config) parseV3(top *model.Hash) error {
 		s := model.ToS(v)
 		switch s {
 		case "native", "deep", "deeper":
-			c.v3.mergeBehavior = s
+			c.v3.MergeBehavior = s
 		default:
 			return c.errAt(0, "Hiera 3 :merge_behavior: must be native, deep or deeper, got '%s'", s)
 		}
@@ -34,13 +35,13 @@ func (c *config) parseV3(top *model.Hash) error {
 		opts.Each(func(k, val any) bool {
 			switch model.ToS(k) {
 			case "knockout_prefix":
-				c.v3.deepOptions.KnockoutPrefix, _ = val.(string)
+				c.v3.DeepOptions.KnockoutPrefix, _ = val.(string)
 			case "sort_merged_arrays":
-				c.v3.deepOptions.SortMergedArrays, _ = val.(bool)
+				c.v3.DeepOptions.SortMergedArrays, _ = val.(bool)
 			case "merge_hash_arrays":
-				c.v3.deepOptions.MergeHashArrays, _ = val.(bool)
+				c.v3.DeepOptions.MergeHashArrays, _ = val.(bool)
 			case "unpack_arrays":
-				c.v3.unpackArrays, _ = val.(string)
+				c.v3.UnpackArrays, _ = val.(string)
 			}
 			return true
 		})

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"os"
 	"path/filepath"
@@ -99,10 +101,10 @@ func parseConfLookup(raw json.RawMessage) confLookup {
 	}
 	if d, ok := fields["default_value"]; ok {
 		lk.HasDef = true
-		lk.Default, _ = parseJSON(d)
+		lk.Default, _ = datafile.ParseJSON(d)
 	}
 	if m, ok := fields["merge"]; ok {
-		lk.Merge, _ = parseJSON(m)
+		lk.Merge, _ = datafile.ParseJSON(m)
 	}
 	return lk
 }
@@ -164,18 +166,18 @@ func requestFor(c confCase, lk confLookup, scope Scope) (Request, error) {
 	if lk.Type != nil {
 		req.ValueType, req.HasValueType = *lk.Type, true
 	}
-	merge := lk.Merge
+	mergeSpec := lk.Merge
 	if c.Engine == "hiera3" {
-		switch merge {
+		switch mergeSpec {
 		case "hash":
 			req.Function = FuncHash
 		case "unique", "array":
 			req.Function = FuncArray
 		}
-		merge = nil
+		mergeSpec = nil
 	}
-	if merge != nil {
-		m, err := ParseMerge(merge)
+	if mergeSpec != nil {
+		m, err := merge.Parse(mergeSpec)
 		if err != nil {
 			return req, err
 		}
@@ -287,7 +289,7 @@ func compareResult(lk confLookup, exp confResult, res Result, err error) string 
 	gotFailure := err != nil || (!res.Found && !lk.HasDef)
 	if err == nil {
 		// a value JSON cannot carry (Infinity) fails in the provider as it does in `puppet lookup`
-		if _, jerr := MarshalJSON(res.Value); jerr != nil {
+		if _, jerr := datafile.MarshalJSON(res.Value); jerr != nil {
 			gotFailure = true
 		}
 	}
@@ -303,15 +305,15 @@ func compareResult(lk confLookup, exp confResult, res Result, err error) string 
 	if !res.Found && !lk.HasDef {
 		return fmt.Sprintf("want %s, got not found", exp.Value)
 	}
-	want, perr := parseJSON(sensitiveInner(exp.Value, res.Sensitive))
+	want, perr := datafile.ParseJSON(sensitiveInner(exp.Value, res.Sensitive))
 	if perr != nil {
 		return "bad expectation: " + perr.Error()
 	}
-	got, jerr := MarshalJSON(res.Value)
+	got, jerr := datafile.MarshalJSON(res.Value)
 	if jerr != nil {
 		return "cannot render result: " + jerr.Error()
 	}
-	wantJSON, _ := MarshalJSON(want)
+	wantJSON, _ := datafile.MarshalJSON(want)
 	if string(got) != string(wantJSON) {
 		return fmt.Sprintf("want %s, got %s", wantJSON, got)
 	}

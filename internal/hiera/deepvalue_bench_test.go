@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -43,7 +45,7 @@ func deepRequests(tb testing.TB) map[string]hiera.Request {
 		tb.Fatal(err)
 	}
 	scope := hiera.Scope{Facts: h}
-	deep, err := hiera.ParseMerge("deep")
+	deep, err := merge.Parse("deep")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -67,7 +69,7 @@ func BenchmarkDeepValue(b *testing.B) {
 					if err != nil || !res.Found {
 						b.Fatal(err)
 					}
-					if _, err := hiera.MarshalJSON(res.Value); err != nil {
+					if _, err := datafile.MarshalJSON(res.Value); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -104,7 +106,7 @@ func TestDeepValue(t *testing.T) {
 		if req.Explain && !strings.Contains(res.Explanation, "fact") {
 			t.Errorf("%s: the explanation does not show the value", name)
 		}
-		js, err := hiera.MarshalJSON(res.Value)
+		js, err := datafile.MarshalJSON(res.Value)
 		if err != nil || !strings.Contains(string(js), `"fact"`) {
 			t.Errorf("%s: JSON %.80s, %v", name, js, err)
 		}

@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hocon"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/ptype"
 )
 
 // maxDataFileSize bounds the memory one data file can take; larger files are a clear error.
@@ -70,8 +72,8 @@ func stampOf(fi fs.FileInfo) fileStamp { return fileStamp{size: fi.Size(), mtime
 type dataFile struct {
 	stamp   fileStamp
 	data    *model.Hash
-	invalid map[string]string // root keys whose values are not RichData, with their types
-	lazy    *lazyYAML         // instead of data and invalid: values built on first use
+	invalid map[string]string  // root keys whose values are not RichData, with their types
+	lazy    *datafile.LazyYAML // instead of data and invalid: values built on first use
 	warning string
 	err     error
 	// includes are the other files the reader read (HOCON includes)
@@ -86,7 +88,7 @@ func (df *dataFile) current(stamp fileStamp) bool {
 // keys returns a hash of the file's root keys (its values are not for use).
 func (df *dataFile) keys() *model.Hash {
 	if df.lazy != nil {
-		return df.lazy.keys
+		return df.lazy.Keys
 	}
 	return df.data
 }
@@ -95,7 +97,7 @@ func (df *dataFile) keys() *model.Hash {
 // RichData ("" when it is).
 func (df *dataFile) value(root string) (v any, found bool, badType string, err error) {
 	if df.lazy != nil {
-		return df.lazy.value(root)
+		return df.lazy.Value(root)
 	}
 	v, found = df.data.Get(root)
 	return v, found, df.invalid[root], nil
@@ -199,7 +201,7 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 		return df
 	}
 	var scratch []byte
-	reuse := fn.textFree && stamp.size <= maxReusedFile
+	reuse := fn.textFree && stamp.size <= datafile.MaxReusedFile
 	if reuse {
 		if b, ok := textBuffers.Get().(*[]byte); ok {
 			scratch = *b
@@ -212,10 +214,10 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 	}
 	src.text = text
 	v, includes, err := fn.read(src)
-	if lz, ok := v.(*lazyYAML); ok && reuse {
-		lz.text = bytes.Clone(text) // the buffer is reused
+	if lz, ok := v.(*datafile.LazyYAML); ok && reuse {
+		lz.Text = bytes.Clone(text) // the buffer is reused
 	}
-	if reuse && cap(text) <= maxReusedFile {
+	if reuse && cap(text) <= datafile.MaxReusedFile {
 		textBuffers.Put(&text)
 	}
 	df.includes = includes
@@ -224,11 +226,11 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 		return df
 	}
 	switch t := v.(type) {
-	case *lazyYAML:
+	case *datafile.LazyYAML:
 		df.lazy = t
 	case *model.Hash:
 		df.data = t
-		df.invalid = invalidRootKeys(t)
+		df.invalid = datafile.InvalidRootKeys(t)
 	case nil:
 		if !fn.nonHashWarns { // JSON's null is a value of the wrong type, not an empty file
 			df.err = fn.nonHashError(path, v)
@@ -248,11 +250,11 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 
 // errorLine extracts the line from a parser error, when it has one.
 func errorLine(err error) int {
-	var ye *YAMLError
+	var ye *datafile.YAMLError
 	if errors.As(err, &ye) {
 		return ye.Line
 	}
-	var je *JSONError
+	var je *datafile.JSONError
 	if errors.As(err, &je) {
 		return je.Line
 	}
@@ -286,9 +288,9 @@ func (e *Engine) Lookup(ctx context.Context, req Request) (res Result, err error
 	if key == "" && len(req.Keys) > 0 {
 		key = req.Keys[0]
 	}
-	var valueType *ptype
+	var valueType *ptype.Type
 	if req.HasValueType {
-		if valueType, err = parseType(req.ValueType); err != nil {
+		if valueType, err = ptype.Parse(req.ValueType); err != nil {
 			return Result{}, withKey(valueTypeError(err), key)
 		}
 	}

@@ -1,5 +1,6 @@
-// environment.conf: the module directories of an environment.
 package hiera
+
+// environment.conf: the module directories of an environment.
 
 import (
 	"errors"

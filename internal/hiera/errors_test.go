@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -165,7 +166,7 @@ func TestGarbageInput(t *testing.T) {
 			e, _ := newEngine(t, fs)
 			for _, req := range []hiera.Request{
 				{Key: "a"},
-				{Key: "a", Merge: &hiera.Merge{Strategy: "deep"}, Explain: true},
+				{Key: "a", Merge: &merge.Merge{Strategy: "deep"}, Explain: true},
 				{Key: "a.x.y", Function: hiera.FuncArray},
 			} {
 				start := time.Now()

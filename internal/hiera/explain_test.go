@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 )
 
 func explainEngine(t *testing.T) (*hiera.Engine, string) {
@@ -104,7 +105,7 @@ func TestExplainMentions(t *testing.T) {
 			notWant: []string{"Merge strategy", `Hierarchy entry "Common"`},
 		},
 		"explicit-merge": {
-			req:  hiera.Request{Key: "h", Merge: &hiera.Merge{Strategy: "deep", Deep: hiera.DeepOptions{KnockoutPrefix: "--"}}},
+			req:  hiera.Request{Key: "h", Merge: &merge.Merge{Strategy: "deep", Deep: merge.DeepOptions{KnockoutPrefix: "--"}}},
 			want: []string{"Merge strategy deep", `"knockout_prefix" => "--"`, "Merged result: {"},
 		},
 		"convert-to": {
@@ -206,7 +207,7 @@ func TestExplainBounded(t *testing.T) {
 	}
 	fs["hiera.yaml"] = "version: 5\nhierarchy:\n  - name: many\n    paths: [" + strings.Join(paths, ", ") + "]\n"
 	e, _ := newEngine(t, fs)
-	res := mustFind(t, e, hiera.Request{Key: "big", Merge: &hiera.Merge{Strategy: "unique"}, Explain: true})
+	res := mustFind(t, e, hiera.Request{Key: "big", Merge: &merge.Merge{Strategy: "unique"}, Explain: true})
 	if n := len(res.Explanation); n > 1<<20+200 || !strings.HasSuffix(res.Explanation, "... explanation truncated: it would exceed 1048576 bytes (large values found at many locations)\n") {
 		t.Errorf("explanation of %d bytes ending %q", n, res.Explanation[max(0, n-200):])
 	}

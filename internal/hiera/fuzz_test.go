@@ -3,7 +3,10 @@ package hiera
 import (
 	"context"
 	"errors"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/glob"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/ptype"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +17,7 @@ import (
 // Fuzz targets (the YAML and JSON readers have theirs beside them): whatever the input, the engine returns a value or an error, never a panic or a
 // hang. Seeds are below and in testdata/fuzz/<FuzzName>/; run one with
 //
-//	go test -run '^$' -fuzz '^FuzzParseYAML$' -fuzztime 2m ./internal/hiera/
+//	go test -run '^$' -fuzz '^datafile.FuzzParseYAML$' -fuzztime 2m ./internal/hiera/
 
 func FuzzParseKey(f *testing.F) {
 	for _, s := range []string{"a", "a.b.c", "a.'b.c'", `a."b.c"`, "a.0", "h..a", "'a'b", "a.", ".a", " h . a ", ":1", "a.-1", "\"", ""} {
@@ -67,7 +70,7 @@ func FuzzInterpolate(f *testing.F) {
 		data.Set("a", value)
 		data.Set("b", []any{"x", int64(1)})
 		data.Set("c", "%{lookup('a')}")
-		text, err := MarshalJSON(data)
+		text, err := datafile.MarshalJSON(data)
 		if err != nil {
 			return
 		}
@@ -106,15 +109,15 @@ func FuzzParseValueType(f *testing.F) {
 	h := model.NewHash(2)
 	h.Set("a", []any{int64(1), "x", nil})
 	h.Set(int64(2), 1.5)
-	values := []any{nil, true, int64(-3), "text", 2.5, []any{}, model.NewHash(0), h, []any{"a", h}, sensitiveValue{value: "s"}}
+	values := []any{nil, true, int64(-3), "text", 2.5, []any{}, model.NewHash(0), h, []any{"a", h}, ptype.SensitiveValue{Value: "s"}}
 	f.Fuzz(func(t *testing.T, src string) {
-		typ, err := parseType(src)
+		typ, err := ptype.Parse(src)
 		if err != nil {
 			return
 		}
 		_ = typ.String()
 		for _, v := range values {
-			_ = checkType("Found value", typ, v)
+			_ = ptype.Check("Found value", typ, v)
 		}
 	})
 }
@@ -144,7 +147,7 @@ func FuzzInterpolationChain(f *testing.F) {
 		data.Set("b", b)
 		data.Set("c", c)
 		data.Set("s", "%{literal('%')}{'}"+secret+"%{lookup('c')}")
-		text, err := MarshalJSON(data)
+		text, err := datafile.MarshalJSON(data)
 		if err != nil {
 			return
 		}
@@ -188,12 +191,12 @@ func FuzzGlob(f *testing.F) {
 		if !fuzzUTF8(pattern) || strings.ContainsRune(pattern, 0) {
 			return
 		}
-		matches, err := expandGlob(filepath.Join(dir, pattern), dir)
+		matches, err := glob.Expand(filepath.Join(dir, pattern), dir)
 		if err != nil {
 			return
 		}
 		for _, m := range matches {
-			if _, cerr := confinedPath(m, dir); cerr != nil {
+			if _, cerr := glob.Confine(m, dir); cerr != nil {
 				t.Fatalf("%q matched %s outside the tree: %v", pattern, m, cerr)
 			}
 			if fi, serr := os.Stat(m); serr == nil && !fi.Mode().IsRegular() {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -131,7 +132,7 @@ func hieraError(t *testing.T, err error) *model.Error {
 // jsonOf renders a value as JSON with Hiera's key order, so that tests can compare order too.
 func jsonOf(t *testing.T, v any) string {
 	t.Helper()
-	b, err := hiera.MarshalJSON(v)
+	b, err := datafile.MarshalJSON(v)
 	if err != nil {
 		t.Fatalf("cannot render %#v: %v", v, err)
 	}

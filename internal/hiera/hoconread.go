@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"unicode/utf8"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/glob"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hocon"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
@@ -34,7 +35,7 @@ func readHOCONData(src dataSource) (any, []includedFile, error) {
 	var included []includedFile
 	read := func(name string) ([]byte, bool, error) {
 		clean := filepath.Clean(name)
-		if !globWithin(clean, roots[0]) && !globWithin(clean, roots[1]) {
+		if !glob.Within(clean, roots[0]) && !glob.Within(clean, roots[1]) {
 			return nil, false, fmt.Errorf("the file is outside %s and %s, the directories an include may read", roots[0], roots[1])
 		}
 		fi, err := os.Stat(clean)

@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 	"math"
@@ -179,7 +180,7 @@ func TestJSONOut(t *testing.T) {
 	for name, tc := range testCases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			got, err := MarshalJSON(tc.v)
+			got, err := datafile.MarshalJSON(tc.v)
 			if tc.wantErr {
 				if err == nil {
 					t.Fatalf("no error, got %s", got)

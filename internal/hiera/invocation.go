@@ -1,5 +1,6 @@
-// The state of one lookup, and the wrappers that give its errors key, level and file.
 package hiera
+
+// The state of one lookup, and the wrappers that give its errors key, level and file.
 
 import (
 	"context"
@@ -7,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/ptype"
 )
 
 // invocation is the state of one Engine.Lookup: the recursion guard, the lookup_options assembled
@@ -43,9 +46,9 @@ type invocation struct {
 	baseOptions *model.Hash // the global and environment layers' lookup_options
 	baseDone    bool
 	sensitive   bool
-	wrapped     bool   // the key's convert_to made the value Puppet-Sensitive (value_type sees Sensitive[...])
-	valueType   *ptype // the request's value_type, parsed
-	redact      bool   // explain prints no values (the key converts to Sensitive)
+	wrapped     bool        // the key's convert_to made the value Puppet-Sensitive (value_type sees Sensitive[...])
+	valueType   *ptype.Type // the request's value_type, parsed
+	redact      bool        // explain prints no values (the key converts to Sensitive)
 	searched    []string
 	warnings    []string
 	warned      map[string]bool
@@ -97,8 +100,8 @@ func (inv *invocation) run() (Result, error) {
 	if len(inv.req.Keys) > 0 {
 		names = inv.req.Keys
 	}
-	if m := inv.req.Merge; m != nil && m.Strategy != "" && !knownStrategy(m.Strategy) {
-		// a Merge built without ParseMerge: refuse it even when a single value would not be merged
+	if m := inv.req.Merge; m != nil && m.Strategy != "" && !merge.KnownStrategy(m.Strategy) {
+		// a Merge built without merge.Parse: refuse it even when a single value would not be merged
 		return Result{}, withKey(model.Errorf("Unknown merge strategy: '%s'", m.Strategy), names[0])
 	}
 	var found bool
@@ -159,9 +162,9 @@ func (inv *invocation) checkValueType(subject string, v any) error {
 		return nil
 	}
 	if inv.wrapped {
-		v = sensitiveValue{value: v}
+		v = ptype.SensitiveValue{Value: v}
 	}
-	msg := checkType(subject, inv.valueType, v)
+	msg := ptype.Check(subject, inv.valueType, v)
 	switch {
 	case msg == "":
 		return nil

@@ -1,5 +1,6 @@
-// Puppet's three layers: the global hiera.yaml, the environment's and the modules'.
 package hiera
+
+// Puppet's three layers: the global hiera.yaml, the environment's and the modules'.
 
 import (
 	"errors"

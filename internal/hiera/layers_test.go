@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 )
 
 // Puppet's layers beyond what the conformance cases pin: the engine's API (no global layer, an
@@ -104,7 +105,7 @@ func TestExplainLayers(t *testing.T) {
 Function lookup() did not find a value for the name 'nosuch::x'
 `,
 	} {
-		res, err := lookup(t, e, hiera.Request{Key: key, Merge: &hiera.Merge{Strategy: "unique"}, Explain: true})
+		res, err := lookup(t, e, hiera.Request{Key: key, Merge: &merge.Merge{Strategy: "unique"}, Explain: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/glob"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"net/url"
 	"path/filepath"
@@ -103,7 +104,7 @@ func (inv *invocation) resolveLocations(e *entry) ([]location, error) {
 				return nil, err
 			}
 			pattern := joinPath(datadir, text)
-			matches, err := expandGlob(pattern, inv.confineRoot(g, datadir))
+			matches, err := glob.Expand(pattern, inv.confineRoot(g, datadir))
 			if err != nil {
 				return nil, &model.Error{Message: err.Error(), Level: e.name, File: inv.cfg.path}
 			}
@@ -185,7 +186,7 @@ func (inv *invocation) confine(e *entry, template, full, base string) (string, e
 	if root == "/" {
 		return full, nil
 	}
-	p, err := confinedPath(full, root)
+	p, err := glob.Confine(full, root)
 	if err != nil {
 		return "", &model.Error{Message: fmt.Sprintf("hierarchy path %q resolves to %s, outside %s: %v", template, full, root, err), Level: e.name, File: inv.cfg.path}
 	}
@@ -196,7 +197,7 @@ func (inv *invocation) confine(e *entry, template, full, base string) (string, e
 // confineRoot), narrowed to the module's directory in a module layer.
 func (inv *invocation) confineRoot(template, base string) string {
 	root := confineRoot(template, base)
-	if m := inv.layer.confineTo; m != "" && !globWithin(filepath.Clean(root), m) {
+	if m := inv.layer.confineTo; m != "" && !glob.Within(filepath.Clean(root), m) {
 		return m
 	}
 	return root

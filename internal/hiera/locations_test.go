@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 )
 
 // TestLocations covers how hierarchy entries find their files (hiera-semantics.md §2.3): path, paths, glob, globs,
@@ -54,7 +55,7 @@ func TestLocations(t *testing.T) {
 				"data/second.yaml": "a: [s]\n",
 				"data/third.yaml":  "a: [t, s]\n",
 			},
-			req:  hiera.Request{Key: "a", Merge: &hiera.Merge{Strategy: "unique"}},
+			req:  hiera.Request{Key: "a", Merge: &merge.Merge{Strategy: "unique"}},
 			want: `["s","t"]`,
 		},
 		"no-extension-added": {
@@ -414,7 +415,7 @@ func TestLocationsConfinement(t *testing.T) {
 			}
 			res, err := lookup(t, e, hiera.Request{
 				Key: "a", Scope: scopeOf(t, facts, tt.vars), Explain: true,
-				Merge: &hiera.Merge{Strategy: "unique"},
+				Merge: &merge.Merge{Strategy: "unique"},
 			})
 			if err == nil {
 				t.Fatalf("want a confinement error, got found=%v value=%s", res.Found, jsonOf(t, res.Value))
@@ -480,7 +481,7 @@ func TestLocationsSearched(t *testing.T) {
 			"  - name: Roles\n    glob: \"roles/*.yaml\"\n  - name: Common\n    paths: [a.yaml, common.yaml]\n",
 		"data/common.yaml": "lookup_options: {}\nb: 1\n",
 	})
-	res, err := lookup(t, e, hiera.Request{Key: "missing", Merge: &hiera.Merge{Strategy: "deep"}})
+	res, err := lookup(t, e, hiera.Request{Key: "missing", Merge: &merge.Merge{Strategy: "deep"}})
 	if err != nil || res.Found {
 		t.Fatalf("found=%v err=%v", res.Found, err)
 	}

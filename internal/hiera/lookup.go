@@ -2,13 +2,15 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/convert"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"strings"
 )
 
 // lookupTop is a whole lookup of one key: lookup_options, merge, dig, convert_to. fn is the
 // Puppet function it acts as (interpolated lookups act as lookup()).
-func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any, bool, error) {
+func (inv *invocation) lookupTop(key string, explicit *merge.Merge, fn Function) (any, bool, error) {
 	if err := inv.ctx.Err(); err != nil {
 		return nil, false, err
 	}
@@ -31,19 +33,19 @@ func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any,
 	if isSensitiveType(opts.convertTo) {
 		inv.redact = true
 	}
-	merge := explicit
-	if merge == nil {
+	mergeOpts := explicit
+	if mergeOpts == nil {
 		switch fn {
 		case FuncHash:
-			merge = &Merge{Strategy: "hash"}
+			mergeOpts = &merge.Merge{Strategy: "hash"}
 		case FuncArray:
-			merge = &Merge{Strategy: "unique"}
+			mergeOpts = &merge.Merge{Strategy: "unique"}
 		default:
 			if opts.merge != nil {
-				merge = opts.merge
+				mergeOpts = opts.merge
 				inv.ex.line("Using merge options from \"lookup_options\" hash")
 			} else {
-				merge = &Merge{Strategy: "first"}
+				mergeOpts = &merge.Merge{Strategy: "first"}
 			}
 		}
 	}
@@ -60,7 +62,7 @@ func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any,
 			value, found, err = inv.searchHiera3(key, root, len(segs) > 1)
 			return err
 		}
-		if value, found, err = inv.search(root, merge); err != nil {
+		if value, found, err = inv.search(root, mergeOpts); err != nil {
 			return err
 		}
 		if found && len(segs) > 1 {
@@ -83,7 +85,7 @@ func (inv *invocation) lookupTop(key string, explicit *Merge, fn Function) (any,
 	}
 	if opts.convertTo != nil {
 		inv.ex.line("Applying convert_to lookup_option with arguments %s", convertToText(opts.convertTo))
-		out, sensitive, err := convertTo(key, value, opts.convertTo)
+		out, sensitive, err := convert.To(key, value, opts.convertTo)
 		if err != nil {
 			return nil, false, err // quoting the value: withheld by run() if it is secret
 		}
@@ -151,7 +153,7 @@ func (inv *invocation) explainDig(value any, segs []any, key string) {
 // search merges the root key's values over Puppet's three layers (global, environment, the key's
 // module), each merging over its hierarchy (entries, then locations). Puppet's layer stage always
 // has the three variants, so the strategy's convert step applies even to one value found.
-func (inv *invocation) search(root string, m *Merge) (any, bool, error) {
+func (inv *invocation) search(root string, m *merge.Merge) (any, bool, error) {
 	layers, err := inv.layersFor(root)
 	if err != nil {
 		return nil, false, err
@@ -161,17 +163,17 @@ func (inv *invocation) search(root string, m *Merge) (any, bool, error) {
 	})
 }
 
-func (inv *invocation) searchLayers(layers []*layer, root string, m *Merge) (any, bool, error) {
+func (inv *invocation) searchLayers(layers []*layer, root string, m *merge.Merge) (any, bool, error) {
 	return inv.tracedMerge(m, len(layers), func(i int) (any, bool, error) {
 		return inv.searchLayer(layers[i], root, m, false)
 	})
 }
 
-// tracedMerge is mergeVariants with Puppet's trace of a merge (none for first found, whose
+// tracedMerge is merge.Variants with Puppet's trace of a merge (none for first found, whose
 // variants are tried in turn).
-func (inv *invocation) tracedMerge(m *Merge, n int, lookup func(i int) (any, bool, error)) (v any, found bool, err error) {
+func (inv *invocation) tracedMerge(m *merge.Merge, n int, lookup func(i int) (any, bool, error)) (v any, found bool, err error) {
 	if inv.ex == nil || m.IsFirst() || n < 2 {
-		return mergeVariants(m, n, lookup)
+		return merge.Variants(m, n, lookup)
 	}
 	inv.ex.openMerge()
 	defer inv.ex.closeMerge(func() string {
@@ -186,12 +188,12 @@ func (inv *invocation) tracedMerge(m *Merge, n int, lookup func(i int) (any, boo
 		}
 		return inv.show(v)
 	})
-	return mergeVariants(m, n, lookup)
+	return merge.Variants(m, n, lookup)
 }
 
 // searchLayer merges the root key's values over one layer's hierarchy (its default_hierarchy when
 // inDefault is set).
-func (inv *invocation) searchLayer(l *layer, root string, m *Merge, inDefault bool) (any, bool, error) {
+func (inv *invocation) searchLayer(l *layer, root string, m *merge.Merge, inDefault bool) (any, bool, error) {
 	if l.cfg == nil {
 		if l.place == placeModule && l.module != "" {
 			if l.confineTo == "" {
@@ -288,12 +290,12 @@ func (inv *invocation) searchDefaultHierarchy(key, root string) (any, bool, erro
 	defer inv.ex.pop()
 	inv.ex.line("Searching for %q", "lookup_options")
 	inv.ex.push()
-	optsValue, found, err := inv.searchLayer(l, "lookup_options", &Merge{Strategy: "hash"}, true)
+	optsValue, found, err := inv.searchLayer(l, "lookup_options", &merge.Merge{Strategy: "hash"}, true)
 	inv.ex.pop()
 	if err != nil {
 		return nil, false, err
 	}
-	merge := &Merge{Strategy: "first"}
+	mergeOpts := &merge.Merge{Strategy: "first"}
 	if found {
 		opts, err := checkLayerOptions(optsValue, l.module)
 		if err != nil {
@@ -304,16 +306,16 @@ func (inv *invocation) searchDefaultHierarchy(key, root string) (any, bool, erro
 			return nil, false, err
 		}
 		if ko.merge != nil {
-			merge = ko.merge
+			mergeOpts = ko.merge
 		}
 	}
 	inv.ex.line("Searching for %q", key)
 	inv.ex.push()
 	defer inv.ex.pop()
-	return inv.searchLayer(l, root, merge, true)
+	return inv.searchLayer(l, root, mergeOpts, true)
 }
 
-func (inv *invocation) searchEntry(e *entry, root string, m *Merge) (any, bool, error) {
+func (inv *invocation) searchEntry(e *entry, root string, m *merge.Merge) (any, bool, error) {
 	inv.ex.node("Hierarchy entry %q", e.name)
 	inv.ex.push()
 	defer inv.ex.pop()

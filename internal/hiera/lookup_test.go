@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 )
 
 // threeLevels is a node / role / common hierarchy used by the merge tests.
@@ -56,12 +57,12 @@ func nodeScope(t *testing.T) hiera.Scope {
 	return scopeOf(t, map[string]any{"role": "web", "clientcert": "web01.example.com", "fqdn": "web01.example.com"}, nil)
 }
 
-func mustMerge(t *testing.T, v any) *hiera.Merge {
+func mustMerge(t *testing.T, v any) *merge.Merge {
 	t.Helper()
 	if m, ok := v.(map[string]any); ok {
 		v = hashOf(t, m)
 	}
-	m, err := hiera.ParseMerge(v)
+	m, err := merge.Parse(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,20 +77,20 @@ func TestLookupMergeStrategies(t *testing.T) {
 		want string
 	}{
 		"first":                   {req: hiera.Request{Key: "scalar"}, want: `"node"`},
-		"first-explicit":          {req: hiera.Request{Key: "h", Merge: &hiera.Merge{Strategy: "first"}}, want: `{"a":"node","deep":{"x":"node"}}`},
-		"unique":                  {req: hiera.Request{Key: "list", Merge: &hiera.Merge{Strategy: "unique"}}, want: `["n","shared","r","nested","c"]`},
-		"unique-scalars":          {req: hiera.Request{Key: "scalar", Merge: &hiera.Merge{Strategy: "unique"}}, want: `["node","role","common"]`},
-		"unique-single-hash":      {req: hiera.Request{Key: "one_hash", Merge: &hiera.Merge{Strategy: "unique"}}, want: `[{"k":"v"}]`},
-		"hash":                    {req: hiera.Request{Key: "h", Merge: &hiera.Merge{Strategy: "hash"}}, want: `{"c":"common","a":"node","deep":{"x":"node"},"b":"role"}`},
-		"deep":                    {req: hiera.Request{Key: "h", Merge: &hiera.Merge{Strategy: "deep"}}, want: `{"c":"common","a":"node","deep":{"x":"node","z":"common","y":"role"},"b":"role"}`},
-		"deep-arrays-lower-first": {req: hiera.Request{Key: "arr", Merge: &hiera.Merge{Strategy: "deep"}}, want: `["c1","r1","n1"]`},
+		"first-explicit":          {req: hiera.Request{Key: "h", Merge: &merge.Merge{Strategy: "first"}}, want: `{"a":"node","deep":{"x":"node"}}`},
+		"unique":                  {req: hiera.Request{Key: "list", Merge: &merge.Merge{Strategy: "unique"}}, want: `["n","shared","r","nested","c"]`},
+		"unique-scalars":          {req: hiera.Request{Key: "scalar", Merge: &merge.Merge{Strategy: "unique"}}, want: `["node","role","common"]`},
+		"unique-single-hash":      {req: hiera.Request{Key: "one_hash", Merge: &merge.Merge{Strategy: "unique"}}, want: `[{"k":"v"}]`},
+		"hash":                    {req: hiera.Request{Key: "h", Merge: &merge.Merge{Strategy: "hash"}}, want: `{"c":"common","a":"node","deep":{"x":"node"},"b":"role"}`},
+		"deep":                    {req: hiera.Request{Key: "h", Merge: &merge.Merge{Strategy: "deep"}}, want: `{"c":"common","a":"node","deep":{"x":"node","z":"common","y":"role"},"b":"role"}`},
+		"deep-arrays-lower-first": {req: hiera.Request{Key: "arr", Merge: &merge.Merge{Strategy: "deep"}}, want: `["c1","r1","n1"]`},
 		"deep-from-parse-merge":   {req: hiera.Request{Key: "h", Merge: mustMerge(t, map[string]any{"strategy": "deep", "merge_hash_arrays": true})}, want: `{"c":"common","a":"node","deep":{"x":"node","z":"common","y":"role"},"b":"role"}`},
-		"hash-then-dig":           {req: hiera.Request{Key: "h.c", Merge: &hiera.Merge{Strategy: "hash"}}, want: `"common"`},
-		"deep-then-dig":           {req: hiera.Request{Key: "h.deep.z", Merge: &hiera.Merge{Strategy: "deep"}}, want: `"common"`},
+		"hash-then-dig":           {req: hiera.Request{Key: "h.c", Merge: &merge.Merge{Strategy: "hash"}}, want: `"common"`},
+		"deep-then-dig":           {req: hiera.Request{Key: "h.deep.z", Merge: &merge.Merge{Strategy: "deep"}}, want: `"common"`},
 		"func-hash":               {req: hiera.Request{Key: "h", Function: hiera.FuncHash}, want: `{"c":"common","a":"node","deep":{"x":"node"},"b":"role"}`},
 		"func-array":              {req: hiera.Request{Key: "arr", Function: hiera.FuncArray}, want: `["n1","r1","c1"]`},
 		"func-array-scalar":       {req: hiera.Request{Key: "only_node", Function: hiera.FuncArray}, want: `["here"]`},
-		"func-hash-with-merge":    {req: hiera.Request{Key: "h", Function: hiera.FuncHash, Merge: &hiera.Merge{Strategy: "first"}}, want: `{"a":"node","deep":{"x":"node"}}`},
+		"func-hash-with-merge":    {req: hiera.Request{Key: "h", Function: hiera.FuncHash, Merge: &merge.Merge{Strategy: "first"}}, want: `{"a":"node","deep":{"x":"node"}}`},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -112,11 +113,11 @@ func TestLookupMergeErrors(t *testing.T) {
 		message string
 	}{
 		"unique-over-hashes": {
-			req:     hiera.Request{Key: "h", Merge: &hiera.Merge{Strategy: "unique"}},
+			req:     hiera.Request{Key: "h", Merge: &merge.Merge{Strategy: "unique"}},
 			message: "The second element of the merge has wrong type, expects a value of type Scalar or Array, got Struct",
 		},
 		"hash-over-strings": {
-			req:     hiera.Request{Key: "scalar", Merge: &hiera.Merge{Strategy: "hash"}},
+			req:     hiera.Request{Key: "scalar", Merge: &merge.Merge{Strategy: "hash"}},
 			message: "expects a Hash value, got String",
 		},
 	}
@@ -134,7 +135,7 @@ func TestLookupMergeErrors(t *testing.T) {
 	}
 	t.Run("value-found-once-is-not-type-checked", func(t *testing.T) {
 		t.Parallel()
-		res := mustFind(t, e, hiera.Request{Key: "nil_key", Merge: &hiera.Merge{Strategy: "hash"}, Scope: nodeScope(t)})
+		res := mustFind(t, e, hiera.Request{Key: "nil_key", Merge: &merge.Merge{Strategy: "hash"}, Scope: nodeScope(t)})
 		if res.Value != nil {
 			t.Errorf("got %s", jsonOf(t, res.Value))
 		}
@@ -160,7 +161,7 @@ func TestParseMergeErrors(t *testing.T) {
 			if m, ok := v.(map[string]any); ok {
 				v = hashOf(t, m)
 			}
-			_, err := hiera.ParseMerge(v)
+			_, err := merge.Parse(v)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -267,7 +268,7 @@ users:
 			t.Parallel()
 			req := hiera.Request{Key: tt.key}
 			if tt.merge != "" {
-				req.Merge = &hiera.Merge{Strategy: tt.merge}
+				req.Merge = &merge.Merge{Strategy: tt.merge}
 			}
 			res, err := lookup(t, e, req)
 			if tt.message != "" {
@@ -378,7 +379,7 @@ string_entry: [l]
 		"first-matching-pattern-wins": {req: hiera.Request{Key: "pat_second"}, want: `["h"]`},
 		"merge-as-string":             {req: hiera.Request{Key: "merge_string"}, want: `{"b":"low","a":"high"}`},
 		"merge-as-hash":               {req: hiera.Request{Key: "merge_hash"}, want: `{"list":["kept","new"],"s":"high"}`},
-		"request-merge-wins":          {req: hiera.Request{Key: "merge_string", Merge: &hiera.Merge{Strategy: "first"}}, want: `{"a":"high"}`},
+		"request-merge-wins":          {req: hiera.Request{Key: "merge_string", Merge: &merge.Merge{Strategy: "first"}}, want: `{"a":"high"}`},
 		"func-hash-ignores-merge":     {req: hiera.Request{Key: "example", Function: hiera.FuncArray}, want: `["h","l"]`},
 		"convert-array":               {req: hiera.Request{Key: "to_array"}, want: `["h","e","l","l","o"]`},
 		"convert-array-wrapped":       {req: hiera.Request{Key: "to_array_wrapped"}, want: `["hello"]`},
@@ -495,7 +496,7 @@ func TestLookupHiera3Resolution(t *testing.T) {
 		"array-accepts-strings":           {req: hiera.Request{Key: "s", Function: hiera.FuncArray}, want: `["high","low"]`},
 		"priority-lookup":                 {req: hiera.Request{Key: "h.a"}, want: `"high"`},
 		"priority-lookup-first":           {req: hiera.Request{Key: "h"}, want: `{"a":"high"}`},
-		"explicit-merge-is-puppet-lookup": {req: hiera.Request{Key: "h", Function: hiera.FuncHash, Merge: &hiera.Merge{Strategy: "deep"}}, want: `{"a":"high","b":"low"}`},
+		"explicit-merge-is-puppet-lookup": {req: hiera.Request{Key: "h", Function: hiera.FuncHash, Merge: &merge.Merge{Strategy: "deep"}}, want: `{"a":"high","b":"low"}`},
 		"array-type-mismatch":             {req: hiera.Request{Key: "n", Function: hiera.FuncArray}, message: "Hiera type mismatch for key 'n': expected Array and got Integer"},
 		"hash-type-mismatch":              {req: hiera.Request{Key: "mix", Function: hiera.FuncHash}, message: "Hiera type mismatch for key 'mix': expected Hash and got String"},
 		"hash-dotted":                     {req: hiera.Request{Key: "h.a", Function: hiera.FuncHash}, message: "Resolution type :hash is illegal when accessing values using dotted keys. Offending key was 'h.a'"},
@@ -585,16 +586,16 @@ func TestLookupContextCancelled(t *testing.T) {
 	}
 }
 
-// TestLookupHandBuiltMerge: a Merge not made by ParseMerge is still checked, even when only one
+// TestLookupHandBuiltMerge: a Merge not made by merge.Parse is still checked, even when only one
 // value is found (nothing is merged).
 func TestLookupHandBuiltMerge(t *testing.T) {
 	t.Parallel()
 	e, _ := newEngine(t, files{"hiera.yaml": simpleConfig, "data/common.yaml": "a: [1]\n"})
-	he := mustFail(t, e, hiera.Request{Key: "a", Merge: &hiera.Merge{Strategy: "hashes"}})
+	he := mustFail(t, e, hiera.Request{Key: "a", Merge: &merge.Merge{Strategy: "hashes"}})
 	if he.Message != "Unknown merge strategy: 'hashes'" || he.Key != "a" {
 		t.Errorf("error %+v", he)
 	}
-	res := mustFind(t, e, hiera.Request{Key: "a", Merge: &hiera.Merge{}}) // zero value: first found
+	res := mustFind(t, e, hiera.Request{Key: "a", Merge: &merge.Merge{}}) // zero value: first found
 	if jsonOf(t, res.Value) != `[1]` {
 		t.Errorf("got %s", jsonOf(t, res.Value))
 	}

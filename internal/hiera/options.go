@@ -2,7 +2,10 @@ package hiera
 
 import (
 	"fmt"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/convert"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/rubyre"
 	"regexp"
 	"strings"
 	"sync"
@@ -10,7 +13,7 @@ import (
 
 // keyOptions are the lookup_options that apply to one key.
 type keyOptions struct {
-	merge     *Merge
+	merge     *merge.Merge
 	convertTo any
 }
 
@@ -26,7 +29,7 @@ func compilePattern(p string) (*regexp.Regexp, error) {
 			return nil, cached
 		}
 	}
-	re, err := compileRubyRegexp(p)
+	re, err := rubyre.Compile(p)
 	if err != nil {
 		patternCache.Store(p, err)
 		return nil, err
@@ -93,7 +96,7 @@ func (inv *invocation) layerOptions(l *layer) (*model.Hash, error) {
 	if l.cfg == nil {
 		return nil, nil
 	}
-	hash := &Merge{Strategy: "hash"}
+	hash := &merge.Merge{Strategy: "hash"}
 	layers := []*layer{l}
 	v, found, err := inv.cachedSearch(layers, "lookup_options", hash, func() (any, bool, error) {
 		return inv.searchLayer(l, "lookup_options", hash, false)
@@ -149,7 +152,7 @@ func combineOptions(higher, lower *model.Hash) (*model.Hash, error) {
 	case lower == nil:
 		return higher, nil
 	}
-	v, err := (&Merge{Strategy: "hash"}).Combine(higher, lower)
+	v, err := (&merge.Merge{Strategy: "hash"}).Combine(higher, lower)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +256,7 @@ func parseKeyOptions(root string, entry any) (keyOptions, error) {
 		return opts, nil
 	case *model.Hash:
 		if m, ok := t.Get("merge"); ok && m != nil {
-			merge, err := ParseMerge(m)
+			merge, err := merge.Parse(m)
 			if err != nil {
 				return opts, err
 			}
@@ -266,7 +269,7 @@ func parseKeyOptions(root string, entry any) (keyOptions, error) {
 	case string:
 		// Ruby indexes a String entry with String#[]: a substring "merge" is the strategy "merge"
 		if strings.Contains(t, "merge") {
-			_, err := ParseMerge("merge")
+			_, err := merge.Parse("merge")
 			return opts, err
 		}
 		if strings.Contains(t, "convert_to") {
@@ -286,6 +289,6 @@ func isSensitiveType(spec any) bool {
 	if !ok {
 		return false
 	}
-	name, _ := convParseType(s) // as convertTo reads it: ' Sensitive', 'Sensitive ', '::Sensitive'
+	name, _ := convert.ParseType(s) // as convert.To reads it: ' Sensitive', 'Sensitive ', '::Sensitive'
 	return name == "Sensitive" || strings.HasPrefix(name, "Sensitive[")
 }

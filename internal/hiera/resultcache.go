@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"math"
 	"slices"
 	"strconv"
@@ -242,7 +243,7 @@ func (inv *invocation) data(path string, fn *dataFunction) (*dataFile, bool, int
 
 // cachedSearch runs search, a search of root over layers, with the engine's result cache in front
 // (never while explaining).
-func (inv *invocation) cachedSearch(layers []*layer, root string, m *Merge, search func() (any, bool, error)) (any, bool, error) {
+func (inv *invocation) cachedSearch(layers []*layer, root string, m *merge.Merge, search func() (any, bool, error)) (any, bool, error) {
 	if inv.ex != nil {
 		return search()
 	}
@@ -251,7 +252,7 @@ func (inv *invocation) cachedSearch(layers []*layer, root string, m *Merge, sear
 		return search()
 	}
 	var buf [128]byte // most keys fit: no allocation
-	key := m.appendKey(append(append(buf[:0], root...), 0))
+	key := m.AppendKey(append(append(buf[:0], root...), 0))
 	if r, hit := inv.engine.results.get(sig, key); hit {
 		if len(inv.searched) == 0 { // the names are distinct already; clipped, so appending copies
 			inv.searched = r.searched

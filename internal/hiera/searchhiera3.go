@@ -1,6 +1,9 @@
 package hiera
 
-import "github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+)
 
 // searchHiera3 is hiera_hash / hiera_array over a version 3 hiera.yaml, with Hiera 3's own
 // resolution: every found value, in priority order, folded by :merge_behavior: or array rules.
@@ -53,7 +56,7 @@ func (inv *invocation) searchHiera3(key, root string, dotted bool) (any, bool, e
 
 func (inv *invocation) resolveHiera3(key string, found []any) (any, error) {
 	if inv.req.Function == FuncArray {
-		return hiera3Array(key, found)
+		return merge.Hiera3Array(key, found)
 	}
-	return hiera3Hash(key, inv.cfg.v3, found)
+	return merge.Hiera3Hash(key, inv.cfg.v3, found)
 }

@@ -1,0 +1,163 @@
+package datafile
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"unicode/utf8"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"gopkg.in/yaml.v3"
+)
+
+// This file reads YAML the way Puppet does: Psych.safe_load (YAML 1.1 scalar rules, aliases on, only the
+// Symbol class permitted), then symbol keys turned into strings. yaml.v3 only builds the node tree;
+// every scalar is resolved here with Psych's rules (Psych 4.0, Ruby 3.1), because yaml.v3 applies YAML 1.2.
+
+// ParseYAML reads YAML text as Puppet does. It returns the first document's value (any engine value; an
+// empty document is nil) and, for every *Hash it built, the 1-based line where that mapping starts.
+//
+// Most data files are plain block YAML, which the fast reader in yamlfast.go reads directly; anything
+// else, and every error, goes through yaml.v3.
+func ParseYAML(data []byte) (v any, lines map[*model.Hash]int, err error) {
+	v, lines, err = readYAMLWith(data, yamlSetup{lines: true})
+	if err != nil {
+		lines = nil
+	}
+	return v, lines, err
+}
+
+// ReadYAML reads a data file. It records no lines (a large file has hundreds of thousands of
+// hashes, and a map of their lines would only be garbage), shares keys and key lists through share
+// (which may be nil) and refuses values nested more than maxDataNesting levels deep. A file the
+// fast reader takes whose top is a mapping is returned as a *LazyYAML, which builds the values of
+// its root keys on first use.
+func ReadYAML(data []byte, share *model.Sharing) (any, error) {
+	v, _, err := readYAMLWith(data, yamlSetup{share: share, maxNesting: maxDataNesting, lazy: true})
+	return v, err
+}
+
+// The fast reader needs no nesting check: it gives up on deeper values.
+const _ = uint(maxDataNesting - fastYAMLMaxDepth)
+
+// readYAMLWith is ParseYAML as set up.
+func readYAMLWith(data []byte, setup yamlSetup) (v any, lines map[*model.Hash]int, err error) {
+	simple, e := checkYAMLText(data)
+	if e != nil {
+		return nil, nil, e
+	}
+	if simple && setup.lazy {
+		lz, fast := skimFastYAML(data, setup)
+		if lz != nil {
+			return lz, nil, nil
+		}
+		simple = fast
+	}
+	if simple {
+		if v, lines, ok := tryFastYAML(data, setup); ok {
+			return v, lines, nil
+		}
+	}
+	r := newYAMLReader(setup)
+	v, err = r.parseYAMLv3(data)
+	if err == nil && setup.maxNesting > 0 && nestingExceeds(v, setup.maxNesting, len(r.anchors) > 0) {
+		return nil, nil, &YAMLError{Msg: fmt.Sprintf("arrays and hashes nest more than %d levels deep", setup.maxNesting)}
+	}
+	return v, r.lines, err
+}
+
+// parseYAMLv3 is readYAMLWith through yaml.v3, for text that checkYAMLText accepts.
+func (r *yamlReader) parseYAMLv3(data []byte) (v any, err error) {
+	defer func() {
+		// yaml.v3 has a few internal panics on odd input; a data file must never crash the provider.
+		if p := recover(); p != nil {
+			v, err = nil, &YAMLError{Msg: fmt.Sprintf("cannot read YAML: %v", p)}
+		}
+	}()
+	var doc yaml.Node
+	if e := yaml.Unmarshal(yaml12As11(data), &doc); e != nil {
+		return nil, yamlSyntaxError(e, data)
+	}
+	if doc.Kind == 0 { // no document at all (empty file, only comments)
+		return nil, nil
+	}
+	v, _, err = r.build(&doc)
+	if err != nil {
+		return nil, err
+	}
+	if nd, isNonData := v.(nonData); isNonData && nd.rest != nil {
+		v = nd.rest // the document's collection keys: no lookup can name them
+	}
+	return r.fixSymbols(v)
+}
+
+// yaml12As11 rewrites a "%YAML 1.2" directive in the prologue as "%YAML 1.1" (same length, so
+// positions stay): libyaml, which Puppet uses, accepts both and reads the document the same way
+// (Psych's YAML 1.1 rules), yaml.v3 only accepts 1.1.
+func yaml12As11(data []byte) []byte {
+	out := data
+	for rest, at := data, 0; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		trimmed := bytes.TrimSpace(line)
+		switch {
+		case yaml12Directive.Match(line):
+			if &out[0] == &data[0] {
+				out = bytes.Clone(data)
+			}
+			i := at + bytes.Index(line, []byte("1.2"))
+			out[i+2] = '1'
+		case len(trimmed) > 0 && trimmed[0] != '#' && trimmed[0] != '%':
+			return out // the prologue ends at the first other line
+		}
+		at += len(line) + 1
+	}
+	return out
+}
+
+var yaml12Directive = regexp.MustCompile(`^%YAML[ \t]+1\.2(?:[ \t]|#|$)`)
+
+// checkYAMLText refuses what libyaml refuses before parsing: bytes that are not UTF-8 (Puppet reads
+// files as UTF-8, so UTF-16 is refused too) and control characters. yaml.v3 reports these without a
+// position, so they are located here. simple is false when the text has a tab, a carriage return,
+// a byte order mark or a Unicode line break, which the fast reader leaves to yaml.v3.
+func checkYAMLText(data []byte) (simple bool, err *YAMLError) {
+	simple = true
+	for i := 0; i < len(data); {
+		if c := data[i]; c >= 0x20 && c <= 0x7E || c == '\n' { // most of the text
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			line, col := textPosition(data, i)
+			return false, &YAMLError{Line: line, Column: col, Msg: "invalid UTF-8 byte sequence: YAML data files must be UTF-8 text"}
+		}
+		allowed := r == '\t' || r == '\r' || r == 0x85 ||
+			(r >= 0xA0 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || r >= 0x10000
+		if !allowed && r != 0xFEFF {
+			line, col := textPosition(data, i)
+			return false, &YAMLError{Line: line, Column: col, Msg: fmt.Sprintf("control characters are not allowed (found %U)", r)}
+		}
+		switch r {
+		case '\t', '\r', 0x85, 0x2028, 0x2029, 0xFEFF:
+			simple = false
+		}
+		i += size
+	}
+	return simple, nil
+}
+
+// maxDataNesting bounds how deeply arrays and hashes of a data file may nest. Hiera data is never
+// that deep, and deeper values make merges and explain output quadratic in the depth (a 10,000
+// level file took seconds and a 600 MB explanation).
+const maxDataNesting = 1000
+
+// MaxReusedFile is the largest file whose scratch (text buffer, scalar cache) is reused. A pool
+// keeps what concurrent parses put back until collections drop it: for larger files that raised
+// the peak RSS more than reuse saved, and their parse amortizes the allocations anyway.
+const MaxReusedFile = 256 << 10

@@ -1,0 +1,705 @@
+package ptype
+
+import (
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"math"
+	"math/big"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// SensitiveValue marks a value Puppet holds as Sensitive (convert_to: Sensitive) for a type check.
+type SensitiveValue struct{ Value any }
+
+// inferType is Puppet's TypeCalculator#infer_set: the most specific type of a value (Integer[5, 5],
+// Tuple[String, Integer[1, 1]], Struct[{'a' => ...}] for non-empty string keys, else Hash[K, V, n, n]).
+func inferType(v any) *Type {
+	switch x := model.NearFloat(v).(type) {
+	case nil:
+		return ptypeUndef
+	case bool:
+		return &Type{kind: ptBoolean, boolean: &x}
+	case int64:
+		b := big.NewInt(x)
+		return intRange(b, b)
+	case *big.Int:
+		return intRange(x, x)
+	case float64:
+		return floatRange(x, x)
+	case string:
+		return &Type{kind: ptString, str: &x}
+	case []any:
+		if len(x) == 0 {
+			return &Type{kind: ptArray, elem: ptypeUnit, size: sizeRange(0, 0)}
+		}
+		t := &Type{kind: ptTuple, types: make([]*Type, len(x))}
+		for i, e := range x {
+			t.types[i] = inferType(e)
+		}
+		return t
+	case *model.Hash:
+		n := int64(x.Len())
+		if n == 0 {
+			return &Type{kind: ptHash, key: ptypeUnit, elem: ptypeUnit, size: sizeRange(0, 0)}
+		}
+		if nonEmptyStringKeys(x) {
+			t := &Type{kind: ptStruct}
+			x.Each(func(k, val any) bool {
+				name, _ := k.(string) // nonEmptyStringKeys checked every key
+				t.elements = append(t.elements, structElement{name: name, value: inferType(val)})
+				return true
+			})
+			return t
+		}
+		var keys, vals []*Type
+		x.Each(func(k, val any) bool {
+			keys, vals = append(keys, inferType(k)), append(vals, inferType(val))
+			return true
+		})
+		return &Type{kind: ptHash, key: maybeVariant(keys), elem: maybeVariant(vals), size: sizeRange(n, n)}
+	case SensitiveValue:
+		return &Type{kind: ptSensitive, elem: generalize(inferType(x.Value))} // no values of a secret
+	}
+	return &Type{kind: ptOpaque, name: "Runtime", short: "Runtime"}
+}
+
+func nonEmptyStringKeys(h *model.Hash) bool {
+	ok := true
+	h.Each(func(k, _ any) bool {
+		s, isStr := k.(string)
+		ok = isStr && s != ""
+		return ok
+	})
+	return ok
+}
+
+// IsInstance is Puppet's Type#instance?(value).
+func IsInstance(t *Type, v any) bool { return assignable(t, inferType(v)) }
+
+// ident identifies a type for Puppet's equality (string values included).
+func (t *Type) ident() string {
+	var b strings.Builder
+	t.identTo(&b)
+	return b.String()
+}
+
+func (t *Type) identTo(b *strings.Builder) {
+	switch {
+	case t.kind == ptString && t.str != nil:
+		b.WriteString("String" + puppetQuote(*t.str))
+	case t.kind == ptTuple || t.kind == ptVariant:
+		b.WriteString(t.kind.name() + "[")
+		for _, e := range t.types {
+			e.identTo(b)
+			b.WriteString(",")
+		}
+		b.WriteString(t.size.String() + "]")
+	case t.kind == ptStruct:
+		b.WriteString("Struct[")
+		for _, e := range t.elements {
+			b.WriteString(puppetQuote(e.name) + "/" + e.keyString() + "=>")
+			e.value.identTo(b)
+			b.WriteString(",")
+		}
+		b.WriteString("]")
+	case t.kind == ptArray || t.kind == ptHash || t.kind == ptOptional || t.kind == ptNotUndef || t.kind == ptSensitive || t.kind == ptIterable:
+		b.WriteString(t.kind.name() + "[")
+		for _, e := range []*Type{t.key, t.elem, t.size} {
+			if e != nil {
+				e.identTo(b)
+			}
+			b.WriteString(",")
+		}
+		b.WriteString("]")
+	default:
+		b.WriteString(t.String())
+	}
+}
+
+func (k ptypeKind) name() string {
+	return [...]string{ptArray: "Array", ptHash: "Hash", ptOptional: "Optional", ptNotUndef: "NotUndef", ptSensitive: "Sensitive", ptIterable: "Iterable", ptTuple: "Tuple", ptVariant: "Variant", ptOpaque: ""}[k]
+}
+
+// maybeVariant is PVariantType.maybe_create: flattened, duplicates removed, a single type unwrapped.
+func maybeVariant(types []*Type) *Type {
+	var flat []*Type
+	seen := map[string]bool{}
+	for _, t := range types {
+		members := []*Type{t}
+		if t.kind == ptVariant {
+			members = t.types
+		}
+		for _, m := range members {
+			if id := m.ident(); !seen[id] {
+				seen[id] = true
+				flat = append(flat, m)
+			}
+		}
+	}
+	if len(flat) == 1 {
+		return flat[0]
+	}
+	return &Type{kind: ptVariant, types: flat}
+}
+
+// normalize is Puppet's Type#normalize: variants flattened and merged (enums, patterns, adjacent
+// ranges), Undef members turned into Optional, NotUndef of a type that rejects undef dropped.
+func normalize(t *Type) *Type {
+	switch t.kind {
+	case ptVariant:
+		return normalizeVariantType(t)
+	case ptOptional:
+		if t.elem == nil {
+			return t
+		}
+		n := normalize(t.elem)
+		if n.kind == ptUndef || n.kind == ptOptional {
+			return n
+		}
+		return &Type{kind: ptOptional, elem: n}
+	case ptNotUndef:
+		n := ptypeAny
+		if t.elem != nil {
+			n = normalize(t.elem)
+		}
+		if n.kind == ptOptional {
+			return normalize(&Type{kind: ptNotUndef, elem: n.elem})
+		}
+		if n.acceptsUndef() {
+			return &Type{kind: ptNotUndef, elem: n}
+		}
+		return n
+	case ptArray, ptHash, ptSensitive, ptIterable:
+		c := *t
+		if t.elem != nil {
+			c.elem = normalize(t.elem)
+		}
+		if t.key != nil {
+			c.key = normalize(t.key)
+		}
+		return &c
+	case ptTuple:
+		c := *t
+		c.types = make([]*Type, len(t.types))
+		for i, e := range t.types {
+			c.types[i] = normalize(e)
+		}
+		return &c
+	case ptStruct:
+		c := *t
+		c.elements = make([]structElement, len(t.elements))
+		for i, e := range t.elements {
+			e.value = normalize(e.value)
+			c.elements[i] = e
+		}
+		return &c
+	}
+	return t
+}
+
+func normalizeVariantType(t *Type) *Type {
+	if len(t.types) == 0 {
+		return t
+	}
+	types := make([]*Type, len(t.types))
+	for i, m := range t.types {
+		types[i] = normalize(m)
+	}
+	if len(types) == 1 {
+		return types[0]
+	}
+	for _, m := range types {
+		if m.kind == ptUndef || m.kind == ptOptional {
+			var rest []*Type
+			for _, r := range types {
+				switch r.kind {
+				case ptUndef:
+				case ptOptional:
+					rest = append(rest, orAny(r.elem))
+				default:
+					rest = append(rest, r)
+				}
+			}
+			if len(rest) == 0 {
+				return ptypeUndef
+			}
+			return normalize(&Type{kind: ptOptional, elem: maybeVariant(rest)})
+		}
+	}
+	flat := maybeVariant(types).types
+	if flat == nil {
+		return maybeVariant(types)
+	}
+	flat = mergeEnums(flat)
+	flat = mergePatterns(flat)
+	flat = mergeNumbers(flat, ptInteger)
+	flat = mergeNumbers(flat, ptFloat)
+	return maybeVariant(flat)
+}
+
+func mergeEnums(types []*Type) []*Type {
+	var enums, others []*Type
+	for _, t := range types {
+		if (t.kind == ptEnum && len(t.values) > 0 && !t.ci) || (t.kind == ptString && t.str != nil) {
+			enums = append(enums, t)
+		} else {
+			others = append(others, t)
+		}
+	}
+	if len(enums) < 2 {
+		return types
+	}
+	seen := map[string]bool{}
+	var values []string
+	for _, e := range enums {
+		vs := e.values
+		if e.kind == ptString {
+			vs = []string{*e.str}
+		}
+		for _, v := range vs {
+			if !seen[v] {
+				seen[v] = true
+				values = append(values, v)
+			}
+		}
+	}
+	sort.Strings(values)
+	return append(others, &Type{kind: ptEnum, values: values})
+}
+
+func mergePatterns(types []*Type) []*Type {
+	var pats, others []*Type
+	for _, t := range types {
+		if t.kind == ptPattern {
+			pats = append(pats, t)
+		} else {
+			others = append(others, t)
+		}
+	}
+	if len(pats) < 2 {
+		return types
+	}
+	merged := &Type{kind: ptPattern}
+	seen := map[string]bool{}
+	for _, p := range pats {
+		for _, r := range p.rx {
+			if !seen[r.source] {
+				seen[r.source] = true
+				merged.rx = append(merged.rx, r)
+			}
+		}
+	}
+	return append(others, merged)
+}
+
+// mergeNumbers joins the Integer (or Float) ranges of a variant that overlap or, for integers, touch,
+// in Puppet's order (merged ranges first, taken from the end).
+func mergeNumbers(types []*Type, kind ptypeKind) []*Type {
+	var ranges, others []*Type
+	for _, t := range types {
+		if t.kind == kind {
+			ranges = append(ranges, t)
+		} else {
+			others = append(others, t)
+		}
+	}
+	if len(ranges) < 2 {
+		return types
+	}
+	var result []*Type
+	for len(ranges) > 0 {
+		memo := ranges[len(ranges)-1]
+		ranges = ranges[:len(ranges)-1]
+		var unmerged []*Type
+		for _, y := range ranges {
+			if m := mergeRangeTypes(memo, y); m != nil {
+				memo = m
+			} else {
+				unmerged = append(unmerged, y)
+			}
+		}
+		result = append(result, memo)
+		ranges = unmerged
+	}
+	return append(result, others...)
+}
+
+func mergeRangeTypes(a, b *Type) *Type {
+	if a.kind == ptFloat {
+		if a.fto < b.ffrom || b.fto < a.ffrom {
+			return nil
+		}
+		return floatRange(math.Min(a.ffrom, b.ffrom), math.Max(a.fto, b.fto))
+	}
+	one := big.NewInt(1)
+	apart := func(lo, hi *big.Int) bool { // hi ends before lo starts, not even touching
+		return hi != nil && lo != nil && new(big.Int).Add(hi, one).Cmp(lo) < 0
+	}
+	if apart(b.from, a.to) || apart(a.from, b.to) {
+		return nil
+	}
+	from, to := a.from, a.to
+	if from != nil && (b.from == nil || b.from.Cmp(from) < 0) {
+		from = b.from
+	}
+	if to != nil && (b.to == nil || b.to.Cmp(to) > 0) {
+		to = b.to
+	}
+	return intRange(from, to)
+}
+
+// sizeOf is a collection type's size range, [0, unbounded] unless given (a Tuple: its length).
+func sizeOf(t *Type) *Type {
+	if t.size != nil {
+		return t.size
+	}
+	if t.kind == ptTuple {
+		n := int64(len(t.types))
+		return sizeRange(n, n)
+	}
+	if t.kind == ptStruct {
+		req := int64(0)
+		for _, e := range t.elements {
+			if !e.optional {
+				req++
+			}
+		}
+		return sizeRange(req, int64(len(t.elements)))
+	}
+	return sizeRange(0, -1)
+}
+
+// rangeWithin reports whether the Integer range inner lies within outer (nil bounds: unbounded).
+func rangeWithin(outer, inner *Type) bool {
+	if outer.from != nil && (inner.from == nil || inner.from.Cmp(outer.from) < 0) {
+		return false
+	}
+	return outer.to == nil || (inner.to != nil && inner.to.Cmp(outer.to) <= 0)
+}
+
+// assignable is Puppet's Type#assignable?(other) for the types values are inferred as (and their
+// generalizations): every instance of a is an instance of e.
+func assignable(e, a *Type) bool {
+	if a.kind == ptAlias {
+		return assignable(e, a.resolved)
+	}
+	if e.kind == ptAlias {
+		return assignable(e.resolved, a)
+	}
+	if a.kind == ptVariant {
+		if e.kind == ptVariant && len(e.types) == 0 {
+			return false
+		}
+		for _, m := range a.types {
+			if !assignable(e, m) {
+				return false
+			}
+		}
+		return len(a.types) > 0
+	}
+	if a.kind == ptUnit {
+		return true
+	}
+	switch e.kind {
+	case ptAny:
+		return true
+	case ptUndef, ptDefault:
+		return a.kind == e.kind
+	case ptBoolean:
+		return a.kind == ptBoolean && (e.boolean == nil || (a.boolean != nil && *a.boolean == *e.boolean))
+	case ptInteger:
+		return a.kind == ptInteger && rangeWithin(e, a)
+	case ptFloat:
+		return a.kind == ptFloat && a.ffrom >= e.ffrom && a.fto <= e.fto
+	case ptNumeric:
+		return a.kind == ptInteger || a.kind == ptFloat || a.kind == ptNumeric
+	case ptString:
+		return assignableString(e, a)
+	case ptEnum:
+		return assignableEnum(e, a)
+	case ptPattern:
+		return assignablePattern(e, a)
+	case ptScalar, ptScalarData:
+		switch a.kind {
+		case ptBoolean, ptInteger, ptFloat, ptNumeric, ptString, ptEnum, ptPattern, ptScalarData:
+			return true
+		case ptScalar:
+			return e.kind == ptScalar
+		}
+		return false
+	case ptCollection:
+		switch a.kind {
+		case ptArray, ptTuple, ptHash, ptStruct, ptCollection:
+			return rangeWithin(sizeOf(e), sizeOf(a))
+		}
+		return false
+	case ptArray:
+		return assignableArray(e, a)
+	case ptHash:
+		return assignableHash(e, a)
+	case ptTuple:
+		return assignableTuple(e, a)
+	case ptStruct:
+		return assignableStruct(e, a)
+	case ptOptional:
+		return a.kind == ptUndef || assignable(orAny(e.elem), a)
+	case ptNotUndef:
+		return a.kind != ptUndef && a.kind != ptOptional && assignable(orAny(e.elem), a)
+	case ptVariant:
+		for _, m := range e.types {
+			if assignable(m, a) {
+				return true
+			}
+		}
+		return false
+	case ptSensitive:
+		return a.kind == ptSensitive && assignable(orAny(e.elem), orAny(a.elem))
+	case ptIterable:
+		return assignableIterable(e, a)
+	case ptOpaque:
+		return a.kind == ptOpaque && a.name == e.name
+	}
+	return false // references, units
+}
+
+func assignableString(e, a *Type) bool {
+	if a.kind != ptString {
+		return false
+	}
+	if e.str != nil {
+		return a.str != nil && *a.str == *e.str
+	}
+	if e.size == nil {
+		return true
+	}
+	if a.str != nil {
+		n := big.NewInt(int64(utf8.RuneCountInString(*a.str)))
+		return rangeWithin(e.size, intRange(n, n))
+	}
+	return rangeWithin(e.size, sizeOf(a))
+}
+
+func assignableEnum(e, a *Type) bool {
+	if len(e.values) == 0 {
+		return a.kind == ptString || a.kind == ptEnum || a.kind == ptPattern
+	}
+	return everyKnownString(a, func(v string) bool {
+		for _, w := range e.values {
+			if v == w || (e.ci && strings.EqualFold(v, w)) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func assignablePattern(e, a *Type) bool {
+	if len(e.rx) == 0 {
+		return a.kind == ptString || a.kind == ptEnum || a.kind == ptPattern
+	}
+	return everyKnownString(a, func(v string) bool {
+		for _, r := range e.rx {
+			if r.re.MatchString(v) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// everyKnownString reports whether a is a String or Enum type with known values, all of which pass ok.
+func everyKnownString(a *Type, ok func(string) bool) bool {
+	var values []string
+	switch {
+	case a.kind == ptString && a.str != nil:
+		values = []string{*a.str}
+	case a.kind == ptEnum && len(a.values) > 0:
+		values = a.values
+	default:
+		return false
+	}
+	for _, v := range values {
+		if !ok(v) {
+			return false
+		}
+	}
+	return true
+}
+
+func assignableArray(e, a *Type) bool {
+	elem := orAny(e.elem)
+	switch a.kind {
+	case ptArray:
+		return rangeWithin(sizeOf(e), sizeOf(a)) && assignable(elem, orAny(a.elem))
+	case ptTuple:
+		if !rangeWithin(sizeOf(e), sizeOf(a)) {
+			return false
+		}
+		for _, t := range a.types {
+			if !assignable(elem, t) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func assignableHash(e, a *Type) bool {
+	key, value := orAny(e.key), orAny(e.elem)
+	switch a.kind {
+	case ptHash:
+		return rangeWithin(sizeOf(e), sizeOf(a)) && assignable(key, orAny(a.key)) && assignable(value, orAny(a.elem))
+	case ptStruct:
+		if !rangeWithin(sizeOf(e), sizeOf(a)) {
+			return false
+		}
+		for _, el := range a.elements {
+			name := el.name
+			if !assignable(key, &Type{kind: ptString, str: &name}) || !assignable(value, el.value) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func assignableTuple(e, a *Type) bool {
+	switch a.kind {
+	case ptTuple:
+		if !rangeWithin(sizeOf(e), sizeOf(a)) {
+			return false
+		}
+		if len(e.types) == 0 {
+			return true
+		}
+		for i, t := range a.types {
+			if !assignable(e.types[min(i, len(e.types)-1)], t) {
+				return false
+			}
+		}
+		return true
+	case ptArray:
+		if len(e.types) == 0 {
+			return rangeWithin(sizeOf(e), sizeOf(a))
+		}
+		if !rangeWithin(sizeOf(e), sizeOf(a)) {
+			return false
+		}
+		for _, t := range e.types {
+			if !assignable(t, orAny(a.elem)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func assignableStruct(e, a *Type) bool {
+	switch a.kind {
+	case ptStruct:
+		actual := map[string]*Type{}
+		for _, el := range a.elements {
+			actual[el.name] = el.value
+		}
+		for _, el := range e.elements {
+			v, present := actual[el.name]
+			if !present {
+				if !el.optional {
+					return false
+				}
+				continue
+			}
+			delete(actual, el.name)
+			if !assignable(el.value, v) {
+				return false
+			}
+		}
+		return len(actual) == 0
+	case ptHash:
+		return rangeWithin(sizeOf(e), sizeOf(a)) && sizeOf(a).to != nil && sizeOf(a).to.Sign() == 0
+	}
+	return false
+}
+
+// assignableIterable: strings iterate their characters, integers count up, arrays their elements and
+// hashes their [key, value] pairs.
+func assignableIterable(e, a *Type) bool {
+	elem := orAny(e.elem)
+	switch a.kind {
+	case ptString, ptEnum, ptPattern:
+		return assignable(elem, ptypeString)
+	case ptInteger:
+		return a.from != nil && a.to != nil && assignable(elem, &Type{kind: ptInteger})
+	case ptArray:
+		return assignable(elem, orAny(a.elem))
+	case ptTuple:
+		for _, t := range a.types {
+			if !assignable(elem, t) {
+				return false
+			}
+		}
+		return true
+	case ptHash:
+		return assignable(elem, &Type{kind: ptTuple, types: []*Type{orAny(a.key), orAny(a.elem)}})
+	case ptStruct:
+		for _, el := range a.elements {
+			name := el.name
+			if !assignable(elem, &Type{kind: ptTuple, types: []*Type{{kind: ptString, str: &name}, el.value}}) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// generalize is Puppet's Type#generalize: values and sizes dropped (Integer[5, 5] -> Integer).
+func generalize(t *Type) *Type {
+	switch t.kind {
+	case ptBoolean:
+		return &Type{kind: ptBoolean}
+	case ptInteger:
+		return &Type{kind: ptInteger}
+	case ptFloat:
+		return floatRange(math.Inf(-1), math.Inf(1))
+	case ptString, ptEnum, ptPattern:
+		return ptypeString
+	case ptArray:
+		return &Type{kind: ptArray, elem: generalizeOrNil(t.elem)}
+	case ptHash:
+		return &Type{kind: ptHash, key: generalizeOrNil(t.key), elem: generalizeOrNil(t.elem)}
+	case ptTuple:
+		c := &Type{kind: ptTuple, size: t.size, types: make([]*Type, len(t.types))}
+		for i, e := range t.types {
+			c.types[i] = generalize(e)
+		}
+		return c
+	case ptStruct:
+		c := &Type{kind: ptStruct, elements: make([]structElement, len(t.elements))}
+		for i, e := range t.elements {
+			e.value = generalize(e.value)
+			c.elements[i] = e
+		}
+		return c
+	case ptVariant:
+		types := make([]*Type, len(t.types))
+		for i, e := range t.types {
+			types[i] = generalize(e)
+		}
+		return maybeVariant(types)
+	case ptSensitive:
+		return &Type{kind: ptSensitive, elem: generalizeOrNil(t.elem)}
+	}
+	return t
+}
+
+func generalizeOrNil(t *Type) *Type {
+	if t == nil {
+		return nil
+	}
+	return generalize(t)
+}
