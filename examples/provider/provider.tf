@@ -1,3 +1,11 @@
+terraform {
+  required_providers {
+    hiera = {
+      source = "hieraform/hiera"
+    }
+  }
+}
+
 provider "hiera" {
   # The hiera.yaml to use; paths inside it (datadir) are relative to its own directory.
   config = "${path.module}/hiera.yaml"
@@ -7,16 +15,14 @@ provider "hiera" {
   # environment = "${path.module}/environments/production"
   # modulepath  = ["${path.module}/site", "${path.module}/modules"] # overrides environment.conf's modulepath
 
-  # The node's facts: %{facts.hostname}, and as top-scope variables %{hostname} / %{::hostname}.
-  facts = {
-    hostname = "web01"
-    role     = "web"
-    os       = { family = "Debian", release = { major = 12 } }
-  }
+  # The node's facts as Puppet has them: what `facter --yaml --show-legacy` (or
+  # `puppet facts show --render-as yaml`) prints on the node, saved beside the configuration,
+  # plus a fact of your own. The hierarchy sees them as %{facts.os.family}, and as top-scope
+  # variables %{role} / %{::role}; trusted.certname comes from the fqdn fact.
+  facts = merge(yamldecode(file("${path.module}/facts/web01.yaml")), { role = "web" })
 
   # Other top-scope variables the hierarchy uses.
   scope = {
-    trusted     = { certname = "web01.example.com" }
     environment = "production"
   }
 }

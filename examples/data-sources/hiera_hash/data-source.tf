@@ -1,3 +1,16 @@
+terraform {
+  required_providers {
+    hiera = {
+      source = "hieraform/hiera"
+    }
+  }
+}
+
+# No config: hiera.yaml in the working directory.
+provider "hiera" {
+  facts = merge(yamldecode(file("${path.module}/facts/web01.yaml")), { role = "web" })
+}
+
 # As Puppet's hiera_hash(): the hashes of every level merged, top-level keys only.
 data "hiera_hash" "vhosts" {
   key = "nginx::vhosts"

@@ -1,3 +1,16 @@
+terraform {
+  required_providers {
+    hiera = {
+      source = "hieraform/hiera"
+    }
+  }
+}
+
+# No config: hiera.yaml in the working directory.
+provider "hiera" {
+  facts = merge(yamldecode(file("${path.module}/facts/web01.yaml")), { role = "web" })
+}
+
 # As Puppet's lookup(): merged as lookup_options in the data say, else the first value found.
 data "hiera_lookup" "ntp_servers" {
   key           = "profile::ntp::servers"

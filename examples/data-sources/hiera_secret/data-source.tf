@@ -1,13 +1,28 @@
-# hiera.yaml has an eyaml level, for example:
+terraform {
+  required_providers {
+    hiera = {
+      source = "hieraform/hiera"
+    }
+  }
+}
+
+# hiera.yaml (in the working directory) has an eyaml level, for example:
 #
-#   - name: "Secrets"
-#     lookup_key: eyaml_lookup_key
-#     path: "secrets/%{trusted.certname}.eyaml"
-#     options:
-#       pkcs7_private_key: keys/private_key.pkcs7.pem
-#       pkcs7_public_key: keys/public_key.pkcs7.pem
+#   defaults:
+#     datadir: data
+#   hierarchy:
+#     - name: "Secrets"
+#       lookup_key: eyaml_lookup_key
+#       path: "secrets/%{trusted.certname}.eyaml"
+#       options:
+#         pkcs7_private_key: keys/private_key.pkcs7.pem
+#         pkcs7_public_key: keys/public_key.pkcs7.pem
 #
-# and secrets/web01.example.com.eyaml holds "profile::db::password: ENC[PKCS7,MIIBiQYJ...]".
+# and data/secrets/web01.example.com.eyaml (the path is under the datadir; the key paths are
+# relative to hiera.yaml's directory) holds "profile::db::password: ENC[PKCS7,MIIBiQYJ...]".
+provider "hiera" {
+  facts = { fqdn = "web01.example.com" } # trusted.certname
+}
 
 data "hiera_secret" "db_password" {
   key = "profile::db::password"

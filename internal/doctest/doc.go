@@ -1,0 +1,6 @@
+// Package doctest checks that the examples a user copies from README.md and docs/ run as they
+// stand: each HCL block is written alone into an empty directory, beside the Hiera data the
+// examples read (testdata/site), and initialised and planned by the real terraform (or tofu) CLI
+// with the provider installed as `make install` installs it (scripts/install.sh), offline.
+// The package has no code of its own: only the test.
+package doctest
