@@ -60,6 +60,11 @@ type Result struct {
 	Searched []string
 	// Warnings are soft problems met on the way (a data file that is not a hash, ...).
 	Warnings []string
+	// Sources are the data files that gave the value, most specific first: the one where a
+	// first-found lookup found it, each file whose value a merge took in. Empty when nothing was
+	// found (the default answered). Files that only a nested lookup (%{lookup('x')}) read are not
+	// among them. It may be shared with the engine's cache: read it, never change it.
+	Sources []Source
 }
 
 // ErrValueType is wrapped by the errors of a request's value_type: a type that does not parse, or a

@@ -9,7 +9,9 @@
 // the root of the key, merging values with the
 // requested strategy (first, unique, hash, deep) or the one lookup_options give, interpolates
 // %{...} expressions per location, digs into the merged value for dotted keys and applies
-// convert_to. Values keep Hiera's types: see value.go for the closed set of Go types used.
+// convert_to. Values keep Hiera's types: see value.go for the closed set of Go types used. A
+// result names the data files that gave its value (Result.Sources). Engine.LookupNode answers a
+// whole node at once: every key its hierarchies reach (Engine.NodeKeys), or many given keys.
 //
 // The engine never executes anything, reads no environment variables and opens only files below
 // the directories hiera.yaml names: a path built from a fact may not leave its directory.

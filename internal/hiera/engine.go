@@ -281,7 +281,7 @@ func readLimited(path string) ([]byte, error) { return boundedfile.Read(path, ma
 func (e *Engine) Lookup(ctx context.Context, req Request) (res Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &model.Error{Message: fmt.Sprintf("internal error in the hiera engine (please report): %v", r), Key: req.Key}
+			err = internalError(r, req.Key)
 		}
 	}()
 	key := req.Key
@@ -294,18 +294,32 @@ func (e *Engine) Lookup(ctx context.Context, req Request) (res Result, err error
 			return Result{}, withKey(valueTypeError(err), key)
 		}
 	}
+	inv, err := e.start(ctx, req)
+	if err != nil {
+		return Result{}, withKey(err, key)
+	}
+	inv.valueType = valueType
+	return inv.run()
+}
+
+// start begins the lookups of req: an invocation in the global layer, its base layers read.
+func (e *Engine) start(ctx context.Context, req Request) (*invocation, error) {
 	if e.configPath == "" && !e.layered() {
-		return Result{}, &model.Error{Message: "no hiera.yaml, environment or modulepath to look up in", Key: key}
+		return nil, &model.Error{Message: "no hiera.yaml, environment or modulepath to look up in"}
 	}
 	inv := newInvocation(ctx, e, req)
 	warnings, err := e.baseLayers(inv.global, inv.env)
 	if err != nil {
-		return Result{}, withKey(err, key)
+		return nil, err
 	}
 	inv.enter(inv.global)
-	inv.valueType = valueType
 	for _, w := range warnings {
 		inv.warn(w)
 	}
-	return inv.run()
+	return inv, nil
+}
+
+// internalError is a panic in the engine, as the error of the lookup of key.
+func internalError(r any, key string) *model.Error {
+	return &model.Error{Message: fmt.Sprintf("internal error in the hiera engine (please report): %v", r), Key: key}
 }

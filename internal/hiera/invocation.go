@@ -5,6 +5,7 @@ package hiera
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
@@ -50,6 +51,7 @@ type invocation struct {
 	valueType   *ptype.Type // the request's value_type, parsed
 	redact      bool        // explain prints no values (the key converts to Sensitive)
 	searched    []string
+	sources     []Source // the files that gave the keys being looked up their values (sources.go)
 	warnings    []string
 	warned      map[string]bool
 
@@ -59,6 +61,7 @@ type invocation struct {
 		global, env layer
 		names       [4]string
 		signatures  [4]layersSignature
+		sources     [1]Source
 	}
 }
 
@@ -73,7 +76,7 @@ func newInvocation(ctx context.Context, e *Engine, req Request) *invocation {
 	inv := &invocation{ctx: ctx, engine: e, req: req}
 	inv.own.scope = newScope(req.Scope, e.envName)
 	inv.scope, inv.global, inv.env = &inv.own.scope, &inv.own.global, &inv.own.env
-	inv.nameStack, inv.signatures = inv.own.names[:0], inv.own.signatures[:0]
+	inv.nameStack, inv.signatures, inv.sources = inv.own.names[:0], inv.own.signatures[:0], inv.own.sources[:0]
 	if req.Explain {
 		inv.ex = &explainer{}
 	}
@@ -122,6 +125,9 @@ func (inv *invocation) run() (Result, error) {
 		}
 	}
 	res := Result{Value: value, Found: found, Sensitive: inv.sensitive, Searched: inv.searched, Warnings: inv.warnings}
+	if found {
+		res.Sources = slices.Clip(inv.sources)
+	}
 	if !found && inv.req.HasDefault {
 		res.Value = inv.req.Default
 		if s, isStr := res.Value.(string); isStr && inv.cfg.v3 != nil {

@@ -57,6 +57,8 @@ func (inv *invocation) lookupTop(key string, explicit *merge.Merge, fn Function)
 
 	var value any
 	var found bool
+	mark, nested := len(inv.sources), len(inv.nameStack) > 0
+	defer func() { inv.keepSources(mark, found, nested) }()
 	err = inv.check(key, func() error {
 		if inv.cfg.v3 != nil && explicit == nil && fn != FuncLookup {
 			value, found, err = inv.searchHiera3(key, root, len(segs) > 1)
@@ -71,6 +73,7 @@ func (inv *invocation) lookupTop(key string, explicit *merge.Merge, fn Function)
 		if err != nil || found {
 			return err
 		}
+		inv.dropSources(mark) // the root's files, where the dig found nothing
 		// Puppet's do_lookup failed (a dig included): the module's default_hierarchy
 		if value, found, err = inv.searchDefaultHierarchy(key, root); err != nil || !found {
 			return err
@@ -388,6 +391,7 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 	if inv.ex != nil {
 		inv.ex.line("Found key: %q value: %s", root, inv.show(v))
 	}
+	inv.noteSource(e, loc, root)
 	return v, true, nil
 }
 

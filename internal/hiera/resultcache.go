@@ -25,6 +25,7 @@ type cachedResult struct {
 	value    any
 	found    bool
 	searched []string // the levels the search consulted, for not-found diagnostics
+	sources  []Source // the files that gave the value
 }
 
 // get and put take the keys as bytes: a lookup builds them in buffers, and only storing them
@@ -260,13 +261,22 @@ func (inv *invocation) cachedSearch(layers []*layer, root string, m *merge.Merge
 		for _, name := range r.searched {
 			inv.noteSearched(name)
 		}
+		if len(inv.sources) == 0 { // clipped: appending copies, and truncating keeps the capacity out (keepSources)
+			inv.sources = r.sources
+		} else {
+			inv.sources = append(inv.sources, r.sources...)
+		}
 		return r.value, r.found, nil
 	}
-	before, searchedBefore := inv.volatile, len(inv.searched)
+	before, searchedBefore, sourcesBefore := inv.volatile, len(inv.searched), len(inv.sources)
 	v, found, err := search()
 	if err == nil && inv.volatile == before {
 		searched := slices.Clip(append([]string(nil), inv.searched[searchedBefore:]...))
-		inv.engine.results.put(sig, key, cachedResult{value: v, found: found, searched: searched})
+		var sources []Source
+		if found && len(inv.sources) > sourcesBefore {
+			sources = slices.Clip(slices.Clone(inv.sources[sourcesBefore:]))
+		}
+		inv.engine.results.put(sig, key, cachedResult{value: v, found: found, searched: searched, sources: sources})
 	}
 	return v, found, err
 }

@@ -1,0 +1,227 @@
+// A node as a whole: the keys its hierarchies reach, each looked up as lookup() looks it up.
+package hiera
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// NodeRequest asks for many keys of one node at once (Engine.LookupNode).
+type NodeRequest struct {
+	Scope Scope
+	// Keys, when not nil, are the keys to look up, in this order (dotted subkeys allowed, as in
+	// Request.Key). nil: the node's keys, as Engine.NodeKeys lists them.
+	Keys []string
+	// Prefixes, when not empty, keep only the keys that start with one of them.
+	Prefixes []string
+}
+
+// NodeAnswer is the answer for one key of a node: Result as Engine.Lookup gives it for a
+// FuncLookup request without Merge (Found, Value, Sensitive, Sources, and Searched when not
+// found), or Err, the error that lookup fails with. Result.Warnings are in NodeResult.Warnings.
+type NodeAnswer struct {
+	Key    string
+	Result Result
+	Err    error
+}
+
+// NodeResult is the answer of Engine.LookupNode.
+type NodeResult struct {
+	// Answers has one answer per key: in NodeRequest.Keys' order, else in the listing's.
+	Answers []NodeAnswer
+	// Warnings are the soft problems met on the way, each once.
+	Warnings []string
+}
+
+// NodeKeys lists the candidate keys of the node that scope describes: every root key of every
+// data file that the node's hierarchies reach, in every layer, a module's default_hierarchy and a
+// version 3 hiera.yaml included; in the global and environment layers every key, in a module's
+// only the keys qualified with the module's name (the only ones a lookup reaches there); never
+// "lookup_options", "" or a root key that is not a string (no lookup key names one). Layers
+// Puppet ignores (an environment or module without hiera.yaml, a version 3 hiera.yaml outside the
+// global layer) contribute nothing. The order is the lookups' (global, environment, modules in
+// modulepath order; levels most specific first; each file's keys in the file's order), each key
+// once.
+//
+// Listing fails, with the error a lookup would meet, when some data the node reaches cannot be
+// read: a hiera.yaml that does not validate, a hierarchy path that does not resolve, a data file
+// that does not parse, lookup_options that are not a hash. A key listed may still not be found
+// (a dotted root key "a.b" digs into "a", as any lookup key does) or fail to look up.
+func (e *Engine) NodeKeys(ctx context.Context, scope Scope) (keys []string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = internalError(r, "")
+		}
+	}()
+	inv, err := e.start(ctx, Request{Scope: scope})
+	if err != nil {
+		return nil, err
+	}
+	return inv.nodeKeys()
+}
+
+// LookupNode looks up many keys of one node, each as Engine.Lookup does for a FuncLookup request
+// without Merge (lookup_options, interpolation, convert_to, Puppet's layers), with the engine's
+// caches and one resolution of the node's hierarchies for all of them: a whole node of thousands
+// of keys costs milliseconds. A key's failure is its answer's Err; the error returned is for the
+// whole node: no configuration to look up in, a hiera.yaml that cannot be read, or, when
+// req.Keys is nil, a listing that fails (see NodeKeys).
+func (e *Engine) LookupNode(ctx context.Context, req NodeRequest) (res NodeResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = NodeResult{}, internalError(r, "")
+		}
+	}()
+	inv, err := e.start(ctx, Request{Scope: req.Scope})
+	if err != nil {
+		return NodeResult{}, err
+	}
+	keys := req.Keys
+	if keys == nil {
+		if keys, err = inv.nodeKeys(); err != nil {
+			return NodeResult{}, err
+		}
+	}
+	if len(req.Prefixes) > 0 {
+		keys = slices.DeleteFunc(slices.Clone(keys), func(k string) bool {
+			return !slices.ContainsFunc(req.Prefixes, func(p string) bool { return strings.HasPrefix(k, p) })
+		})
+	}
+	res.Warnings = inv.warnings
+	res.Answers = make([]NodeAnswer, len(keys))
+	for i, key := range keys {
+		if err := ctx.Err(); err != nil {
+			return NodeResult{}, err
+		}
+		r, err := inv.lookupNodeKey(key)
+		res.Warnings = append(res.Warnings, r.Warnings...)
+		r.Warnings = nil
+		res.Answers[i] = NodeAnswer{Key: key, Result: r, Err: err}
+	}
+	return res, nil
+}
+
+// lookupNodeKey runs one key's lookup in an invocation that looked up other keys of the node
+// before: their resolved hierarchies, data files, module layers and lookup_options are the same.
+// What belongs to one key is set anew; warnings already given are not given again.
+func (inv *invocation) lookupNodeKey(key string) (res Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = Result{}, internalError(r, key)
+			inv.enter(inv.global)
+		}
+	}()
+	inv.req.Key = key
+	inv.nameStack, inv.sources, inv.searched, inv.warnings = inv.nameStack[:0], inv.own.sources[:0], nil, nil
+	inv.nestedLookups, inv.sensitive, inv.wrapped, inv.redact = 0, false, false, false
+	res, err = inv.run()
+	res.Sources = slices.Clone(res.Sources) // inv.sources is the next key's
+	return res, err
+}
+
+// nodeKeys is NodeKeys in a fresh invocation.
+func (inv *invocation) nodeKeys() ([]string, error) {
+	names, warnings, err := inv.engine.moduleNames()
+	for _, w := range warnings {
+		inv.warn(w)
+	}
+	if err != nil {
+		return nil, err
+	}
+	layers := []*layer{inv.global, inv.env}
+	for _, name := range names {
+		l, err := inv.moduleLayer(name)
+		if err != nil {
+			return nil, err
+		}
+		layers = append(layers, l)
+	}
+	var keys []string
+	seen := map[string]bool{}
+	for _, l := range layers {
+		if l.cfg == nil {
+			continue
+		}
+		err := inv.layerKeys(l, func(k string) {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		// every lookup of the layer's keys reads its lookup_options
+		if _, err := inv.assembledOptions(l.module); err != nil {
+			return nil, err
+		}
+	}
+	return keys, nil
+}
+
+// layerKeys calls add with the candidate keys of every data file a layer's hierarchy and
+// default_hierarchy reach.
+func (inv *invocation) layerKeys(l *layer, add func(key string)) error {
+	defer inv.leave(inv.enter(l))
+	prefix := ""
+	if l.place == placeModule {
+		prefix = l.module + "::"
+	}
+	for _, e := range slices.Concat(l.cfg.entries, l.cfg.defaultEntries) {
+		if err := inv.ctx.Err(); err != nil {
+			return err
+		}
+		locs, err := inv.entryLocations(e)
+		if err != nil {
+			return err
+		}
+		for _, loc := range locs {
+			df, exists, _ := inv.data(loc.path, e.fn)
+			if !exists {
+				continue
+			}
+			if df.err != nil {
+				return withLevel(df.err, e.name)
+			}
+			df.keys().Each(func(k, _ any) bool {
+				if ks, isStr := k.(string); isStr && ks != "" && ks != "lookup_options" && strings.HasPrefix(ks, prefix) {
+					add(ks)
+				}
+				return true
+			})
+		}
+	}
+	return nil
+}
+
+// moduleNames lists the modules of the modulepath, as Puppet finds them: the directories with a
+// module's name (lower case, digits, underscores) in each module directory, the first holding a
+// name winning, in modulepath order and then by name. A module directory that does not exist
+// holds none.
+func (e *Engine) moduleNames() (names, warnings []string, err error) {
+	dirs, warnings, err := e.modulepath()
+	if err != nil {
+		return nil, warnings, err
+	}
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		entries, err := os.ReadDir(d) // sorted by name
+		if err != nil {
+			continue
+		}
+		for _, de := range entries {
+			name := de.Name()
+			if seen[name] || !moduleNamePattern.MatchString(name) {
+				continue
+			}
+			if fi, err := os.Stat(filepath.Join(d, name)); err == nil && fi.IsDir() { // links followed, as moduleDir does
+				seen[name] = true
+				names = append(names, name)
+			}
+		}
+	}
+	return names, warnings, nil
+}

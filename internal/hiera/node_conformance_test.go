@@ -1,0 +1,179 @@
+package hiera
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+)
+
+// The node corpus: for every case of the conformance corpus that Puppet answers (no Hiera 3
+// command line, no eyaml ciphertext), testdata/conformance/node-expected/<id>.json holds the root
+// keys of every data file of the case ("candidates") and real Puppet's first-found answer for each,
+// and "probes": lookups of a key no file has, globally and per module, which fail when some data the
+// node reaches cannot be read. Copied from the shared oracle runs (node_record.py); the checks are
+// those of the shared nodecheck.py, on the engine alone:
+//   - the whole node (LookupNode without Keys) finds exactly the candidates Puppet finds, with
+//     Puppet's values (hash order included) and Sensitive where Puppet's value is Sensitive;
+//   - with Keys = every candidate, the others are answered not found;
+//   - where Puppet fails on a candidate (or, for the whole node, on a probe), the read fails: an
+//     answer's error for a key Puppet fails on, or the listing's.
+
+type nodeRecord struct {
+	ID         string                `json:"id"`
+	Candidates []string              `json:"candidates"`
+	Answers    map[string]nodeAnswer `json:"answers"`
+	Probes     map[string]nodeAnswer `json:"probes"`
+}
+
+type nodeAnswer struct {
+	Value     json.RawMessage `json:"value"`
+	NotFound  bool            `json:"not_found"`
+	Error     string          `json:"error"`
+	Crash     bool            `json:"puppet_crash"`
+	Sensitive bool            `json:"sensitive"`
+	Derived   bool            `json:"derived_secret"` // interpolated a Sensitive into a string: either answer is right
+}
+
+func TestNodeConformance(t *testing.T) {
+	cases, _ := readConfCases(t)
+	byID := map[string]confCase{}
+	for _, c := range cases {
+		byID[c.ID] = c
+	}
+	paths, err := filepath.Glob(filepath.Join("testdata", "conformance", "node-expected", "*.json"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no node records: %v", err)
+	}
+	agree, total, keys := 0, 0, 0
+	for _, p := range paths {
+		var rec nodeRecord
+		mustReadJSON(t, p, &rec)
+		c, ok := byID[rec.ID]
+		if !ok {
+			t.Errorf("%s: no case %s in testdata/conformance/cases (copy both from the shared corpus)", p, rec.ID)
+			continue
+		}
+		engine, scope := confEngine(t, c)
+		for _, whole := range []bool{true, false} {
+			if !whole && len(rec.Candidates) == 0 {
+				continue
+			}
+			total++
+			keys += len(rec.Candidates)
+			req := NodeRequest{Scope: scope}
+			if !whole {
+				req.Keys = rec.Candidates
+			}
+			res, err := engine.LookupNode(context.Background(), req)
+			if problem := compareNode(rec, whole, res, err); problem != "" {
+				t.Errorf("%s (whole node %v): %s", rec.ID, whole, problem)
+				continue
+			}
+			agree++
+		}
+	}
+	fmt.Printf("node conformance: %d/%d node reads agree with Puppet (%d keys)\n", agree, total, keys)
+}
+
+// confEngine is the engine and scope of a conformance case, as TestConformance builds them.
+func confEngine(t *testing.T, c confCase) (*Engine, Scope) {
+	cfgPath, scope := setUpCase(t, c)
+	if c.Environment == "" {
+		return NewEngine(cfgPath), scope
+	}
+	global := cfgPath
+	if _, ok := c.Files["hiera.yaml"]; !ok {
+		global = ""
+	}
+	return NewLayeredEngine(global, Layers{Environment: filepath.Join(filepath.Dir(cfgPath), "environments", c.Environment)}), scope
+}
+
+// compareNode says how a node read differs from Puppet's answers ("" when it agrees).
+func compareNode(rec nodeRecord, whole bool, res NodeResult, err error) string {
+	crash, failing := map[string]bool{}, map[string]bool{}
+	for k, a := range rec.Answers {
+		switch {
+		case a.Crash:
+			crash[k] = true
+		case a.Error != "":
+			failing[k] = true
+		}
+	}
+	probeFails, probeCrash := false, false
+	if whole {
+		for _, a := range rec.Probes {
+			probeFails = probeFails || (a.Error != "" && !a.Crash)
+			probeCrash = probeCrash || a.Crash
+		}
+	}
+	var failed []string // the keys whose answer is an error
+	for _, a := range res.Answers {
+		if a.Err != nil {
+			failed = append(failed, a.Key)
+		}
+	}
+	switch {
+	case err != nil || len(failed) > 0:
+		mustFail := len(failing) > 0 || probeFails
+		named := err != nil || slices.ContainsFunc(failed, func(k string) bool { return failing[k] || crash[k] })
+		mayFail := len(crash) > 0 || probeCrash
+		if (mustFail && named) || (mayFail && (err != nil || slices.ContainsFunc(failed, func(k string) bool { return crash[k] }))) {
+			return ""
+		}
+		return fmt.Sprintf("read failed: %v %v, Puppet fails on %v", err, failed, keysOf(failing))
+	case len(failing) > 0 || probeFails:
+		return fmt.Sprintf("the read must fail (Puppet fails on keys %v or a probe), it did not", keysOf(failing))
+	}
+	got := map[string]Result{}
+	for _, a := range res.Answers {
+		if !crash[a.Key] && a.Result.Found {
+			got[a.Key] = a.Result
+		}
+	}
+	var problems []string
+	for _, k := range rec.Candidates {
+		a := rec.Answers[k]
+		r, found := got[k]
+		switch {
+		case a.Crash:
+		case a.NotFound && found:
+			problems = append(problems, fmt.Sprintf("%q found, Puppet finds nothing", k))
+		case a.NotFound:
+		case !found:
+			problems = append(problems, fmt.Sprintf("%q not found, Puppet finds %s", k, a.Value))
+		case a.Sensitive != r.Sensitive && !a.Derived:
+			problems = append(problems, fmt.Sprintf("%q: sensitive %v, Puppet %v", k, r.Sensitive, a.Sensitive))
+		case !a.Derived && !r.Sensitive:
+			want, perr := datafile.ParseJSON(a.Value)
+			wantJSON, _ := datafile.MarshalJSON(want)
+			gotJSON, jerr := datafile.MarshalJSON(r.Value)
+			if perr != nil || jerr != nil || string(wantJSON) != string(gotJSON) {
+				problems = append(problems, fmt.Sprintf("%q: got %s, Puppet %s", k, gotJSON, a.Value))
+			}
+		}
+	}
+	for k := range got {
+		if _, candidate := rec.Answers[k]; !candidate {
+			problems = append(problems, fmt.Sprintf("%q found, but no data file of the case has it as a root key", k))
+		}
+	}
+	if !whole && len(res.Answers) != len(rec.Candidates) {
+		problems = append(problems, fmt.Sprintf("%d answers for %d keys", len(res.Answers), len(rec.Candidates)))
+	}
+	return strings.Join(problems, "; ")
+}
+
+func keysOf(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,250 @@
+package hiera_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+)
+
+// Engine.NodeKeys and Engine.LookupNode: a node's keys, and many keys in one call.
+
+// nodeFixture has three layers: a global hierarchy of two levels (one reached only by another
+// node), an environment, a module with a default_hierarchy, a module without hiera.yaml and one
+// whose version 3 hiera.yaml Puppet ignores.
+var nodeFixture = files{
+	"hiera.yaml": twoLevels,
+	"data/nodes/web01.yaml": "role: web\nntp::servers: [node]\n\"top.dot\": literal\nnothing: ~\n1: integer key\ntrue: boolean key\n" +
+		"users: {bob: {uid: 1}}\n",
+	"data/nodes/db01.yaml":                     "db_only: 1\n",
+	"data/common.yaml":                         "role: base\ntop: {dot: dug}\nlookup_options:\n  ntp::servers: {merge: unique}\n  secret: {convert_to: Sensitive}\nsecret: s3cret\n",
+	"environments/production/hiera.yaml":       level5,
+	"environments/production/data/common.yaml": "env_key: \"%{lookup('role')}-env\"\n",
+	"environments/production/modules/ntp/hiera.yaml": "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n" +
+		"default_hierarchy:\n  - name: defaults\n    path: defaults.yaml\n",
+	"environments/production/modules/ntp/data/common.yaml":     "ntp::servers: [module]\nunqualified: never reached\n",
+	"environments/production/modules/ntp/data/defaults.yaml":   "ntp::driftfile: /var/lib/ntp/drift\n",
+	"environments/production/modules/nohiera/data/common.yaml": "nohiera::x: 1\n",
+	"environments/production/modules/old/hiera.yaml":           ":backends: [yaml]\n:hierarchy: [common]\n",
+	"environments/production/modules/old/data/common.yaml":     "old::x: 1\n",
+}
+
+var web01 = map[string]any{"trusted": map[string]any{"certname": "web01"}}
+
+func TestNodeKeys(t *testing.T) {
+	e, _ := layeredEngine(t, nodeFixture)
+	keys, err := e.NodeKeys(context.Background(), scopeOf(t, nil, web01))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"role", "ntp::servers", "top.dot", "nothing", "users", // the node's file, non-string keys left out
+		"top", "secret", // common.yaml: role and ntp::servers once, lookup_options left out
+		"env_key",        // the environment
+		"ntp::driftfile", // module ntp's default_hierarchy; its unqualified key left out
+	}
+	if diff := cmp.Diff(want, keys); diff != "" {
+		t.Errorf("keys (-want +got):\n%s", diff)
+	}
+}
+
+func TestLookupNode(t *testing.T) {
+	e, dir := layeredEngine(t, nodeFixture)
+	scope := scopeOf(t, nil, web01)
+	res, err := e.LookupNode(context.Background(), hiera.NodeRequest{Scope: scope})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers := map[string]hiera.NodeAnswer{}
+	var order []string
+	for _, a := range res.Answers {
+		answers[a.Key] = a
+		order = append(order, a.Key)
+		if a.Err != nil {
+			t.Errorf("%s: %v", a.Key, a.Err)
+		}
+	}
+	if want := []string{"role", "ntp::servers", "top.dot", "nothing", "users", "top", "secret", "env_key", "ntp::driftfile"}; !cmp.Equal(want, order) {
+		t.Errorf("answers in order %v, want %v", order, want)
+	}
+	// Each answer is what a single lookup answers.
+	for _, key := range order {
+		single, err := lookup(t, e, hiera.Request{Key: key, Scope: scope})
+		a := answers[key]
+		if err != nil || a.Result.Found != single.Found || a.Result.Sensitive != single.Sensitive ||
+			jsonOf(t, a.Result.Value) != jsonOf(t, single.Value) || !cmp.Equal(a.Result.Sources, single.Sources) {
+			t.Errorf("%s: node answer %+v, single lookup %+v (%v)", key, a.Result, single, err)
+		}
+	}
+	for key, want := range map[string]string{
+		"ntp::servers": `["node","module"]`, "top.dot": `"dug"`, "nothing": "null", "env_key": `"web-env"`,
+		"ntp::driftfile": `"/var/lib/ntp/drift"`,
+	} {
+		if a := answers[key]; !a.Result.Found || jsonOf(t, a.Result.Value) != want {
+			t.Errorf("%s = %s (found %v), want %s", key, jsonOf(t, a.Result.Value), a.Result.Found, want)
+		}
+	}
+	if !answers["secret"].Result.Sensitive {
+		t.Error("secret: not Sensitive")
+	}
+	if got := answers["ntp::servers"].Result.Sources; len(got) != 2 || got[1].Module != "ntp" ||
+		got[0].File != filepath.Join(dir, "data/nodes/web01.yaml") {
+		t.Errorf("ntp::servers sources %+v", got)
+	}
+	if !slicesContain(res.Warnings, "old") {
+		t.Errorf("warnings %q: want the ignored version 3 hiera.yaml of module old", res.Warnings)
+	}
+}
+
+func slicesContain(list []string, part string) bool {
+	for _, s := range list {
+		if strings.Contains(s, part) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestLookupNodeKeysAndPrefixes(t *testing.T) {
+	e, _ := layeredEngine(t, nodeFixture)
+	scope := scopeOf(t, nil, web01)
+	res, err := e.LookupNode(context.Background(), hiera.NodeRequest{Scope: scope,
+		Keys: []string{"users.bob.uid", "db_only", "ntp::driftfile", "nohiera::x", "old::x", "unqualified", "lookup_options"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]bool{}
+	for _, a := range res.Answers {
+		if a.Err != nil {
+			t.Errorf("%s: %v", a.Key, a.Err)
+		}
+		found[a.Key] = a.Result.Found
+	}
+	want := map[string]bool{"users.bob.uid": true, "db_only": false, "ntp::driftfile": true, "nohiera::x": false, "old::x": false,
+		"unqualified": false, "lookup_options": false}
+	if diff := cmp.Diff(want, found); diff != "" {
+		t.Errorf("found (-want +got):\n%s", diff)
+	}
+
+	res, err = e.LookupNode(context.Background(), hiera.NodeRequest{Scope: scope, Prefixes: []string{"ntp::", "to"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, a := range res.Answers {
+		keys = append(keys, a.Key)
+	}
+	if want := []string{"ntp::servers", "top.dot", "top", "ntp::driftfile"}; !cmp.Equal(want, keys) {
+		t.Errorf("prefixes: keys %v, want %v", keys, want)
+	}
+}
+
+func TestLookupNodeErrors(t *testing.T) {
+	fixture := files{
+		"hiera.yaml":            twoLevels,
+		"data/nodes/web01.yaml": "a: \"%{lookup('loop')}\"\nloop: \"%{lookup('loop')}\"\nok: 1\n",
+		"data/common.yaml":      "b: 2\n",
+	}
+	e, _ := newEngine(t, fixture)
+	scope := scopeOf(t, nil, web01)
+	res, err := e.LookupNode(context.Background(), hiera.NodeRequest{Scope: scope})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := map[string]string{}
+	for _, a := range res.Answers {
+		if a.Err != nil {
+			failed[a.Key] = a.Err.Error()
+			if he := hieraError(t, a.Err); he.Key != a.Key {
+				t.Errorf("%s: error's key %q", a.Key, he.Key)
+			}
+		} else if !a.Result.Found {
+			t.Errorf("%s: not found", a.Key)
+		}
+	}
+	if len(failed) != 2 || !strings.Contains(failed["loop"], "Recursive lookup") || !strings.Contains(failed["a"], "Recursive lookup") {
+		t.Errorf("failed keys %v, want a and loop with their recursion", failed)
+	}
+
+	// A data file the node reaches that does not parse fails the listing, though no other key is in it.
+	addFiles(t, filepath.Dir(e.ConfigPath()), files{"data/common.yaml": "b: [unclosed\n"})
+	hiera.SetClock(e, func() time.Time { return time.Now().Add(time.Hour) })
+	_, err = e.LookupNode(context.Background(), hiera.NodeRequest{Scope: scope})
+	if he := hieraError(t, err); he.Line == 0 || !strings.HasSuffix(he.File, "common.yaml") || he.Level != "common" {
+		t.Errorf("listing error %q: want the file, line and level", err)
+	}
+	if keys, err := e.NodeKeys(context.Background(), scope); err == nil {
+		t.Errorf("NodeKeys listed %v over a broken file", keys)
+	}
+	// Named keys are looked up without listing: the file fails each key's lookup (its
+	// lookup_options are read first), as it fails a single lookup.
+	res, err = e.LookupNode(context.Background(), hiera.NodeRequest{Scope: scope, Keys: []string{"ok"}})
+	if err != nil || len(res.Answers) != 1 || res.Answers[0].Err == nil || hieraError(t, res.Answers[0].Err).Key != "ok" {
+		t.Errorf("keys = [ok]: %+v, %v", res, err)
+	}
+	// A file reached by another node only does not matter.
+	other := scopeOf(t, nil, map[string]any{"trusted": map[string]any{"certname": "db01"}})
+	addFiles(t, filepath.Dir(e.ConfigPath()), files{"data/common.yaml": "b: 2\n", "data/nodes/db01.yaml": "{\n"})
+	hiera.SetClock(e, func() time.Time { return time.Now().Add(2 * time.Hour) })
+	if _, err := e.LookupNode(context.Background(), hiera.NodeRequest{Scope: scope}); err != nil {
+		t.Errorf("web01 with db01's file broken: %v", err)
+	}
+	if _, err := e.LookupNode(context.Background(), hiera.NodeRequest{Scope: other}); err == nil {
+		t.Error("db01 with its own file broken: no error")
+	}
+}
+
+func TestLookupNodeBrokenConfigs(t *testing.T) {
+	for name, fs := range map[string]files{
+		"environment hiera.yaml": {"environments/production/hiera.yaml": "version: 5\nhierarchy: 1\n"},
+		"module hiera.yaml":      {"environments/production/modules/m/hiera.yaml": "version: 5\nhierarchy: [{name: x}]\n"},
+		"lookup_options": {
+			"environments/production/hiera.yaml":       level5,
+			"environments/production/data/common.yaml": "lookup_options: 1\n",
+		},
+		"hierarchy path": {
+			"environments/production/hiera.yaml": "version: 5\nhierarchy:\n  - name: x\n    path: \"%{lookup('x')}.yaml\"\n",
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e, _ := layeredEngine(t, fs)
+			res, err := e.LookupNode(context.Background(), hiera.NodeRequest{})
+			if err == nil {
+				t.Fatalf("no error: %+v", res)
+			}
+			if he := hieraError(t, err); he.File == "" {
+				t.Errorf("error %q names no file", err)
+			}
+		})
+	}
+	e := hiera.NewEngine(filepath.Join(t.TempDir(), "hiera.yaml"))
+	if _, err := e.LookupNode(context.Background(), hiera.NodeRequest{Keys: []string{"a"}}); err == nil || !strings.Contains(err.Error(), "hiera.yaml") {
+		t.Errorf("a missing hiera.yaml: %v", err)
+	}
+}
+
+func TestLookupNodeHiera3(t *testing.T) {
+	e, _ := newEngine(t, files{
+		"hiera.yaml":       ":backends: [yaml, json]\n:yaml:\n  :datadir: \"@ROOT@/data\"\n:json:\n  :datadir: \"@ROOT@/data\"\n:hierarchy: [\"%{::role}\", common]\n",
+		"data/web.yaml":    "a: web\n",
+		"data/common.yaml": "a: common\nb: yaml\n",
+		"data/common.json": `{"c": "json", "b": "json"}`,
+		"data/db.yaml":     "d: db\n",
+	})
+	res, err := e.LookupNode(context.Background(), hiera.NodeRequest{Scope: scopeOf(t, map[string]any{"role": "web"}, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]any{}
+	for _, a := range res.Answers {
+		got[a.Key] = a.Result.Value
+	}
+	if diff := cmp.Diff(map[string]any{"a": "web", "b": "yaml", "c": "json"}, got); diff != "" {
+		t.Errorf("values (-want +got):\n%s", diff)
+	}
+}
