@@ -44,6 +44,8 @@ type Request struct {
 	HasDefault   bool
 	Scope        Scope
 	Explain      bool
+	// EyamlKeys, when given, replace the key files every eyaml_lookup_key entry names.
+	EyamlKeys EyamlKeys
 }
 
 // Result is the outcome of a lookup that did not fail.

@@ -5,3 +5,10 @@ import "time"
 // SetClock replaces the engine's clock, so that tests can move past StampCheckInterval without
 // sleeping.
 func SetClock(e *Engine, now func() time.Time) { e.now = now }
+
+// CachedDecryptors counts the engine's cached eyaml decryptors (keyed by key file path and version).
+func CachedDecryptors(e *Engine) int {
+	n := 0
+	e.decryptors.Range(func(_, _ any) bool { n++; return true })
+	return n
+}

@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -27,7 +28,11 @@ func (inv *invocation) decryptValue(e *entry, v any) (any, error) {
 	inv.sensitive = true
 	out, err := decryptAll(dec, v)
 	if err != nil { // eyaml's errors name the token's problem, never its plaintext
-		return nil, &model.Error{Message: err.Error(), Err: err, ValueFree: true}
+		msg := err.Error()
+		if eyaml.KindOf(err) == eyaml.KindWrongKey {
+			err = errors.Join(ErrEyamlKey, err)
+		}
+		return nil, &model.Error{Message: msg, Err: err, ValueFree: true}
 	}
 	return out, nil
 }
@@ -139,43 +144,65 @@ func (inv *invocation) decryptor(e *entry) (*eyaml.Decryptor, error) {
 }
 
 // loadDecryptor loads the entry's pkcs7 key (paths relative to hiera.yaml, interpolation allowed),
-// through the engine's cache of keys by path and version.
+// or the request's EyamlKeys in its place, through the engine's cache of keys by path and version.
 func (inv *invocation) loadDecryptor(e *entry) (*eyaml.Decryptor, error) {
-	privPath, err := inv.keyOption(e, "pkcs7_private_key")
-	if err != nil {
-		return nil, err
+	given := inv.req.EyamlKeys
+	keyError := func(msg string, err error) error {
+		return &model.Error{Message: msg, Level: e.name, File: inv.cfg.path, Err: errors.Join(ErrEyamlKey, err), ValueFree: true}
+	}
+	privPath, pubPath := given.PrivateKeyPath, given.PublicKeyPath
+	if k := given.Key; k != nil {
+		if k.hasCert || pubPath == "" {
+			return k.dec, nil
+		}
+		dec, err := k.dec.WithCertificateFile(pubPath)
+		if err != nil {
+			return nil, keyError(err.Error(), err)
+		}
+		return dec, nil
+	}
+	var err error
+	if privPath == "" {
+		if privPath, err = inv.keyOption(e, "pkcs7_private_key"); err != nil {
+			return nil, err
+		}
 	}
 	if privPath == "" {
-		return nil, &model.Error{Message: "eyaml_lookup_key needs options.pkcs7_private_key (the path of the private key)", Level: e.name, File: inv.cfg.path, ValueFree: true}
+		return nil, keyError("eyaml_lookup_key needs options.pkcs7_private_key (the path of the private key)", nil)
 	}
-	pubPath, err := inv.keyOption(e, "pkcs7_public_key")
-	if err != nil {
-		return nil, err
+	if pubPath == "" && !given.privateGiven() { // a private key given alone decrypts alone
+		if pubPath, err = inv.keyOption(e, "pkcs7_public_key"); err != nil {
+			return nil, err
+		}
+		if pubPath == "" { // the private key alone would do, but hiera-eyaml refuses, and so Puppet
+			return nil, keyError("eyaml_lookup_key needs options.pkcs7_public_key as well as pkcs7_private_key to decrypt "+
+				"(hiera-eyaml, and so Puppet, fails with \"pkcs7_public_key is not defined\")", nil)
+		}
 	}
-	if pubPath == "" { // the private key alone would do, but hiera-eyaml refuses, and so Puppet
-		return nil, &model.Error{Message: "eyaml_lookup_key needs options.pkcs7_public_key as well as pkcs7_private_key to decrypt " +
-			"(hiera-eyaml, and so Puppet, fails with \"pkcs7_public_key is not defined\")", Level: e.name, File: inv.cfg.path, ValueFree: true}
-	}
+	ck := decryptorKey{private: privPath, public: pubPath}
 	fi, err := os.Stat(privPath)
 	if err != nil {
-		return nil, &model.Error{Message: fmt.Sprintf("cannot read the eyaml private key %s: %v", privPath, err), Level: e.name, File: inv.cfg.path, ValueFree: true}
+		return nil, keyError(fmt.Sprintf("cannot read the eyaml private key %s: %v", privPath, err), err)
 	}
-	pfi, err := os.Stat(pubPath)
-	if err != nil {
-		return nil, &model.Error{Message: fmt.Sprintf("cannot read the eyaml public key %s: %v", pubPath, err), Level: e.name, File: inv.cfg.path, ValueFree: true}
+	ck.privateStamp = stampOf(fi)
+	if pubPath != "" {
+		pfi, err := os.Stat(pubPath)
+		if err != nil {
+			return nil, keyError(fmt.Sprintf("cannot read the eyaml public key %s: %v", pubPath, err), err)
+		}
+		ck.publicStamp = stampOf(pfi)
 	}
-	ck := decryptorKey{private: privPath, public: pubPath, privateStamp: stampOf(fi), publicStamp: stampOf(pfi)}
 	if d, ok := inv.engine.decryptors.Load(ck); ok {
 		if dec, isDec := d.(*eyaml.Decryptor); isDec { // always: only decryptors are stored
 			return dec, nil
 		}
 	}
 	dec, err := eyaml.LoadDecryptor(privPath)
-	if err == nil {
+	if err == nil && pubPath != "" {
 		dec, err = dec.WithCertificateFile(pubPath)
 	}
 	if err != nil {
-		return nil, &model.Error{Message: err.Error(), Level: e.name, File: inv.cfg.path, Err: err, ValueFree: true}
+		return nil, keyError(err.Error(), err)
 	}
 	inv.engine.decryptors.Store(ck, dec)
 	return dec, nil

@@ -123,7 +123,7 @@ func lookupSchema(kind lookupVariant) schema.Schema {
 				Sensitive:           kind.secret,
 			},
 		},
-		Blocks: map[string]schema.Block{"merge": mergeBlock(kind.mergeText)},
+		Blocks: map[string]schema.Block{"merge": mergeBlock(kind.mergeText), "eyaml": eyamlBlock()},
 	}
 }
 

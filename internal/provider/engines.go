@@ -26,6 +26,7 @@ type providerData struct {
 	modulepath  []string
 	facts       engineArg // the provider's facts
 	scope       engineArg
+	eyaml       hiera.EyamlKeys // the provider's eyaml block
 	// unknown is set when a provider argument is not known yet (it depends on something computed
 	// at apply time), so no lookup can be answered during this plan.
 	unknown bool

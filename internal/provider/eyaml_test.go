@@ -75,11 +75,14 @@ func findPlaintext(b []byte) string { return findPlaintextIn(string(b), eyamlSec
 
 // scanDir looks for a plaintext in every file Terraform wrote under dir (state files, saved plans,
 // and the files inside those that are zip archives). Symbolic links (the testdata directory) are
-// not followed.
-func scanDir(dir string) (string, error) {
+// not followed, nor is the variables file plugin-testing writes to pass ConfigVariables in.
+func scanDir(dir string) (string, error) { return scanDirFor(dir, findPlaintext) }
+
+// scanDirFor is scanDir with another finder (it returns what it found in a file's bytes, or "").
+func scanDirFor(dir string, findPlaintext func([]byte) string) (string, error) {
 	var found string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 || found != "" {
+		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 || found != "" || strings.HasSuffix(p, ".auto.tfvars.json") {
 			return err
 		}
 		b, err := os.ReadFile(p)

@@ -18,20 +18,21 @@ import (
 // lookupModel is the arguments and results that the hiera_* data sources, the ephemeral
 // resource hiera_lookup and the lookup function share.
 type lookupModel struct {
-	Key          types.String  `tfsdk:"key"`
-	Config       types.String  `tfsdk:"config"`
-	Environment  types.String  `tfsdk:"environment"`
-	Modulepath   types.List    `tfsdk:"modulepath"`
-	Facts        types.Dynamic `tfsdk:"facts"`
-	Scope        types.Dynamic `tfsdk:"scope"`
-	Merge        *mergeModel   `tfsdk:"merge"`
-	DefaultValue types.Dynamic `tfsdk:"default_value"`
-	ValueType    types.String  `tfsdk:"value_type"`
-	Explain      types.Bool    `tfsdk:"explain"`
-	Value        types.Dynamic `tfsdk:"value"`
-	JSON         types.String  `tfsdk:"json"`
-	Found        types.Bool    `tfsdk:"found"`
-	Explanation  types.String  `tfsdk:"explanation"`
+	Key          types.String     `tfsdk:"key"`
+	Config       types.String     `tfsdk:"config"`
+	Environment  types.String     `tfsdk:"environment"`
+	Modulepath   types.List       `tfsdk:"modulepath"`
+	Facts        types.Dynamic    `tfsdk:"facts"`
+	Scope        types.Dynamic    `tfsdk:"scope"`
+	Merge        *mergeModel      `tfsdk:"merge"`
+	Eyaml        *eyamlPathsModel `tfsdk:"eyaml"`
+	DefaultValue types.Dynamic    `tfsdk:"default_value"`
+	ValueType    types.String     `tfsdk:"value_type"`
+	Explain      types.Bool       `tfsdk:"explain"`
+	Value        types.Dynamic    `tfsdk:"value"`
+	JSON         types.String     `tfsdk:"json"`
+	Found        types.Bool       `tfsdk:"found"`
+	Explanation  types.String     `tfsdk:"explanation"`
 }
 
 // readLookup is the data sources' Read and the ephemeral resource's Open: it reads the arguments
@@ -69,7 +70,7 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	key := m.Key.ValueString()
 	if pd.unknown {
 		diags.AddError("Provider Arguments Not Known Yet",
-			fmt.Sprintf("The hiera provider's config, environment, modulepath, facts or scope depend on values known only after apply, so %q cannot be looked up during this plan. ", key)+
+			fmt.Sprintf("The hiera provider's config, environment, modulepath, facts, scope or eyaml keys depend on values known only after apply, so %q cannot be looked up during this plan. ", key)+
 				"Pass such facts in the data source's own facts or scope instead (the lookup then waits for apply), "+
 				"or create the resources they come from first.")
 		return diags
@@ -103,7 +104,7 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 		return diags
 	}
 	if err != nil {
-		diags.AddAttributeError(path.Root("key"), "Hiera Lookup Failed", lookupError(key, configPath, err))
+		diags.AddAttributeError(path.Root("key"), "Hiera Lookup Failed", lookupError(key, configPath, err)+eyamlKeyHint(err))
 		return diags
 	}
 	value := res.Value
@@ -173,6 +174,10 @@ func (pd *providerData) request(ctx context.Context, kind lookupVariant, m *look
 	}
 	if !m.ValueType.IsNull() && !m.ValueType.IsUnknown() {
 		req.ValueType, req.HasValueType = m.ValueType.ValueString(), true
+	}
+	var err error
+	if req.EyamlKeys, err = pd.eyamlKeys(m.Eyaml); err != nil {
+		diags.AddAttributeError(path.Root("eyaml"), "Invalid eyaml Key Path", err.Error())
 	}
 	return req, diags
 }

@@ -40,11 +40,12 @@ type hieraProvider struct {
 }
 
 type hieraProviderModel struct {
-	Config      types.String  `tfsdk:"config"`
-	Environment types.String  `tfsdk:"environment"`
-	Modulepath  types.List    `tfsdk:"modulepath"`
-	Facts       types.Dynamic `tfsdk:"facts"`
-	Scope       types.Dynamic `tfsdk:"scope"`
+	Config      types.String        `tfsdk:"config"`
+	Environment types.String        `tfsdk:"environment"`
+	Modulepath  types.List          `tfsdk:"modulepath"`
+	Facts       types.Dynamic       `tfsdk:"facts"`
+	Scope       types.Dynamic       `tfsdk:"scope"`
+	Eyaml       *providerEyamlModel `tfsdk:"eyaml"`
 }
 
 func (p *hieraProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -77,6 +78,7 @@ func (p *hieraProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"facts": schema.DynamicAttribute{MarkdownDescription: factsDescription, Optional: true},
 			"scope": schema.DynamicAttribute{MarkdownDescription: scopeDescription, Optional: true},
 		},
+		Blocks: map[string]schema.Block{"eyaml": providerEyamlBlock()},
 	}
 }
 
@@ -111,6 +113,9 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 			resp.Diagnostics.AddAttributeError(path.Root(a.name), "Invalid Provider Argument", err.Error())
 		}
 	}
+	eyamlKeys, unknown, diags := providerEyamlKeys(m.Eyaml)
+	resp.Diagnostics.Append(diags...)
+	pd.eyaml, pd.unknown = eyamlKeys, pd.unknown || unknown
 	resp.DataSourceData = pd
 	resp.EphemeralResourceData = pd
 	p.configured.Store(pd)

@@ -1,0 +1,181 @@
+// The eyaml blocks: key files, or key text, in place of the keys hiera.yaml names (issue 24).
+package provider
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	pschema "github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+)
+
+// eyamlPathsModel is the eyaml block of the data sources and the ephemeral resource.
+type eyamlPathsModel struct {
+	PrivateKeyPath types.String `tfsdk:"private_key_path"`
+	PublicKeyPath  types.String `tfsdk:"public_key_path"`
+}
+
+// providerEyamlModel is the provider's eyaml block: paths, or the keys' text.
+type providerEyamlModel struct {
+	PrivateKeyPath types.String `tfsdk:"private_key_path"`
+	PublicKeyPath  types.String `tfsdk:"public_key_path"`
+	PrivateKeyPEM  types.String `tfsdk:"private_key_pem"`
+	PublicKeyPEM   types.String `tfsdk:"public_key_pem"`
+}
+
+// The environment variables that stand for the provider's eyaml block, attribute by attribute,
+// where the block does not set them: a CI runner's secret store usually hands a key over that way.
+var eyamlEnv = struct{ privatePath, publicPath, privatePEM, publicPEM string }{
+	"HIERA_EYAML_PRIVATE_KEY_PATH", "HIERA_EYAML_PUBLIC_KEY_PATH", "HIERA_EYAML_PRIVATE_KEY", "HIERA_EYAML_PUBLIC_KEY",
+}
+
+const eyamlBlockText = "Keys for the eyaml levels (`lookup_key: eyaml_lookup_key`), in place of the `pkcs7_private_key` and " +
+	"`pkcs7_public_key` that `hiera.yaml` names for every eyaml level: a control repository names them where the Puppet server " +
+	"keeps them (`/etc/puppetlabs/puppet/eyaml/...`), and a laptop or a CI runner has them elsewhere."
+
+const privatePathText = "Path to the eyaml private key (`private_key.pkcs7.pem`). A relative path is taken from Terraform's working directory. " +
+	"Given without a public key, it decrypts alone (`hiera.yaml`'s public key belongs to its own private key and is not used)."
+
+const publicPathText = "Path to the eyaml public key (`public_key.pkcs7.pem`, a certificate). Optional: the private key decrypts alone."
+
+// eyamlBlock is the data sources' and the ephemeral resource's eyaml block: paths only, since a data
+// source's arguments are stored in the state.
+func eyamlBlock() dschema.SingleNestedBlock {
+	return dschema.SingleNestedBlock{
+		MarkdownDescription: eyamlBlockText + " Replaces the provider's `eyaml` block key by key. Key text goes in the provider's " +
+			"`eyaml` block only, where it stays out of plan and state (a data source's arguments are stored in the state).",
+		Attributes: map[string]dschema.Attribute{
+			"private_key_path": dschema.StringAttribute{MarkdownDescription: privatePathText, Optional: true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+			"public_key_path": dschema.StringAttribute{MarkdownDescription: publicPathText, Optional: true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)}},
+		},
+	}
+}
+
+// providerEyamlBlock is the provider's eyaml block: paths, or the keys' text.
+func providerEyamlBlock() pschema.SingleNestedBlock {
+	sibling := func(name string) path.Expression { return path.MatchRelative().AtParent().AtName(name) }
+	return pschema.SingleNestedBlock{
+		MarkdownDescription: eyamlBlockText + " Each attribute not set here is taken from an environment variable when it is set: " +
+			"`" + eyamlEnv.privatePath + "`, `" + eyamlEnv.publicPath + "`, `" + eyamlEnv.privatePEM + "` (the private key's text) and `" +
+			eyamlEnv.publicPEM + "`. A data source's own `eyaml` block wins over this one.",
+		Attributes: map[string]pschema.Attribute{
+			"private_key_path": pschema.StringAttribute{MarkdownDescription: privatePathText, Optional: true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1), stringvalidator.ConflictsWith(sibling("private_key_pem"))}},
+			"public_key_path": pschema.StringAttribute{MarkdownDescription: publicPathText, Optional: true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1), stringvalidator.ConflictsWith(sibling("public_key_pem"))}},
+			"private_key_pem": pschema.StringAttribute{
+				MarkdownDescription: "The eyaml private key itself, PEM text (`-----BEGIN RSA PRIVATE KEY-----`), from a sensitive " +
+					"variable or a secret store: `private_key_pem = var.eyaml_private_key`. Sensitive: never shown, and never written " +
+					"to the state (Terraform keeps no provider arguments there). A saved plan file holds the values of the variables " +
+					"it was made with; declare the variable `ephemeral = true` (Terraform 1.10 or later) to keep it out of that too.",
+				Optional: true, Sensitive: true,
+			},
+			"public_key_pem": pschema.StringAttribute{
+				MarkdownDescription: "The eyaml public key itself, PEM text (`-----BEGIN CERTIFICATE-----`). Optional: the private key decrypts alone.",
+				Optional:            true,
+			},
+		},
+	}
+}
+
+// providerEyamlKeys reads the provider's eyaml block, with the environment variables for what it
+// leaves unset: paths made absolute, key text parsed. unknown is set when a value is not known yet.
+// Diagnostics name the attribute, never the key's text.
+func providerEyamlKeys(m *providerEyamlModel) (keys hiera.EyamlKeys, unknown bool, diags diag.Diagnostics) {
+	if m == nil {
+		m = &providerEyamlModel{}
+	}
+	at := func(name string) path.Path { return path.Root("eyaml").AtName(name) }
+	value := func(v types.String, env string) string {
+		if v.IsUnknown() {
+			unknown = true
+		}
+		if v.IsNull() || v.IsUnknown() {
+			return os.Getenv(env)
+		}
+		return v.ValueString()
+	}
+	privatePath, publicPath := value(m.PrivateKeyPath, eyamlEnv.privatePath), value(m.PublicKeyPath, eyamlEnv.publicPath)
+	privatePEM, publicPEM := value(m.PrivateKeyPEM, eyamlEnv.privatePEM), value(m.PublicKeyPEM, eyamlEnv.publicPEM)
+	if unknown {
+		return keys, true, diags
+	}
+	var err error
+	if keys.PrivateKeyPath, err = absPath(privatePath); err != nil {
+		diags.AddAttributeError(at("private_key_path"), "Invalid eyaml Key Path", err.Error())
+	}
+	if keys.PublicKeyPath, err = absPath(publicPath); err != nil {
+		diags.AddAttributeError(at("public_key_path"), "Invalid eyaml Key Path", err.Error())
+	}
+	if privatePEM == "" {
+		if publicPEM != "" {
+			diags.AddAttributeError(at("public_key_pem"), "eyaml Public Key Without Private Key",
+				"public_key_pem (or "+eyamlEnv.publicPEM+") is set but private_key_pem (or "+eyamlEnv.privatePEM+") is not: "+
+					"the public key's text only goes with the private key's text.")
+		}
+		return keys, false, diags
+	}
+	if privatePath != "" {
+		diags.AddAttributeError(at("private_key_pem"), "Two eyaml Private Keys",
+			"The eyaml private key is given both as text and as a path (from the eyaml block or the environment variables "+
+				eyamlEnv.privatePEM+" and "+eyamlEnv.privatePath+"): give one.")
+		return keys, false, diags
+	}
+	if keys.Key, err = hiera.ParseEyamlKey([]byte(privatePEM), []byte(publicPEM)); err != nil {
+		// eyaml's errors describe the key's form (not PEM, not RSA, ...), never its text
+		diags.AddAttributeError(at("private_key_pem"), "Invalid eyaml Key",
+			fmt.Sprintf("The eyaml key given as text (private_key_pem or %s) cannot be used: %s.", eyamlEnv.privatePEM, err))
+	}
+	return keys, false, diags
+}
+
+// absPath makes a path from Terraform's working directory absolute; "" stays "".
+func absPath(p string) (string, error) {
+	if p == "" {
+		return "", nil
+	}
+	return filepath.Abs(p)
+}
+
+// eyamlKeys is the provider's keys with a lookup's own eyaml block over them, path by path.
+func (pd *providerData) eyamlKeys(m *eyamlPathsModel) (hiera.EyamlKeys, error) {
+	keys := pd.eyaml
+	if m == nil {
+		return keys, nil
+	}
+	var err error
+	if p := m.PrivateKeyPath.ValueString(); p != "" {
+		if keys.PrivateKeyPath, err = absPath(p); err != nil {
+			return keys, fmt.Errorf("cannot resolve the eyaml private key path %q: %w", p, err)
+		}
+		keys.Key = nil
+	}
+	if p := m.PublicKeyPath.ValueString(); p != "" {
+		if keys.PublicKeyPath, err = absPath(p); err != nil {
+			return keys, fmt.Errorf("cannot resolve the eyaml public key path %q: %w", p, err)
+		}
+	}
+	return keys, nil
+}
+
+// eyamlKeyHint says how to give eyaml keys when a lookup failed on them ("" for other errors).
+func eyamlKeyHint(err error) string {
+	if !errors.Is(err, hiera.ErrEyamlKey) {
+		return ""
+	}
+	return "\n\nWhere the keys are not where hiera.yaml says (a laptop, a CI runner), give them in the provider's eyaml block: " +
+		"private_key_path and public_key_path, or the key itself from a sensitive variable with private_key_pem " +
+		"(or the environment variables " + eyamlEnv.privatePath + ", " + eyamlEnv.privatePEM + "). " +
+		"A data source's own eyaml block takes paths too."
+}
