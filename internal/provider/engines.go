@@ -1,5 +1,6 @@
-// What the provider hands its data sources: the configured facts and scope, and one engine per hiera.yaml.
 package provider
+
+// What the provider hands its data sources: the configured facts and scope, and one engine per hiera.yaml.
 
 import (
 	"fmt"

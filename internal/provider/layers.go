@@ -1,5 +1,6 @@
-// The environment and modulepath arguments: Puppet's environment and module layers (issue 10).
 package provider
+
+// The environment and modulepath arguments: Puppet's environment and module layers (issue 10).
 
 import (
 	"fmt"

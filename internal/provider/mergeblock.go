@@ -1,5 +1,6 @@
-// The merge block shared by the lookup data sources: its schema, plan-time checks and engine form.
 package provider
+
+// The merge block shared by the lookup data sources: its schema, plan-time checks and engine form.
 
 import (
 	"context"

@@ -7,9 +7,10 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hieraform/terraform-provider-hiera/internal/provider/wire"
 )
 
-// msgpackLen measures every kind of item Terraform's msgpack holds, at every size class, and
+// wire.MsgpackLen measures every kind of item Terraform's msgpack holds, at every size class, and
 // refuses truncated input.
 func TestMsgpackLen(t *testing.T) {
 	many := func(n int, v tftypes.Value) tftypes.Value {
@@ -54,10 +55,10 @@ func TestMsgpackLen(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			if got := msgpackLen(append(b, 0xc0)); got != len(b) {
+			if got := wire.MsgpackLen(append(b, 0xc0)); got != len(b) {
 				t.Errorf("%s as %s: length %d, want %d", name, typ, got, len(b))
 			}
-			if got := msgpackLen(b[:len(b)-1]); got != 0 {
+			if got := wire.MsgpackLen(b[:len(b)-1]); got != 0 {
 				t.Errorf("%s as %s, truncated: length %d, want 0", name, typ, got)
 			}
 		}
@@ -72,7 +73,7 @@ func TestSpliceState(t *testing.T) {
 	cfg := encodeConfig(t, ds.typ, map[string]tftypes.Value{"key": str6("k"), "facts": facts})
 	found := tftypes.NewValue(tftypes.Bool, true)
 	foundDV, _ := tfprotov6.NewDynamicValue(tftypes.Bool, found)
-	state, ok := spliceState(cfg.MsgPack, len(ds.computed), func(name string) ([]byte, bool) {
+	state, ok := wire.SpliceState(cfg.MsgPack, len(ds.computed), func(name string) ([]byte, bool) {
 		if !ds.computed[name] {
 			return nil, false
 		}
@@ -93,15 +94,15 @@ func TestSpliceState(t *testing.T) {
 	if wantV, _ := want.Unmarshal(ds.typ); !got.Equal(wantV) {
 		t.Errorf("got %s, want %s", got, wantV)
 	}
-	if _, ok := spliceState(cfg.MsgPack, len(ds.computed)+1, func(string) ([]byte, bool) { return nil, false }); ok {
+	if _, ok := wire.SpliceState(cfg.MsgPack, len(ds.computed)+1, func(string) ([]byte, bool) { return nil, false }); ok {
 		t.Error("spliced without every wanted attribute")
 	}
-	if _, ok := spliceState(cfg.MsgPack[:len(cfg.MsgPack)-1], 0, func(string) ([]byte, bool) { return nil, false }); ok {
+	if _, ok := wire.SpliceState(cfg.MsgPack[:len(cfg.MsgPack)-1], 0, func(string) ([]byte, bool) { return nil, false }); ok {
 		t.Error("spliced a truncated configuration")
 	}
 }
 
-// unmarshalConfig reads every configuration of the comparison with the framework, and facts of
+// wire.UnmarshalConfig reads every configuration of the comparison with the framework, and facts of
 // every kind, as terraform-plugin-go does, without falling back to it.
 func TestQuickUnmarshal(t *testing.T) {
 	direct, _, _ := configuredPair(t)
@@ -124,7 +125,7 @@ func TestQuickUnmarshal(t *testing.T) {
 			t.Fatal(err)
 		}
 		for round := range 2 { // the second time with the types remembered
-			got, ok := quickUnmarshal(cfg.MsgPack, ds.typ)
+			got, ok := wire.QuickUnmarshal(cfg.MsgPack, ds.typ)
 			if !ok {
 				t.Errorf("%s: not read", name)
 			} else if !got.Equal(want) {
@@ -132,7 +133,7 @@ func TestQuickUnmarshal(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := quickUnmarshal([]byte{0x81, 0xa1, 'x', 0xc0}, ds.typ); ok {
+	if _, ok := wire.QuickUnmarshal([]byte{0x81, 0xa1, 'x', 0xc0}, ds.typ); ok {
 		t.Error("read a configuration with an attribute the type does not have")
 	}
 }

@@ -1,5 +1,3 @@
-// Package provider implements the hiera Terraform provider: Hiera lookups as data sources, an
-// ephemeral resource for secrets, and merge and lookup functions.
 package provider
 
 import (

@@ -1,5 +1,6 @@
-// A data source's facts and scope converted for the engine once per distinct configuration bytes.
 package provider
+
+// A data source's facts and scope converted for the engine once per distinct configuration bytes.
 
 import (
 	"context"
@@ -9,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/provider/wire"
 )
 
 // A fleet plan gives each node's data sources the node's facts and scope: every key of a node
@@ -47,7 +49,7 @@ var scopeAttributes = []string{"facts", "scope"}
 // is not a map holding both). The key is raw configuration: it may hold secrets, so it is never
 // logged or shown.
 func scopeKey(config []byte) []byte {
-	vals, ok := attributeBytes(config, scopeAttributes...)
+	vals, ok := wire.AttributeBytes(config, scopeAttributes...)
 	if !ok {
 		return nil
 	}

@@ -1,6 +1,7 @@
+package provider
+
 // Values between Terraform and the engine, both directions: tftypes/attr values to engine values (from*)
 // and engine values to dynamic Terraform values (toDynamic, toTF).
-package provider
 
 import (
 	"context"

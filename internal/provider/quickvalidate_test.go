@@ -30,7 +30,7 @@ func TestQuickValidation_validatorKinds(t *testing.T) {
 				kinds = append(kinds, fmt.Sprintf("%T", v))
 			}
 		}
-		s := ds.validate.schema
+		s := ds.validate.Schema
 		for _, a := range s.Attributes {
 			add(validatorsOf(a))
 		}
@@ -44,7 +44,7 @@ func TestQuickValidation_validatorKinds(t *testing.T) {
 		for _, kind := range kinds {
 			if !slices.Contains(known, kind) {
 				t.Errorf("%s: validator %s is new to the quick validation: check it reads none of %v from the configuration, then add it here",
-					typeName, kind, ds.validate.unchecked)
+					typeName, kind, ds.validate.Unchecked)
 			}
 		}
 	}

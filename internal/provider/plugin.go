@@ -1,5 +1,6 @@
-// Serving the provider over go-plugin's gRPC, with the data sources' hot calls answered first.
 package provider
+
+// Serving the provider over go-plugin's gRPC, with the data sources' hot calls answered first.
 
 import (
 	"context"

@@ -1,6 +1,7 @@
+package wire
+
 // A model struct (fields tagged tfsdk, as the framework's Get and Set use) read from and written to a
-// Terraform value directly, for the data sources served without the framework (server.go).
-package provider
+// Terraform value directly, for the data sources served without the framework (internal/provider/protocol.go).
 
 import (
 	"context"
@@ -13,33 +14,33 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// modelCodec converts between a Terraform object value and a model struct whose fields are
+// Codec converts between a Terraform object value and a model struct whose fields are
 // attr.Value types (types.String, types.Dynamic, types.List, ...) or pointers to nested model
 // structs (single nested blocks: nil when the block is absent). Unlike the framework's reflection
 // it resolves the fields once, not on every call.
-type modelCodec struct {
+type Codec struct {
 	goType reflect.Type
-	typ    tftypes.Object
+	Type   tftypes.Object
 	fields []modelField
 }
 
 type modelField struct {
 	name     string
 	index    int
-	attrType attr.Type   // for attr.Value fields: the schema's (a list's knows its element type)
-	block    *modelCodec // for nested blocks
+	attrType attr.Type // for attr.Value fields: the schema's (a list's knows its element type)
+	block    *Codec    // for nested blocks
 }
 
 var attrValueType = reflect.TypeFor[attr.Value]()
 
-// newModelCodec matches the fields of model (a struct type) with the attributes of schemaType (the
+// NewCodec matches the fields of model (a struct type) with the attributes of schemaType (the
 // schema's object type), one to one.
-func newModelCodec(ctx context.Context, model reflect.Type, schemaType types.ObjectType) (*modelCodec, error) {
+func NewCodec(ctx context.Context, model reflect.Type, schemaType types.ObjectType) (*Codec, error) {
 	typ, ok := schemaType.TerraformType(ctx).(tftypes.Object)
 	if !ok {
 		return nil, fmt.Errorf("%s: the schema type is not an object", model.Name())
 	}
-	c := &modelCodec{goType: model, typ: typ}
+	c := &Codec{goType: model, Type: typ}
 	seen := map[string]bool{}
 	for i := range model.NumField() {
 		f := model.Field(i)
@@ -61,7 +62,7 @@ func newModelCodec(ctx context.Context, model reflect.Type, schemaType types.Obj
 			if !ok {
 				return nil, fmt.Errorf("%s.%s: attribute %q is not a single nested block", model.Name(), f.Name, name)
 			}
-			block, err := newModelCodec(ctx, f.Type.Elem(), obj)
+			block, err := NewCodec(ctx, f.Type.Elem(), obj)
 			if err != nil {
 				return nil, err
 			}
@@ -79,12 +80,12 @@ func newModelCodec(ctx context.Context, model reflect.Type, schemaType types.Obj
 	return c, nil
 }
 
-// decode fills the struct dst points to from v.
-func (c *modelCodec) decode(ctx context.Context, v tftypes.Value, dst any) error {
+// Decode fills the struct dst points to from v.
+func (c *Codec) Decode(ctx context.Context, v tftypes.Value, dst any) error {
 	return c.decodeInto(ctx, v, reflect.ValueOf(dst).Elem())
 }
 
-func (c *modelCodec) decodeInto(ctx context.Context, v tftypes.Value, dst reflect.Value) error {
+func (c *Codec) decodeInto(ctx context.Context, v tftypes.Value, dst reflect.Value) error {
 	var attrs map[string]tftypes.Value
 	if err := v.As(&attrs); err != nil {
 		return err
@@ -111,18 +112,18 @@ func (c *modelCodec) decodeInto(ctx context.Context, v tftypes.Value, dst reflec
 	return nil
 }
 
-// encode returns the object value of the struct src points to.
-func (c *modelCodec) encode(ctx context.Context, src any) (tftypes.Value, error) {
+// Encode returns the object value of the struct src points to.
+func (c *Codec) Encode(ctx context.Context, src any) (tftypes.Value, error) {
 	return c.encodeFrom(ctx, reflect.ValueOf(src).Elem())
 }
 
-func (c *modelCodec) encodeFrom(ctx context.Context, src reflect.Value) (tftypes.Value, error) {
+func (c *Codec) encodeFrom(ctx context.Context, src reflect.Value) (tftypes.Value, error) {
 	attrs := make(map[string]tftypes.Value, len(c.fields))
 	for _, f := range c.fields {
 		fv := src.Field(f.index)
 		if f.block != nil {
 			if fv.IsNil() {
-				attrs[f.name] = tftypes.NewValue(f.block.typ, nil)
+				attrs[f.name] = tftypes.NewValue(f.block.Type, nil)
 				continue
 			}
 			bv, err := f.block.encodeFrom(ctx, fv.Elem())
@@ -139,12 +140,12 @@ func (c *modelCodec) encodeFrom(ctx context.Context, src reflect.Value) (tftypes
 		}
 		attrs[f.name] = tv
 	}
-	return tftypes.NewValue(c.typ, attrs), nil
+	return tftypes.NewValue(c.Type, attrs), nil
 }
 
-// encodeAttribute is the msgpack encoding of the top-level attribute name (an attr.Value field) of
+// EncodeAttribute is the msgpack encoding of the top-level attribute name (an attr.Value field) of
 // the struct src points to.
-func (c *modelCodec) encodeAttribute(ctx context.Context, src any, name string) ([]byte, error) {
+func (c *Codec) EncodeAttribute(ctx context.Context, src any, name string) ([]byte, error) {
 	for _, f := range c.fields {
 		if f.name != name || f.block != nil {
 			continue
@@ -154,7 +155,7 @@ func (c *modelCodec) encodeAttribute(ctx context.Context, src any, name string) 
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		dv, err := tfprotov6.NewDynamicValue(c.typ.AttributeTypes[name], tv)
+		dv, err := tfprotov6.NewDynamicValue(c.Type.AttributeTypes[name], tv)
 		return dv.MsgPack, err
 	}
 	return nil, fmt.Errorf("%s: not an attribute of %s", name, c.goType)

@@ -145,7 +145,7 @@ func TestServer_sameAnswersAsFramework(t *testing.T) {
 		configure(t, direct, providerType, providerConfig)
 		configure(t, fw, providerType, providerConfig)
 		for typeName, ds := range direct.dataSources {
-			if !ds.validate.ok {
+			if !ds.validate.Handled {
 				t.Errorf("%s: the quick validation does not cover the schema; extend handled() and validatorsPass()", typeName)
 			}
 			for name, attrs := range dataConfigs(ds.typ) {
@@ -172,7 +172,7 @@ func compareServers(ctx context.Context, t *testing.T, direct *server, fw tfprot
 		t.Errorf("validation diagnostics differ (-framework +direct):\n%s", diff)
 	}
 	if len(wantV.Diagnostics) == 0 {
-		if v, err := cfg.Unmarshal(typ); err != nil || !ds.validate.valid(ctx, v) {
+		if v, err := cfg.Unmarshal(typ); err != nil || !ds.validate.Valid(ctx, v) {
 			t.Errorf("the quick validation left a valid configuration to the framework (%v)", err)
 		}
 	}

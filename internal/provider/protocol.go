@@ -1,5 +1,6 @@
-// The provider's protocol 6 server: the framework's, with the data sources' Read served directly.
 package provider
+
+// The provider's protocol 6 server: the framework's, with the data sources' Read served directly.
 
 import (
 	"context"
@@ -15,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/provider/wire"
 )
 
 // Terraform calls ReadDataSource once per data source and plan. Through the framework a trivial
@@ -23,7 +25,7 @@ import (
 // equality checks and state encoding. The server below answers ReadDataSource of the hiera_* data
 // sources itself: the same schema (lookupSchema, through the framework's own GetProviderSchema),
 // the same model and the same lookup, so answers and diagnostics are those of the framework path.
-// Validation is answered here only when nothing is wrong (validation.go). Every other call goes to
+// Validation is answered here only when nothing is wrong (wire/quickvalidate.go). Every other call goes to
 // the framework.
 //
 // terraform-plugin-mux could combine a plugin-go server with the framework's, but it routes each
@@ -52,8 +54,8 @@ type server struct {
 type directDataSource struct {
 	kind     lookupVariant
 	typ      tftypes.Object
-	model    *modelCodec
-	validate *quickValidator
+	model    *wire.Codec
+	validate *wire.QuickValidator
 	computed map[string]bool // the top-level attributes a read fills in
 }
 
@@ -71,18 +73,18 @@ func newServer(ctx context.Context, fw tfprotov6.ProviderServer, p *hieraProvide
 		if !ok {
 			return nil, fmt.Errorf("the schema of %s is not an object", meta.TypeName)
 		}
-		model, err := newModelCodec(ctx, reflect.TypeFor[lookupModel](), schemaType)
+		model, err := wire.NewCodec(ctx, reflect.TypeFor[lookupModel](), schemaType)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", meta.TypeName, err)
 		}
-		s.dataSources[meta.TypeName] = &directDataSource{kind: ds.kind, typ: model.typ, model: model, validate: newQuickValidator(ds, sch),
-			computed: computedAttributes(sch)}
+		s.dataSources[meta.TypeName] = &directDataSource{kind: ds.kind, typ: model.Type, model: model, validate: wire.NewQuickValidator(ds, sch),
+			computed: wire.ComputedAttributes(sch)}
 	}
 	return s, nil
 }
 
 // ValidateDataResourceConfig answers at once when the configuration passes every check of the
-// schema (see quickValidator); otherwise the framework validates it and words the diagnostics.
+// schema (see wire.QuickValidator); otherwise the framework validates it and words the diagnostics.
 func (s *server) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
 	if s.quickValid(ctx, req.TypeName, req.Config) {
 		return &tfprotov6.ValidateDataResourceConfigResponse{}, nil
@@ -97,8 +99,8 @@ func (s *server) quickValid(ctx context.Context, typeName string, dv *tfprotov6.
 	if !ok || dv == nil {
 		return false
 	}
-	config, err := unmarshalConfig(dv, ds.typ, ds.validate.unchecked...)
-	return err == nil && ds.validate.valid(ctx, config)
+	config, err := wire.UnmarshalConfig(dv, ds.typ, ds.validate.Unchecked...)
+	return err == nil && ds.validate.Valid(ctx, config)
 }
 
 // ReadDataSource does what hieraDataSource.Read does through the framework.
@@ -123,7 +125,7 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	if args != nil {
 		skip = scopeAttributes
 	}
-	config, err := unmarshalConfig(req.Config, ds.typ, skip...)
+	config, err := wire.UnmarshalConfig(req.Config, ds.typ, skip...)
 	if err != nil {
 		diags.AddError("Unable to Convert Configuration", "An unexpected error was encountered when converting the configuration from the protocol type. "+
 			"This is always an issue in terraform-plugin-framework used to implement the provider and should be reported to the provider developers.\n\n"+
@@ -131,7 +133,7 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		return resp, nil
 	}
 	var m lookupModel
-	if err := ds.model.decode(ctx, config, &m); err != nil {
+	if err := ds.model.Decode(ctx, config, &m); err != nil {
 		diags.AddError("Value Conversion Error", "An unexpected error was encountered trying to convert the configuration. This is always an error in the provider. "+
 			"Please report the following to the provider developer:\n\n"+err.Error())
 		return resp, nil
@@ -214,4 +216,36 @@ func toAttributePath(p path.Path) *tftypes.AttributePath {
 		}
 	}
 	return ap
+}
+
+// state is the state of a read of config that filled in m.
+func (ds *directDataSource) state(ctx context.Context, config *tfprotov6.DynamicValue, m *lookupModel) (*tfprotov6.DynamicValue, error) {
+	if len(ds.computed) == 0 {
+		return ds.fullState(ctx, m)
+	}
+	var failed error
+	spliced, ok := wire.SpliceState(config.MsgPack, len(ds.computed), func(name string) ([]byte, bool) {
+		if !ds.computed[name] || failed != nil {
+			return nil, false
+		}
+		b, err := ds.model.EncodeAttribute(ctx, m, name)
+		failed = err
+		return b, err == nil
+	})
+	switch {
+	case failed != nil:
+		return nil, failed
+	case ok:
+		return &tfprotov6.DynamicValue{MsgPack: spliced}, nil
+	}
+	return ds.fullState(ctx, m)
+}
+
+func (ds *directDataSource) fullState(ctx context.Context, m *lookupModel) (*tfprotov6.DynamicValue, error) {
+	full, err := ds.model.Encode(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	dv, err := tfprotov6.NewDynamicValue(ds.typ, full)
+	return &dv, err
 }

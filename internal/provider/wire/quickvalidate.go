@@ -1,5 +1,6 @@
+package wire
+
 // A quick answer to ValidateDataResourceConfig when the framework would find nothing to report.
-package provider
 
 import (
 	"context"
@@ -15,23 +16,23 @@ import (
 )
 
 // The framework validates a data source's configuration by walking its schema, path by path, which
-// cost a trivial data source more than its lookup. quickValidator runs the same checks on the
+// cost a trivial data source more than its lookup. QuickValidator runs the same checks on the
 // decoded value directly: the schema's validators (with the requests the framework gives them),
 // required, read-only and deprecated attributes. It only ever says "valid": whenever a check fails,
 // or the schema has something it does not handle, the server asks the framework, whose diagnostics
 // are then the ones Terraform sees.
-type quickValidator struct {
-	schema schema.Schema
-	// ok is false when the schema or the data source has checks the quick path does not run.
-	ok bool
+type QuickValidator struct {
+	Schema schema.Schema
+	// Handled is false when the schema or the data source has checks the quick path does not run.
+	Handled bool
 	// What valid checks, worked out once: Terraform validates each data source twice per plan.
 	attributes []quickAttribute // the top-level attributes with something to check
 	blocks     []quickBlock
-	// unchecked are the top-level attributes nothing checks: valid's configuration has them null.
+	// Unchecked are the top-level attributes nothing checks: valid's configuration has them null.
 	// Decoding facts was most of a fleet data source's validation, and the validators of these
 	// schemas read no attribute of the configuration but the merge block's
-	// (TestQuickValidation_validatorKinds lists them).
-	unchecked []string
+	// (provider.TestQuickValidation_validatorKinds lists them).
+	Unchecked []string
 }
 
 // quickAttribute is an attribute with something to check, and its path.
@@ -58,27 +59,27 @@ type quickBlock struct {
 	content []quickAttribute
 }
 
-func newQuickValidator(ds datasource.DataSource, s schema.Schema) *quickValidator {
+func NewQuickValidator(ds datasource.DataSource, s schema.Schema) *QuickValidator {
 	ctx := context.Background()
 	_, configValidators := ds.(datasource.DataSourceWithConfigValidators)
 	_, validateConfig := ds.(datasource.DataSourceWithValidateConfig)
-	q := &quickValidator{schema: s, ok: !configValidators && !validateConfig && s.DeprecationMessage == ""}
+	q := &QuickValidator{Schema: s, Handled: !configValidators && !validateConfig && s.DeprecationMessage == ""}
 	for name, a := range s.Attributes {
-		q.ok = q.ok && handled(a)
+		q.Handled = q.Handled && handled(a)
 		if anyValuePasses(a) {
-			q.unchecked = append(q.unchecked, name)
+			q.Unchecked = append(q.Unchecked, name)
 		} else {
 			q.attributes = append(q.attributes, quickAttribute{name: name, a: a, at: newSchemaPath(path.Root(name))})
 		}
 	}
 	for name, b := range s.Blocks {
 		single, isSingle := b.(schema.SingleNestedBlock)
-		q.ok = q.ok && isSingle && len(single.Blocks) == 0
+		q.Handled = q.Handled && isSingle && len(single.Blocks) == 0
 		null, err := single.Type().ValueFromTerraform(ctx, tftypes.NewValue(single.Type().TerraformType(ctx), nil))
-		q.ok = q.ok && err == nil
+		q.Handled = q.Handled && err == nil
 		qb := quickBlock{name: name, block: single, at: newSchemaPath(path.Root(name)), null: null}
 		for attrName, a := range single.Attributes {
-			q.ok = q.ok && handled(a)
+			q.Handled = q.Handled && handled(a)
 			qb.content = append(qb.content, quickAttribute{name: attrName, a: a, at: newSchemaPath(qb.at.path.AtName(attrName)),
 				null: tftypes.NewValue(a.GetType().TerraformType(ctx), nil)})
 		}
@@ -103,20 +104,20 @@ func handled(a schema.Attribute) bool {
 	return false
 }
 
-// valid reports whether the framework would find nothing to report in config, a value of the
+// Valid reports whether the framework would find nothing to report in config, a value of the
 // schema's type (its unchecked attributes may be null). A false answer means "ask the framework",
 // not "invalid".
-func (q *quickValidator) valid(ctx context.Context, config tftypes.Value) bool {
-	if !q.ok {
+func (q *QuickValidator) Valid(ctx context.Context, config tftypes.Value) bool {
+	if !q.Handled {
 		return false
 	}
 	var attrs map[string]tftypes.Value
 	if err := config.As(&attrs); err != nil {
 		return false
 	}
-	cfg := tfsdk.Config{Raw: config, Schema: q.schema}
+	cfg := tfsdk.Config{Raw: config, Schema: q.Schema}
 	for _, qa := range q.attributes {
-		if !qa.valid(ctx, attrs[qa.name], cfg) {
+		if !qa.Valid(ctx, attrs[qa.name], cfg) {
 			return false
 		}
 	}
@@ -146,7 +147,7 @@ func (q *quickValidator) valid(ctx context.Context, config tftypes.Value) bool {
 			if !ok {
 				iv = qa.null
 			}
-			if !qa.valid(ctx, iv, cfg) {
+			if !qa.Valid(ctx, iv, cfg) {
 				return false
 			}
 		}
@@ -154,8 +155,8 @@ func (q *quickValidator) valid(ctx context.Context, config tftypes.Value) bool {
 	return true
 }
 
-// valid runs the framework's checks of one attribute on v.
-func (qa quickAttribute) valid(ctx context.Context, v tftypes.Value, cfg tfsdk.Config) bool {
+// Valid runs the framework's checks of one attribute on v.
+func (qa quickAttribute) Valid(ctx context.Context, v tftypes.Value, cfg tfsdk.Config) bool {
 	a := qa.a
 	if anyValuePasses(a) {
 		return true

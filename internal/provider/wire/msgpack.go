@@ -1,8 +1,8 @@
+package wire
+
 // Data source configurations read from msgpack, and states written to it, for the hot calls.
-package provider
 
 import (
-	"context"
 	"encoding/binary"
 	"slices"
 	"sync"
@@ -14,21 +14,21 @@ import (
 
 // terraform-plugin-go decodes a configuration item by item, with an attribute path built for each
 // (for its error messages) and the JSON type of every dynamic value (facts, scope) parsed again:
-// half the cost of a trivial data source's validation. unmarshalConfig reads the top-level
+// half the cost of a trivial data source's validation. UnmarshalConfig reads the top-level
 // attributes itself, remembers the types, and leaves anything unusual to terraform-plugin-go.
 
-// unmarshalConfig is dv.Unmarshal(typ), the same value, faster for the configurations Terraform
+// UnmarshalConfig is dv.Unmarshal(typ), the same value, faster for the configurations Terraform
 // sends. The attributes named in skip may read as null instead (the caller has them already).
-func unmarshalConfig(dv *tfprotov6.DynamicValue, typ tftypes.Object, skip ...string) (tftypes.Value, error) {
-	if v, ok := quickUnmarshal(dv.MsgPack, typ, skip...); ok {
+func UnmarshalConfig(dv *tfprotov6.DynamicValue, typ tftypes.Object, skip ...string) (tftypes.Value, error) {
+	if v, ok := QuickUnmarshal(dv.MsgPack, typ, skip...); ok {
 		return v, nil
 	}
 	return dv.Unmarshal(typ)
 }
 
-// quickUnmarshal reads b, a msgpack map with every attribute of typ; ok is false otherwise. The
+// QuickUnmarshal reads b, a msgpack map with every attribute of typ; ok is false otherwise. The
 // attributes named in skip read as null.
-func quickUnmarshal(b []byte, typ tftypes.Object, skip ...string) (v tftypes.Value, ok bool) {
+func QuickUnmarshal(b []byte, typ tftypes.Object, skip ...string) (v tftypes.Value, ok bool) {
 	n, at := mapHeader(b)
 	if at == 0 || n != len(typ.AttributeTypes) || len(typ.OptionalAttributes) > 0 {
 		return v, false
@@ -37,7 +37,7 @@ func quickUnmarshal(b []byte, typ tftypes.Object, skip ...string) (v tftypes.Val
 	for range n {
 		name, keyLen := msgpackString(b[at:])
 		at += keyLen
-		valueLen := msgpackLen(b[at:])
+		valueLen := MsgpackLen(b[at:])
 		t, known := typ.AttributeTypes[name]
 		if keyLen == 0 || valueLen == 0 || !known {
 			return v, false
@@ -55,9 +55,9 @@ func quickUnmarshal(b []byte, typ tftypes.Object, skip ...string) (v tftypes.Val
 	return tftypes.NewValue(typ, attrs), true
 }
 
-// attributeBytes returns the msgpack encodings of the named top-level attributes of config, a
+// AttributeBytes returns the msgpack encodings of the named top-level attributes of config, a
 // msgpack map, in the order of names; ok is false when config is not such a map or lacks one.
-func attributeBytes(config []byte, names ...string) (values [][]byte, ok bool) {
+func AttributeBytes(config []byte, names ...string) (values [][]byte, ok bool) {
 	n, at := mapHeader(config)
 	if at == 0 {
 		return nil, false
@@ -67,7 +67,7 @@ func attributeBytes(config []byte, names ...string) (values [][]byte, ok bool) {
 	for range n {
 		name, keyLen := msgpackString(config[at:])
 		at += keyLen
-		valueLen := msgpackLen(config[at:])
+		valueLen := MsgpackLen(config[at:])
 		if keyLen == 0 || valueLen == 0 {
 			return nil, false
 		}
@@ -92,7 +92,7 @@ func quickValue(b []byte, t tftypes.Type) (tftypes.Value, bool) {
 		return tftypes.NewValue(t, nil), true
 	case t.Is(tftypes.DynamicPseudoType):
 		// [type as JSON, value]
-		typeLen := msgpackLen(b[1:])
+		typeLen := MsgpackLen(b[1:])
 		if c != 0x92 || typeLen == 0 {
 			break
 		}
@@ -153,41 +153,9 @@ func typeOfJSON(b []byte) (tftypes.Type, bool) {
 // configuration carries facts (a dynamic value is written with its type as JSON); splicing keeps
 // the configuration's own bytes for every other attribute.
 
-// state is the state of a read of config that filled in m.
-func (ds *directDataSource) state(ctx context.Context, config *tfprotov6.DynamicValue, m *lookupModel) (*tfprotov6.DynamicValue, error) {
-	if len(ds.computed) == 0 {
-		return ds.fullState(ctx, m)
-	}
-	var failed error
-	spliced, ok := spliceState(config.MsgPack, len(ds.computed), func(name string) ([]byte, bool) {
-		if !ds.computed[name] || failed != nil {
-			return nil, false
-		}
-		b, err := ds.model.encodeAttribute(ctx, m, name)
-		failed = err
-		return b, err == nil
-	})
-	switch {
-	case failed != nil:
-		return nil, failed
-	case ok:
-		return &tfprotov6.DynamicValue{MsgPack: spliced}, nil
-	}
-	return ds.fullState(ctx, m)
-}
-
-func (ds *directDataSource) fullState(ctx context.Context, m *lookupModel) (*tfprotov6.DynamicValue, error) {
-	full, err := ds.model.encode(ctx, m)
-	if err != nil {
-		return nil, err
-	}
-	dv, err := tfprotov6.NewDynamicValue(ds.typ, full)
-	return &dv, err
-}
-
-// computedAttributes are the top-level attributes a read fills in; nil when a block has some too
-// (spliceState then never applies).
-func computedAttributes(s schema.Schema) map[string]bool {
+// ComputedAttributes are the top-level attributes a read fills in; nil when a block has some too
+// (SpliceState then never applies).
+func ComputedAttributes(s schema.Schema) map[string]bool {
 	computed := map[string]bool{}
 	for name, a := range s.Attributes {
 		if a.IsComputed() {
@@ -208,10 +176,10 @@ func computedAttributes(s schema.Schema) map[string]bool {
 	return computed
 }
 
-// spliceState returns config, a msgpack map of attribute names to values, with the values of the
+// SpliceState returns config, a msgpack map of attribute names to values, with the values of the
 // attributes replace gives new encodings for. ok is false when config is not such a map or lacks
 // one of the wanted attributes: the caller then encodes the state in full.
-func spliceState(config []byte, wanted int, replace func(name string) ([]byte, bool)) (state []byte, ok bool) {
+func SpliceState(config []byte, wanted int, replace func(name string) ([]byte, bool)) (state []byte, ok bool) {
 	n, at := mapHeader(config)
 	if at == 0 {
 		return nil, false
@@ -226,7 +194,7 @@ func spliceState(config []byte, wanted int, replace func(name string) ([]byte, b
 		}
 		out = append(out, config[at:at+keyLen]...)
 		at += keyLen
-		valueLen := msgpackLen(config[at:])
+		valueLen := MsgpackLen(config[at:])
 		if valueLen == 0 {
 			return nil, false
 		}
@@ -256,7 +224,7 @@ func mapHeader(b []byte) (pairs, length int) {
 
 // msgpackString reads a msgpack string: its text and encoded length (0: not a string).
 func msgpackString(b []byte) (string, int) {
-	n := msgpackLen(b)
+	n := MsgpackLen(b)
 	if n == 0 {
 		return "", 0
 	}
@@ -273,9 +241,9 @@ func msgpackString(b []byte) (string, int) {
 	return "", 0
 }
 
-// msgpackLen is the encoded length of the msgpack item b starts with (0: truncated or not
+// MsgpackLen is the encoded length of the msgpack item b starts with (0: truncated or not
 // msgpack).
-func msgpackLen(b []byte) int {
+func MsgpackLen(b []byte) int {
 	if len(b) == 0 {
 		return 0
 	}
@@ -342,7 +310,7 @@ func msgpackLen(b []byte) int {
 	}
 	at := head + size
 	for range items {
-		n := msgpackLen(b[at:])
+		n := MsgpackLen(b[at:])
 		if n == 0 {
 			return 0
 		}
