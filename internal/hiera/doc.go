@@ -9,9 +9,13 @@
 // the root of the key, merging values with the
 // requested strategy (first, unique, hash, deep) or the one lookup_options give, interpolates
 // %{...} expressions per location, digs into the merged value for dotted keys and applies
-// convert_to. Values keep Hiera's types: see value.go for the closed set of Go types used. A
+// convert_to. Values keep Hiera's types: see package model for the closed set of Go types used. A
 // result names the data files that gave its value (Result.Sources). Engine.LookupNode answers a
 // whole node at once: every key its hierarchies reach (Engine.NodeKeys), or many given keys.
+//
+// The core holds the lookup itself; what does not depend on a lookup's state lives in leaf packages
+// below it (model, datafile, merge, ptype, convert, glob, rubyre, hocon): README.md beside this
+// package maps them and says where to make a change.
 //
 // The engine never executes anything, reads no environment variables and opens only files below
 // the directories hiera.yaml names: a path built from a fact may not leave its directory.
