@@ -1,5 +1,6 @@
-// A node as a whole: the keys its hierarchies reach, each looked up as lookup() looks it up.
 package hiera
+
+// A node as a whole: the keys its hierarchies reach, each looked up as lookup() looks it up.
 
 import (
 	"context"

@@ -1,5 +1,6 @@
-// Where a result came from: the data files that gave it a value.
 package hiera
+
+// Where a result came from: the data files that gave it a value.
 
 // Source is a data file that gave a lookup's result a value (Result.Sources).
 type Source struct {
