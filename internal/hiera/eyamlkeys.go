@@ -1,5 +1,6 @@
-// Key overrides for eyaml_lookup_key: the keys a hiera.yaml names where the Puppet server keeps them.
 package hiera
+
+// Key overrides for eyaml_lookup_key: the keys a hiera.yaml names where the Puppet server keeps them.
 
 import (
 	"errors"

@@ -1,5 +1,6 @@
-// The eyaml blocks: key files, or key text, in place of the keys hiera.yaml names (issue 24).
 package provider
+
+// The eyaml blocks: key files, or key text, in place of the keys hiera.yaml names (issue 24).
 
 import (
 	"errors"
