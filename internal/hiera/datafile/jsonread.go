@@ -3,11 +3,12 @@ package datafile
 import (
 	"bytes"
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math/big"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // This file reads JSON the way Puppet's json_data does (Ruby's JSON.parse, json 2.6): object key order

@@ -1,11 +1,12 @@
 package datafile
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Expected values were checked against Ruby 3.1's JSON.parse (json 2.6), which Puppet's json_data uses.

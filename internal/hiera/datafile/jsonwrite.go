@@ -6,10 +6,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"strconv"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // MarshalJSON renders a value as JSON keeping hash key order. Non-string keys become their Ruby to_s

@@ -1,10 +1,11 @@
 package datafile
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"strconv"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Puppet validates a looked-up value as RichData: hash keys must be strings or numbers. A YAML

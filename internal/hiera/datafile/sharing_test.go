@@ -1,8 +1,9 @@
 package datafile
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"testing"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // readShared reads each text as a data file through one sharing table.

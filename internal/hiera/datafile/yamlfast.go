@@ -389,3 +389,8 @@ func (p *fastYAML) scanKey() (end, after int, ok bool) {
 	}
 	return 0, 0, false
 }
+
+// MaxReusedFile is the largest file whose scratch (text buffer, scalar cache) is reused. A pool
+// keeps what concurrent parses put back until collections drop it: for larger files that raised
+// the peak RSS more than reuse saved, and their parse amortizes the allocations anyway.
+const MaxReusedFile = 256 << 10

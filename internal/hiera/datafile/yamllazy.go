@@ -2,9 +2,10 @@ package datafile
 
 import (
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"sync"
 	"sync/atomic"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // A data file is mostly read for a few of its root keys (a fleet's node files: 4 of 100), and

@@ -156,8 +156,3 @@ func checkYAMLText(data []byte) (simple bool, err *YAMLError) {
 // that deep, and deeper values make merges and explain output quadratic in the depth (a 10,000
 // level file took seconds and a 600 MB explanation).
 const maxDataNesting = 1000
-
-// MaxReusedFile is the largest file whose scratch (text buffer, scalar cache) is reused. A pool
-// keeps what concurrent parses put back until collections drop it: for larger files that raised
-// the peak RSS more than reuse saved, and their parse amortizes the allocations anyway.
-const MaxReusedFile = 256 << 10

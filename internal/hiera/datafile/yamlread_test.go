@@ -2,12 +2,13 @@ package datafile
 
 import (
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Expected values below were checked against Puppet 7.23's reader (Psych 4.0 safe_load with Symbol

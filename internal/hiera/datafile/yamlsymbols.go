@@ -3,8 +3,9 @@ package datafile
 // Ruby symbols in YAML, and Puppet's symkeys_to_string on a finished document.
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // fixSymbols turns the symbol keys of a finished document into strings, if it has any.

@@ -1,11 +1,12 @@
 package ptype
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"regexp"
 	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Puppet's type system, as far as a lookup's value_type and convert_to need it: the types a Puppet

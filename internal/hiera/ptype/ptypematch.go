@@ -1,12 +1,13 @@
 package ptype
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // SensitiveValue marks a value Puppet holds as Sensitive (convert_to: Sensitive) for a type check.
@@ -703,3 +704,6 @@ func generalizeOrNil(t *Type) *Type {
 	}
 	return generalize(t)
 }
+
+// acceptsUndef reports whether undef is an instance of t.
+func (t *Type) acceptsUndef() bool { return assignable(t, ptypeUndef) }

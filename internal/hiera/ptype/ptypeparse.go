@@ -587,6 +587,3 @@ func (p *tparser) access(n *tnode) (any, error) {
 	}
 	return &Type{kind: ptReference, name: p.text(n)}, nil
 }
-
-// acceptsUndef reports whether undef is an instance of t.
-func (t *Type) acceptsUndef() bool { return assignable(t, ptypeUndef) }
