@@ -2,6 +2,7 @@ package hiera
 
 import (
 	"errors"
+
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/ptype"

@@ -2,9 +2,10 @@ package hiera
 
 import (
 	"fmt"
+	"strings"
+
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
-	"strings"
 )
 
 // dataFunction is one Hiera data function ("backend") as this engine knows it. Config

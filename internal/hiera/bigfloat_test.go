@@ -1,13 +1,14 @@
 package hiera
 
 import (
+	"math/big"
+	"testing"
+
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/ptype"
-	"math/big"
-	"testing"
 )
 
 // bigF is a number as Terraform reads it (512 bits), as the provider hands it to the engine.

@@ -1,9 +1,10 @@
 package hiera
 
 import (
+	"strings"
+
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
-	"strings"
 )
 
 // parseV3 converts a Hiera 3 configuration into one hierarchy entry per backend, each walking the

@@ -5,14 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // The conformance corpus: small Hiera setups with what real Puppet 7.23 (or the Hiera 3.10 command

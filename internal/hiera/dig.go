@@ -2,8 +2,9 @@ package hiera
 
 import (
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math/big"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // dig walks segs[1:] into v, the (merged) value of the root key (hiera-semantics.md §3.7, Puppet's

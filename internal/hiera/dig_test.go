@@ -1,8 +1,9 @@
 package hiera
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"testing"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // digFixture mirrors the data of the edge-dot-* conformance cases:

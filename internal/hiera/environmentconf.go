@@ -5,13 +5,14 @@ package hiera
 import (
 	"errors"
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // environmentConf is what the engine uses of an environment.conf: its modulepath.

@@ -3,8 +3,9 @@ package hiera
 import (
 	"bytes"
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // maxExplanation bounds the explain trace: it grows with locations × value size (a 1.2 MB value

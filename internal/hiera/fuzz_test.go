@@ -3,15 +3,16 @@ package hiera
 import (
 	"context"
 	"errors"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/glob"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/ptype"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/glob"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/ptype"
 )
 
 // Fuzz targets (the YAML and JSON readers have theirs beside them): whatever the input, the engine returns a value or an error, never a panic or a

@@ -1,12 +1,13 @@
 package hiera
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 	"math"
 	"math/big"
 	"testing"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 )
 
 func TestInspectFloat(t *testing.T) {

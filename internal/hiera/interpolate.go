@@ -2,9 +2,10 @@ package hiera
 
 import (
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"regexp"
 	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 var (

@@ -2,10 +2,11 @@ package hiera
 
 import (
 	"errors"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math/big"
 	"regexp"
 	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Key syntax (hiera-semantics.md §3.2). Puppet splits a key with Ruby's

@@ -5,7 +5,6 @@ package hiera
 import (
 	"errors"
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Layers says where the environment and module layers come from, as `puppet lookup --environment`

@@ -2,11 +2,12 @@ package hiera
 
 import (
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/glob"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"net/url"
 	"path/filepath"
 	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/glob"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // location is one concrete file (or URI) a hierarchy entry resolves to for the current scope.

@@ -2,10 +2,11 @@ package hiera
 
 import (
 	"fmt"
+	"strings"
+
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/convert"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
-	"strings"
 )
 
 // lookupTop is a whole lookup of one key: lookup_options, merge, dig, convert_to. fn is the

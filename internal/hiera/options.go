@@ -2,13 +2,14 @@ package hiera
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/convert"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/rubyre"
-	"regexp"
-	"strings"
-	"sync"
 )
 
 // keyOptions are the lookup_options that apply to one key.

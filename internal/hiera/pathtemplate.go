@@ -1,9 +1,10 @@
 package hiera
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"strings"
 	"sync"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Hierarchy paths are interpolated on every lookup, so their templates are parsed once: a fast

@@ -1,11 +1,12 @@
 package hiera
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"math"
 	"slices"
 	"strconv"
 	"sync"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 )
 
 // The result cache makes warm lookups cheap. A search's merged value depends only on which files

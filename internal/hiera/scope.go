@@ -1,8 +1,9 @@
 package hiera
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // scope resolves the variables interpolation sees, as Puppet's top scope does: every fact is a

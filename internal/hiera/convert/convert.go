@@ -2,11 +2,12 @@ package convert
 
 import (
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math/big"
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // lookup_options convert_to (hiera-semantics.md §5.5) runs Puppet's new(Type, value, *args). The messages

@@ -1,10 +1,11 @@
 package convert
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"testing"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 func convHashOf(kv ...any) *model.Hash {

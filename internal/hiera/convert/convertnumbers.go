@@ -2,12 +2,13 @@ package convert
 
 import (
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Strings accepted by Integer.new, Float.new and Numeric.new (Puppet's Convertible patterns).

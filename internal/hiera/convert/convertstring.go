@@ -2,10 +2,11 @@ package convert
 
 import (
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // String.new(value) with Puppet's default formats (StringConverter): at the top level a String

@@ -1,11 +1,12 @@
 package glob
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Hiera's glob/globs locations use Ruby's Pathname.glob (Dir.glob, Ruby 3 with sort: true) and then

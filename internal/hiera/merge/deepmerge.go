@@ -1,13 +1,14 @@
 package merge
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math"
 	"math/big"
 	"math/bits"
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // deepMerger is DeepMerge.deep_merge!(source, dest, options) of the deep_merge gem (1.1.1), which

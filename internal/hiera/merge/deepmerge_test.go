@@ -1,9 +1,10 @@
 package merge
 
 import (
+	"testing"
+
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
-	"testing"
 )
 
 // deepCase merges high over low with Combine, as two found levels of a lookup do.

@@ -1,11 +1,12 @@
 package merge
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"math/big"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Merge strategies as Puppet's lookup() implements them (Puppet::Pops::MergeStrategy). The lookup code

@@ -1,11 +1,12 @@
 package merge
 
 import (
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 	"math/big"
 	"reflect"
 	"testing"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 )
 
 // Helpers shared by the merge, deep merge and inspect tests (mt = merge test).

@@ -1,9 +1,10 @@
 package merge
 
 import (
+	"testing"
+
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
-	"testing"
 )
 
 func FuzzMerge(f *testing.F) {

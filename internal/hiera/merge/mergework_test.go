@@ -2,11 +2,12 @@ package merge
 
 import (
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 )
 
 // worstMerges are the merges whose cost grew with the square of their arrays before they were made

@@ -2,10 +2,11 @@ package rubyre
 
 import (
 	"fmt"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"regexp"
 	"regexp/syntax"
 	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // lookup_options keys that start with '^' are Ruby (Onigmo) regexps, matched unanchored with =~
