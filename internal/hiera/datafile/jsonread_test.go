@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 )
 
 // Expected values were checked against Ruby 3.1's JSON.parse (json 2.6), which Puppet's json_data uses.
@@ -15,26 +16,26 @@ func TestJSONValues(t *testing.T) {
 		name, text string
 		want       any
 	}{
-		{"object order kept", `{"b": 1, "a": 2, "c": 3}`, ytHash("b", int64(1), "a", int64(2), "c", int64(3))},
-		{"duplicate keys: last wins, first position", `{"a": 1, "b": 2, "a": 3}`, ytHash("a", int64(3), "b", int64(2))},
-		{"edge-json-dup-keys", `{"a": 1, "a": 2}`, ytHash("a", int64(2))},
+		{"object order kept", `{"b": 1, "a": 2, "c": 3}`, modeltest.H("b", int64(1), "a", int64(2), "c", int64(3))},
+		{"duplicate keys: last wins, first position", `{"a": 1, "b": 2, "a": 3}`, modeltest.H("a", int64(3), "b", int64(2))},
+		{"edge-json-dup-keys", `{"a": 1, "a": 2}`, modeltest.H("a", int64(2))},
 		{"nested", `{"a": {"b": [1, "x", true, false, null, {}, []]}}`,
-			ytHash("a", ytHash("b", ytList(int64(1), "x", true, false, nil, ytHash(), ytList())))},
-		{"top-level array", `[1, 2]`, ytList(int64(1), int64(2))},
+			modeltest.H("a", modeltest.H("b", modeltest.A(int64(1), "x", true, false, nil, modeltest.H(), modeltest.A())))},
+		{"top-level array", `[1, 2]`, modeltest.A(int64(1), int64(2))},
 		{"top-level scalar", `"s"`, "s"},
 		{"top-level number", ` 2 `, int64(2)},
 		{"top-level null", `null`, nil},
 		{"integers", `[0, -0, 42, -42, 9223372036854775807, 9223372036854775808, -9223372036854775809, 12345678901234567890]`,
-			ytList(int64(0), int64(0), int64(42), int64(-42), int64(math.MaxInt64), ytBig("9223372036854775808"), ytBig("-9223372036854775809"), ytBig("12345678901234567890"))},
+			modeltest.A(int64(0), int64(0), int64(42), int64(-42), int64(math.MaxInt64), ytBig("9223372036854775808"), ytBig("-9223372036854775809"), ytBig("12345678901234567890"))},
 		{"floats", `[1.0, -0.0, 1.5, 1e5, 1E5, 1.0E+2, 2e-3, 1e400, -1e400]`,
-			ytList(1.0, math.Copysign(0, -1), 1.5, 100000.0, 100000.0, 100.0, 0.002, math.Inf(1), math.Inf(-1))},
-		{"strings", `["a\tb", "\u00e9", "\u0000", "\"\\\/", "é"]`, ytList("a\tb", "é", "\x00", `"\/`, "é")},
-		{"empty key", `{"": 1}`, ytHash("", int64(1))},
-		{"escapes", `["\"\\\/\b\f\n\r\t", "\u00e9\u20AC", "\ud83d\ude00", "a\qb"]`, ytList("\"\\/\b\f\n\r\t", "é€", "😀", "aqb")},
-		{"block comment", "{\"a\": 1 /* c */, /* d */ \"b\": 2}", ytHash("a", int64(1), "b", int64(2))},
-		{"line comment", "{\"a\": // x\n 1}", ytHash("a", int64(1))},
-		{"comment markers in strings", `{"a": "/* not */ // a comment"}`, ytHash("a", "/* not */ // a comment")},
-		{"escaped quote before a slash", `{"a\"//": "b\\"}`, ytHash("a\"//", `b\`)},
+			modeltest.A(1.0, math.Copysign(0, -1), 1.5, 100000.0, 100000.0, 100.0, 0.002, math.Inf(1), math.Inf(-1))},
+		{"strings", `["a\tb", "\u00e9", "\u0000", "\"\\\/", "é"]`, modeltest.A("a\tb", "é", "\x00", `"\/`, "é")},
+		{"empty key", `{"": 1}`, modeltest.H("", int64(1))},
+		{"escapes", `["\"\\\/\b\f\n\r\t", "\u00e9\u20AC", "\ud83d\ude00", "a\qb"]`, modeltest.A("\"\\/\b\f\n\r\t", "é€", "😀", "aqb")},
+		{"block comment", "{\"a\": 1 /* c */, /* d */ \"b\": 2}", modeltest.H("a", int64(1), "b", int64(2))},
+		{"line comment", "{\"a\": // x\n 1}", modeltest.H("a", int64(1))},
+		{"comment markers in strings", `{"a": "/* not */ // a comment"}`, modeltest.H("a", "/* not */ // a comment")},
+		{"escaped quote before a slash", `{"a\"//": "b\\"}`, modeltest.H("a\"//", `b\`)},
 	}
 	for _, tc := range tests {
 		v, err := ParseJSON([]byte(tc.text))
@@ -48,9 +49,9 @@ func TestJSONValues(t *testing.T) {
 	}
 
 	// Ruby's max_nesting is 100: that many levels still read
-	var want any = ytList()
+	var want any = modeltest.A()
 	for i := 1; i < 100; i++ {
-		want = ytList(want)
+		want = modeltest.A(want)
 	}
 	v, err := ParseJSON([]byte(strings.Repeat("[", 100) + strings.Repeat("]", 100)))
 	if err != nil || !ytSame(v, want) {

@@ -9,26 +9,11 @@ import (
 	"time"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 )
 
 // Expected values below were checked against Puppet 7.23's reader (Psych 4.0 safe_load with Symbol
 // permitted, then symkeys_to_string) on Ruby 3.1.
-
-// ytHash builds a hash from alternating keys and values.
-func ytHash(kv ...any) *model.Hash {
-	h := model.NewHash(len(kv) / 2)
-	for i := 0; i+1 < len(kv); i += 2 {
-		h.Set(kv[i], kv[i+1])
-	}
-	return h
-}
-
-func ytList(e ...any) []any {
-	if e == nil {
-		return []any{}
-	}
-	return e
-}
 
 // ytGet reads key k of v, which must be a hash.
 func ytGet(v, k any) (any, bool) {
@@ -171,24 +156,24 @@ func TestYAMLKeys(t *testing.T) {
 		text string
 		want *model.Hash
 	}{
-		{"1: one\n\"2\": two\n", ytHash(int64(1), "one", "2", "two")},
-		{"1.5: f\ntrue: t\n~: n\nyes: y\n", ytHash(1.5, "f", true, "t", nil, "n", true, "y")},
-		{"12345678901234567890: big\n", ytHash(ytBig("12345678901234567890"), "big")},
-		{"0x1F: hex\n1:30: sexa\n", ytHash(int64(31), "hex", int64(5400), "sexa")},
-		{"\"\": empty key\n", ytHash("", "empty key")},
-		{":sym: symbol value\n", ytHash("sym", "symbol value")},
-		{":1: v\n", ytHash("1", "v")},
-		{":'quoted': v\n", ytHash("quoted", "v")},
-		{"x:\n  :a: 1\n  :b:\n    :c: 2\n", ytHash("x", ytHash("a", int64(1), "b", ytHash("c", int64(2))))},
-		{"l:\n- :a: 1\n", ytHash("l", ytList(ytHash("a", int64(1))))},
-		{"!ruby/sym foo: 1\n", ytHash("foo", int64(1))},
+		{"1: one\n\"2\": two\n", modeltest.H(int64(1), "one", "2", "two")},
+		{"1.5: f\ntrue: t\n~: n\nyes: y\n", modeltest.H(1.5, "f", true, "t", nil, "n", true, "y")},
+		{"12345678901234567890: big\n", modeltest.H(ytBig("12345678901234567890"), "big")},
+		{"0x1F: hex\n1:30: sexa\n", modeltest.H(int64(31), "hex", int64(5400), "sexa")},
+		{"\"\": empty key\n", modeltest.H("", "empty key")},
+		{":sym: symbol value\n", modeltest.H("sym", "symbol value")},
+		{":1: v\n", modeltest.H("1", "v")},
+		{":'quoted': v\n", modeltest.H("quoted", "v")},
+		{"x:\n  :a: 1\n  :b:\n    :c: 2\n", modeltest.H("x", modeltest.H("a", int64(1), "b", modeltest.H("c", int64(2))))},
+		{"l:\n- :a: 1\n", modeltest.H("l", modeltest.A(modeltest.H("a", int64(1))))},
+		{"!ruby/sym foo: 1\n", modeltest.H("foo", int64(1))},
 		{":version: 5\n:hierarchy:\n  - :name: c\n    :path: c.yaml\n",
-			ytHash("version", int64(5), "hierarchy", ytList(ytHash("name", "c", "path", "c.yaml")))},
+			modeltest.H("version", int64(5), "hierarchy", modeltest.A(modeltest.H("name", "c", "path", "c.yaml")))},
 		// a symbol and a string with the same name: one key, as symkeys_to_string does it
-		{":a: 1\na: 2\n", ytHash("a", int64(2))},
-		{"a: 1\n:a: 2\n", ytHash("a", int64(2))},
-		{":a: 1\na: 2\n:a: 3\n", ytHash("a", int64(2))},
-		{"1: int\n1.0: float\n", ytHash(int64(1), "int", 1.0, "float")},
+		{":a: 1\na: 2\n", modeltest.H("a", int64(2))},
+		{"a: 1\n:a: 2\n", modeltest.H("a", int64(2))},
+		{":a: 1\na: 2\n:a: 3\n", modeltest.H("a", int64(2))},
+		{"1: int\n1.0: float\n", modeltest.H(int64(1), "int", 1.0, "float")},
 	}
 	for _, tc := range tests {
 		v, _, err := ParseYAML([]byte(tc.text))
@@ -212,44 +197,44 @@ func TestYAMLDocuments(t *testing.T) {
 		{"only a marker", "---\n", nil},
 		{"only comments", "# nothing\n", nil},
 		{"null document", "~\n", nil},
-		{"list", "- a\n- b\n", ytList("a", "b")},
+		{"list", "- a\n- b\n", modeltest.A("a", "b")},
 		{"scalar", "abc\n", "abc"},
 		{"top-level symbol", ":sym\n", "sym"},
-		{"symbol in a top-level list", "- :sym\n", ytList("sym")},
-		{"multi-document: first only", "a: 1\n---\nb: 2\n", ytHash("a", int64(1))},
-		{"bad second document ignored", "a: 1\n---\nb: [\n", ytHash("a", int64(1))},
-		{"byte order mark", "\ufeffk: v\n", ytHash("k", "v")},
-		{"duplicate keys: last wins, first position", "a: 1\nb: 2\na: 3\n", ytHash("a", int64(3), "b", int64(2))},
-		{"nested", "a:\n  b: [1, {c: d}]\n  e: {}\n  f: []\n", ytHash("a", ytHash("b", ytList(int64(1), ytHash("c", "d")), "e", ytHash(), "f", ytList()))},
+		{"symbol in a top-level list", "- :sym\n", modeltest.A("sym")},
+		{"multi-document: first only", "a: 1\n---\nb: 2\n", modeltest.H("a", int64(1))},
+		{"bad second document ignored", "a: 1\n---\nb: [\n", modeltest.H("a", int64(1))},
+		{"byte order mark", "\ufeffk: v\n", modeltest.H("k", "v")},
+		{"duplicate keys: last wins, first position", "a: 1\nb: 2\na: 3\n", modeltest.H("a", int64(3), "b", int64(2))},
+		{"nested", "a:\n  b: [1, {c: d}]\n  e: {}\n  f: []\n", modeltest.H("a", modeltest.H("b", modeltest.A(int64(1), modeltest.H("c", "d")), "e", modeltest.H(), "f", modeltest.A()))},
 		{"anchors and aliases", "base: &b {x: 1}\nref: *b\nl: &l [1, 2]\nm: *l\ns: &s str\nt: *s\n",
-			ytHash("base", ytHash("x", int64(1)), "ref", ytHash("x", int64(1)), "l", ytList(int64(1), int64(2)), "m", ytList(int64(1), int64(2)), "s", "str", "t", "str")},
-		{"alias as a key", "a: &a x\n*a : y\n", ytHash("a", "x", "x", "y")},
-		{"anchor redefined", "a: &x 1\nb: *x\nc: &x 2\nd: *x\n", ytHash("a", int64(1), "b", int64(1), "c", int64(2), "d", int64(2))},
+			modeltest.H("base", modeltest.H("x", int64(1)), "ref", modeltest.H("x", int64(1)), "l", modeltest.A(int64(1), int64(2)), "m", modeltest.A(int64(1), int64(2)), "s", "str", "t", "str")},
+		{"alias as a key", "a: &a x\n*a : y\n", modeltest.H("a", "x", "x", "y")},
+		{"anchor redefined", "a: &x 1\nb: *x\nc: &x 2\nd: *x\n", modeltest.H("a", int64(1), "b", int64(1), "c", int64(2), "d", int64(2))},
 		// merge keys, as Psych's revive_hash does them: merged where "<<" stands
-		{"merge", "base: &b {x: 1}\nderived:\n  <<: *b\n  y: 2\n", ytHash("base", ytHash("x", int64(1)), "derived", ytHash("x", int64(1), "y", int64(2)))},
+		{"merge", "base: &b {x: 1}\nderived:\n  <<: *b\n  y: 2\n", modeltest.H("base", modeltest.H("x", int64(1)), "derived", modeltest.H("x", int64(1), "y", int64(2)))},
 		{"merge then override", "base: &base {a: 1, b: 2}\nderived:\n  <<: *base\n  b: 3\n",
-			ytHash("base", ytHash("a", int64(1), "b", int64(2)), "derived", ytHash("a", int64(1), "b", int64(3)))},
-		{"merge after a key overwrites it", "b: 3\n<<: {a: 1, b: 2}\n", ytHash("b", int64(2), "a", int64(1))},
-		{"merge list: earlier wins", "<<: [{x: 1}, {y: 2, x: 3}]\nz: 1\n", ytHash("y", int64(2), "x", int64(1), "z", int64(1))},
+			modeltest.H("base", modeltest.H("a", int64(1), "b", int64(2)), "derived", modeltest.H("a", int64(1), "b", int64(3)))},
+		{"merge after a key overwrites it", "b: 3\n<<: {a: 1, b: 2}\n", modeltest.H("b", int64(2), "a", int64(1))},
+		{"merge list: earlier wins", "<<: [{x: 1}, {y: 2, x: 3}]\nz: 1\n", modeltest.H("y", int64(2), "x", int64(1), "z", int64(1))},
 		{"merge list of aliases", "a: &a {x: 1}\nb: &b {x: 2, y: 2}\nc:\n  <<: [*a, *b]\n",
-			ytHash("a", ytHash("x", int64(1)), "b", ytHash("x", int64(2), "y", int64(2)), "c", ytHash("x", int64(1), "y", int64(2)))},
-		{"several merges", "x: &x {a: 1}\n<<: [*x, {b: 2}]\n<<: {c: 3}\n", ytHash("x", ytHash("a", int64(1)), "b", int64(2), "a", int64(1), "c", int64(3))},
-		{"merge of a list alias is a plain key", "a: &a [1]\nb:\n  <<: *a\n", ytHash("a", ytList(int64(1)), "b", ytHash("<<", ytList(int64(1))))},
-		{"merge of a scalar is a plain key", "<<: 5\n", ytHash("<<", int64(5))},
-		{"merge of a mixed list is a plain key", "<<: [1, {a: 1}]\n", ytHash("<<", ytList(int64(1), ytHash("a", int64(1))))},
-		{"merge of null", "<<: ~\n", ytHash("<<", nil)},
-		{"merge of an empty list", "<<: []\n", ytHash()},
-		{"quoted merge key still merges", "\"<<\": {a: 1}\n", ytHash("a", int64(1))},
-		{"!!str merge key does not", "!!str <<: {a: 1}\n", ytHash("<<", ytHash("a", int64(1)))},
-		{"merged symbol keys", "a: 1\n<<:\n  :a: 2\n", ytHash("a", int64(2))},
+			modeltest.H("a", modeltest.H("x", int64(1)), "b", modeltest.H("x", int64(2), "y", int64(2)), "c", modeltest.H("x", int64(1), "y", int64(2)))},
+		{"several merges", "x: &x {a: 1}\n<<: [*x, {b: 2}]\n<<: {c: 3}\n", modeltest.H("x", modeltest.H("a", int64(1)), "b", int64(2), "a", int64(1), "c", int64(3))},
+		{"merge of a list alias is a plain key", "a: &a [1]\nb:\n  <<: *a\n", modeltest.H("a", modeltest.A(int64(1)), "b", modeltest.H("<<", modeltest.A(int64(1))))},
+		{"merge of a scalar is a plain key", "<<: 5\n", modeltest.H("<<", int64(5))},
+		{"merge of a mixed list is a plain key", "<<: [1, {a: 1}]\n", modeltest.H("<<", modeltest.A(int64(1), modeltest.H("a", int64(1))))},
+		{"merge of null", "<<: ~\n", modeltest.H("<<", nil)},
+		{"merge of an empty list", "<<: []\n", modeltest.H()},
+		{"quoted merge key still merges", "\"<<\": {a: 1}\n", modeltest.H("a", int64(1))},
+		{"!!str merge key does not", "!!str <<: {a: 1}\n", modeltest.H("<<", modeltest.H("a", int64(1)))},
+		{"merged symbol keys", "a: 1\n<<:\n  :a: 2\n", modeltest.H("a", int64(2))},
 		// tags on collections
-		{"!!omap", "k: !!omap [{a: 1}, {b: 2}]\n", ytHash("k", ytHash("a", int64(1), "b", int64(2)))},
-		{"!!map and !!seq", "k: !!map {a: !!seq [1]}\n", ytHash("k", ytHash("a", ytList(int64(1))))},
-		{"unknown tags are ignored", "k: !foo {a: !bar [1, 2]}\n", ytHash("k", ytHash("a", ytList(int64(1), int64(2))))},
-		{"!!pairs is a list", "k: !!pairs [{a: 1}]\n", ytHash("k", ytList(ytHash("a", int64(1))))},
-		{"!ruby/object:Hash is a hash", "k: !ruby/object:Hash {a: 1}\n", ytHash("k", ytHash("a", int64(1)))},
+		{"!!omap", "k: !!omap [{a: 1}, {b: 2}]\n", modeltest.H("k", modeltest.H("a", int64(1), "b", int64(2)))},
+		{"!!map and !!seq", "k: !!map {a: !!seq [1]}\n", modeltest.H("k", modeltest.H("a", modeltest.A(int64(1))))},
+		{"unknown tags are ignored", "k: !foo {a: !bar [1, 2]}\n", modeltest.H("k", modeltest.H("a", modeltest.A(int64(1), int64(2))))},
+		{"!!pairs is a list", "k: !!pairs [{a: 1}]\n", modeltest.H("k", modeltest.A(modeltest.H("a", int64(1))))},
+		{"!ruby/object:Hash is a hash", "k: !ruby/object:Hash {a: 1}\n", modeltest.H("k", modeltest.H("a", int64(1)))},
 		// a symbol value overwritten by a later duplicate is gone, so it is no error
-		{"overwritten symbol", "a: :sym\na: 1\n", ytHash("a", int64(1))},
+		{"overwritten symbol", "a: :sym\na: 1\n", modeltest.H("a", int64(1))},
 	}
 	for _, tc := range tests {
 		v, lines, err := ParseYAML([]byte(tc.text))
@@ -406,13 +391,13 @@ func TestYAMLConformance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ytHash("b_yes", true, "b_no", false, "b_on", true, "b_off", false, "b_y", "y", "b_True", true, "b_FALSE", false,
+	want := modeltest.H("b_yes", true, "b_no", false, "b_on", true, "b_off", false, "b_y", "y", "b_True", true, "b_FALSE", false,
 		"n_tilde", nil, "n_Null", nil, "n_empty", nil, "i_octal", int64(493), "i_octal12", "0o17", "i_hex", int64(31),
 		"i_under", int64(1000), "i_big", ytBig("12345678901234567890"), "i_neg", int64(-42), "f_exp", "1.5e3",
 		"f_inf", math.Inf(1), "f_dot", 0.5, "s_colon", ":sym", "s_quoted_yes", "yes", "s_version", 1.1,
 		"s_multi", "line1\nline2\n",
-		"anchors", ytHash("base", ytHash("a", int64(1), "b", int64(2)), "derived", ytHash("a", int64(1), "b", int64(3)), "ref", ytHash("a", int64(1), "b", int64(2))),
-		"int_keys", ytHash(int64(1), "one", int64(2), "two"), "bool_keys", ytHash(true, "t"))
+		"anchors", modeltest.H("base", modeltest.H("a", int64(1), "b", int64(2)), "derived", modeltest.H("a", int64(1), "b", int64(3)), "ref", modeltest.H("a", int64(1), "b", int64(2))),
+		"int_keys", modeltest.H(int64(1), "one", int64(2), "two"), "bool_keys", modeltest.H(true, "t"))
 	if !ytSame(v, want) {
 		t.Errorf("yaml-scalars: got %s\nwant %s", ytShow(v), ytShow(want))
 	}
@@ -423,7 +408,7 @@ func TestYAMLConformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := ytGet(v, "k")
-	wantList := ytList(true, false, true, false, "y", "n", true, nil, int64(31), int64(8), "0o10", int64(1000), "1e3", "1.5e3", "yes", int64(5400), int64(5), int64(12))
+	wantList := modeltest.A(true, false, true, false, "y", "n", true, nil, int64(31), int64(8), "0o10", int64(1000), "1e3", "1.5e3", "yes", int64(5400), int64(5), int64(12))
 	if !ytSame(got, wantList) {
 		t.Errorf("yaml-scalars-11: got %s", ytShow(got))
 	}
@@ -433,18 +418,18 @@ func TestYAMLConformance(t *testing.T) {
 		want       any
 		err        string
 	}{
-		{"edge-yaml-anchors", "base: &b {x: 1}\nderived:\n  <<: *b\n  y: 2\n", ytHash("base", ytHash("x", int64(1)), "derived", ytHash("x", int64(1), "y", int64(2))), ""},
-		{"edge-yaml-binary-tag", "b: !!binary aGVsbG8=\n", ytHash("b", "hello"), ""},
+		{"edge-yaml-anchors", "base: &b {x: 1}\nderived:\n  <<: *b\n  y: 2\n", modeltest.H("base", modeltest.H("x", int64(1)), "derived", modeltest.H("x", int64(1), "y", int64(2))), ""},
+		{"edge-yaml-binary-tag", "b: !!binary aGVsbG8=\n", modeltest.H("b", "hello"), ""},
 		{"edge-yaml-date", "d: 2001-12-14\n", nil, "Tried to load unspecified class: Date"},
 		{"yaml-date-file", "d: 2024-01-02\nother: fine\n", nil, "Tried to load unspecified class: Date"},
-		{"edge-yaml-dup-keys", "a: 1\na: 2\n", ytHash("a", int64(2)), ""},
-		{"edge-yaml-empty-root-key", "\"\": empty key\n", ytHash("", "empty key"), ""},
-		{"edge-yaml-multi-doc", "a: 1\n---\nb: 2\n", ytHash("a", int64(1)), ""},
-		{"edge-yaml-string-num-root-key", "1: one\n\"2\": two\n", ytHash(int64(1), "one", "2", "two"), ""},
+		{"edge-yaml-dup-keys", "a: 1\na: 2\n", modeltest.H("a", int64(2)), ""},
+		{"edge-yaml-empty-root-key", "\"\": empty key\n", modeltest.H("", "empty key"), ""},
+		{"edge-yaml-multi-doc", "a: 1\n---\nb: 2\n", modeltest.H("a", int64(1)), ""},
+		{"edge-yaml-string-num-root-key", "1: one\n\"2\": two\n", modeltest.H(int64(1), "one", "2", "two"), ""},
 		{"edge-cfg-symbol-keys-v5", ":version: 5\n:hierarchy:\n  - :name: c\n    :path: c.yaml\n",
-			ytHash("version", int64(5), "hierarchy", ytList(ytHash("name", "c", "path", "c.yaml"))), ""},
+			modeltest.H("version", int64(5), "hierarchy", modeltest.A(modeltest.H("name", "c", "path", "c.yaml"))), ""},
 		{"yaml-empty-file", "", nil, ""},
-		{"yaml-toplevel-list", "- a\n- b\n", ytList("a", "b"), ""},
+		{"yaml-toplevel-list", "- a\n- b\n", modeltest.A("a", "b"), ""},
 		{"yaml-bad-file", "a: [unclosed\n", nil, "did not find expected ',' or ']' while parsing a flow sequence"},
 	} {
 		v, _, err := ParseYAML([]byte(tc.text))
