@@ -37,7 +37,7 @@ func TestBigFloat(t *testing.T) {
 	}
 	for v, want := range map[any]string{long: "0.1000000000000000000001", tiny: "1.0e-400", bigF(t, "-123456789.123456789"): "-123456789.123456789"} {
 		if got := model.ToS(v); got != want {
-			t.Errorf("rubyToS = %q, want %q", got, want)
+			t.Errorf("model.ToS = %q, want %q", got, want)
 		}
 		if got, err := datafile.MarshalJSON(v); err != nil || string(got) != want {
 			t.Errorf("MarshalJSON = %s, %v; want %s", got, err, want)

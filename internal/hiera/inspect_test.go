@@ -107,10 +107,10 @@ func TestInspectValues(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			if got := model.ToS(tc.v); got != tc.toS {
-				t.Errorf("rubyToS = %s, want %s", got, tc.toS)
+				t.Errorf("model.ToS = %s, want %s", got, tc.toS)
 			}
 			if got := model.Inspect(tc.v); got != tc.inspect {
-				t.Errorf("rubyInspect = %s, want %s", got, tc.inspect)
+				t.Errorf("model.Inspect = %s, want %s", got, tc.inspect)
 			}
 		})
 	}

@@ -142,15 +142,15 @@ func TestConvertTo(t *testing.T) {
 			got, sensitive, err := To("a", tc.value, tc.spec)
 			if tc.wantErr != "" {
 				if err == nil || err.Error() != tc.wantErr {
-					t.Fatalf("convertTo(%v, %#v) error = %v\n want %q", tc.spec, tc.value, err, tc.wantErr)
+					t.Fatalf("To(%v, %#v) error = %v\n want %q", tc.spec, tc.value, err, tc.wantErr)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("convertTo(%v, %#v) unexpected error %v", tc.spec, tc.value, err)
+				t.Fatalf("To(%v, %#v) unexpected error %v", tc.spec, tc.value, err)
 			}
 			if !model.Equal(got, tc.want) {
-				t.Errorf("convertTo(%v, %#v) = %#v, want %#v", tc.spec, tc.value, got, tc.want)
+				t.Errorf("To(%v, %#v) = %#v, want %#v", tc.spec, tc.value, got, tc.want)
 			}
 			if sensitive != tc.sensitive {
 				t.Errorf("sensitive = %v, want %v", sensitive, tc.sensitive)

@@ -87,19 +87,19 @@ func TestExpandGlob(t *testing.T) {
 			got, err := Expand(root+"/"+tc.pattern, root)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("expandGlob(%q) error = %v, want %q", tc.pattern, err, tc.wantErr)
+					t.Fatalf("Expand(%q) error = %v, want %q", tc.pattern, err, tc.wantErr)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("expandGlob(%q) unexpected error %v", tc.pattern, err)
+				t.Fatalf("Expand(%q) unexpected error %v", tc.pattern, err)
 			}
 			var rel []string
 			for _, p := range got {
 				rel = append(rel, strings.TrimPrefix(p, root+"/"))
 			}
 			if !reflect.DeepEqual(rel, tc.want) {
-				t.Errorf("expandGlob(%q) = %q, want %q", tc.pattern, rel, tc.want)
+				t.Errorf("Expand(%q) = %q, want %q", tc.pattern, rel, tc.want)
 			}
 		})
 	}
@@ -187,12 +187,12 @@ func TestConfinedPath(t *testing.T) {
 			if tc.wantErr {
 				want := `path "` + tc.p + `" escapes the data directory "` + tc.root + `"`
 				if err == nil || err.Error() != want {
-					t.Fatalf("confinedPath(%q) error = %v, want %q", tc.p, err, want)
+					t.Fatalf("Confine(%q) error = %v, want %q", tc.p, err, want)
 				}
 				return
 			}
 			if err != nil || got != tc.want {
-				t.Errorf("confinedPath(%q) = %q, %v; want %q", tc.p, got, err, tc.want)
+				t.Errorf("Confine(%q) = %q, %v; want %q", tc.p, got, err, tc.want)
 			}
 		})
 	}
@@ -246,12 +246,12 @@ func TestConfinedPathLinks(t *testing.T) {
 			got, err := Confine(p, root)
 			if tc.escapes {
 				if err == nil || !strings.Contains(err.Error(), "leads through a symbolic link to "+outside) {
-					t.Fatalf("confinedPath(%s) = %q, %v; want an escape through a link", tc.p, got, err)
+					t.Fatalf("Confine(%s) = %q, %v; want an escape through a link", tc.p, got, err)
 				}
 				return
 			}
 			if err != nil || got != p {
-				t.Errorf("confinedPath(%s) = %q, %v; want %q", tc.p, got, err, p)
+				t.Errorf("Confine(%s) = %q, %v; want %q", tc.p, got, err, p)
 			}
 		})
 	}

@@ -378,7 +378,7 @@ func TestTypeName(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			if got := model.TypeName(tc.v); got != tc.name {
-				t.Errorf("puppetTypeName = %q, want %q", got, tc.name)
+				t.Errorf("model.TypeName = %q, want %q", got, tc.name)
 			}
 			if got := model.TypeDetail(tc.v); got != tc.detail {
 				t.Errorf("puppetTypeDetail = %q, want %q", got, tc.detail)

@@ -58,12 +58,12 @@ func TestCompileRubyRegexp(t *testing.T) {
 			re, err := Compile(tc.pattern)
 			if tc.wantErr != "" {
 				if err == nil || err.Error() != tc.wantErr {
-					t.Fatalf("compileRubyRegexp(%q) error = %v, want %q", tc.pattern, err, tc.wantErr)
+					t.Fatalf("Compile(%q) error = %v, want %q", tc.pattern, err, tc.wantErr)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("compileRubyRegexp(%q) unexpected error %v", tc.pattern, err)
+				t.Fatalf("Compile(%q) unexpected error %v", tc.pattern, err)
 			}
 			for _, s := range tc.match {
 				if !re.MatchString(s) {
