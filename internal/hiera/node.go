@@ -18,6 +18,8 @@ type NodeRequest struct {
 	Keys []string
 	// Prefixes, when not empty, keep only the keys that start with one of them.
 	Prefixes []string
+	// EyamlKeys, when given, replace the key files every eyaml_lookup_key entry names (as Request.EyamlKeys).
+	EyamlKeys EyamlKeys
 }
 
 // NodeAnswer is the answer for one key of a node: Result as Engine.Lookup gives it for a
@@ -76,7 +78,7 @@ func (e *Engine) LookupNode(ctx context.Context, req NodeRequest) (res NodeResul
 			res, err = NodeResult{}, internalError(r, "")
 		}
 	}()
-	inv, err := e.start(ctx, Request{Scope: req.Scope})
+	inv, err := e.start(ctx, Request{Scope: req.Scope, EyamlKeys: req.EyamlKeys})
 	if err != nil {
 		return NodeResult{}, err
 	}

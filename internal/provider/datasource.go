@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -54,76 +55,90 @@ func lookupSchema(kind lookupVariant) schema.Schema {
 	if kind.secret {
 		redacted = " It never shows a secret: from the point where the lookup meets one, values read `(sensitive value)`."
 	}
+	attrs := argumentAttributes()
+	maps.Copy(attrs, map[string]schema.Attribute{
+		// Required.
+		"key": schema.StringAttribute{
+			MarkdownDescription: "The Hiera key to look up, such as `profile::ntp::servers`. Dotted subkeys reach into the result: " +
+				"`users.bob.uid`, `list.0`, `a.'dotted.key'`.",
+			Required:   true,
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+		},
+		// Optional.
+		"default_value": schema.DynamicAttribute{
+			MarkdownDescription: "Returned, with its type, when no hierarchy level has the key; `found` is then `false`. " +
+				"Without it a missing key is an error.",
+			Optional: true,
+		},
+		"value_type": schema.StringAttribute{
+			MarkdownDescription: valueTypeDescription,
+			Optional:            true,
+			Validators:          []validator.String{valueTypeValidator{}},
+		},
+		"explain": schema.BoolAttribute{
+			MarkdownDescription: "When `true`, `explanation` tells how the value was found, level by level, like `puppet lookup --explain`. Defaults to `false`.",
+			Optional:            true,
+		},
+		// Computed.
+		"value": schema.DynamicAttribute{
+			MarkdownDescription: "The result with its real types: string, number, bool, null, tuple or object, nested as in the data.",
+			Computed:            true,
+			Sensitive:           kind.secret,
+		},
+		"json": schema.StringAttribute{
+			MarkdownDescription: "The result as JSON, with hash keys in Hiera's order (Terraform objects sort their keys).",
+			Computed:            true,
+			Sensitive:           kind.secret,
+		},
+		"found": schema.BoolAttribute{
+			MarkdownDescription: "`false` when `default_value` was returned because no hierarchy level has the key.",
+			Computed:            true,
+		},
+		"explanation": schema.StringAttribute{
+			MarkdownDescription: "With `explain = true`, how the value was found, level by level; otherwise empty." + redacted,
+			Computed:            true,
+			Sensitive:           kind.secret,
+		},
+		"sources": schema.ListAttribute{
+			MarkdownDescription: sourcesDescription + " Empty when `default_value` was returned.",
+			ElementType:         sourceType,
+			Computed:            true,
+		},
+	})
 	return schema.Schema{
 		MarkdownDescription: kind.description,
-		Attributes: map[string]schema.Attribute{
-			// Required.
-			"key": schema.StringAttribute{
-				MarkdownDescription: "The Hiera key to look up, such as `profile::ntp::servers`. Dotted subkeys reach into the result: " +
-					"`users.bob.uid`, `list.0`, `a.'dotted.key'`.",
-				Required:   true,
-				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
-			},
-			// Optional.
-			"config": schema.StringAttribute{
-				MarkdownDescription: configDescription("Overrides the provider's `config`, for modules that ship their own hieradata."),
-				Optional:            true,
-			},
-			"environment": schema.StringAttribute{
-				MarkdownDescription: environmentDescription("Overrides the provider's `environment`."),
-				Optional:            true,
-				Validators:          environmentValidators,
-			},
-			"modulepath": schema.ListAttribute{
-				MarkdownDescription: modulepathDescription("Overrides the provider's `modulepath`."),
-				ElementType:         types.StringType,
-				Optional:            true,
-				Validators:          modulepathValidators,
-			},
-			"facts": schema.DynamicAttribute{
-				MarkdownDescription: factsDescription + " Merged over the provider's `facts`, top-level key by key.",
-				Optional:            true,
-			},
-			"scope": schema.DynamicAttribute{
-				MarkdownDescription: scopeDescription + " Merged over the provider's `scope`, top-level key by key.",
-				Optional:            true,
-			},
-			"default_value": schema.DynamicAttribute{
-				MarkdownDescription: "Returned, with its type, when no hierarchy level has the key; `found` is then `false`. " +
-					"Without it a missing key is an error.",
-				Optional: true,
-			},
-			"value_type": schema.StringAttribute{
-				MarkdownDescription: valueTypeDescription,
-				Optional:            true,
-				Validators:          []validator.String{valueTypeValidator{}},
-			},
-			"explain": schema.BoolAttribute{
-				MarkdownDescription: "When `true`, `explanation` tells how the value was found, level by level, like `puppet lookup --explain`. Defaults to `false`.",
-				Optional:            true,
-			},
-			// Computed.
-			"value": schema.DynamicAttribute{
-				MarkdownDescription: "The result with its real types: string, number, bool, null, tuple or object, nested as in the data.",
-				Computed:            true,
-				Sensitive:           kind.secret,
-			},
-			"json": schema.StringAttribute{
-				MarkdownDescription: "The result as JSON, with hash keys in Hiera's order (Terraform objects sort their keys).",
-				Computed:            true,
-				Sensitive:           kind.secret,
-			},
-			"found": schema.BoolAttribute{
-				MarkdownDescription: "`false` when `default_value` was returned because no hierarchy level has the key.",
-				Computed:            true,
-			},
-			"explanation": schema.StringAttribute{
-				MarkdownDescription: "With `explain = true`, how the value was found, level by level; otherwise empty." + redacted,
-				Computed:            true,
-				Sensitive:           kind.secret,
-			},
+		Attributes:          attrs,
+		Blocks:              map[string]schema.Block{"merge": mergeBlock(kind.mergeText), "eyaml": eyamlBlock()},
+	}
+}
+
+// argumentAttributes are the arguments every data source takes (lookupArgs): where to look up,
+// and for which node.
+func argumentAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"config": schema.StringAttribute{
+			MarkdownDescription: configDescription("Overrides the provider's `config`, for modules that ship their own hieradata."),
+			Optional:            true,
 		},
-		Blocks: map[string]schema.Block{"merge": mergeBlock(kind.mergeText), "eyaml": eyamlBlock()},
+		"environment": schema.StringAttribute{
+			MarkdownDescription: environmentDescription("Overrides the provider's `environment`."),
+			Optional:            true,
+			Validators:          environmentValidators,
+		},
+		"modulepath": schema.ListAttribute{
+			MarkdownDescription: modulepathDescription("Overrides the provider's `modulepath`."),
+			ElementType:         types.StringType,
+			Optional:            true,
+			Validators:          modulepathValidators,
+		},
+		"facts": schema.DynamicAttribute{
+			MarkdownDescription: factsDescription + " Merged over the provider's `facts`, top-level key by key.",
+			Optional:            true,
+		},
+		"scope": schema.DynamicAttribute{
+			MarkdownDescription: scopeDescription + " Merged over the provider's `scope`, top-level key by key.",
+			Optional:            true,
+		},
 	}
 }
 

@@ -351,7 +351,7 @@ func TestEyaml_secretsNeverInDiagnostics(t *testing.T) {
 	pd := &providerData{engines: newEngineCache(), config: "testdata/eyaml/hiera.yaml"}
 	for name, kind := range kinds {
 		for _, key := range []string{"dsn", "pins", "spaced_token", "spaced_token.missing", "app"} {
-			m := lookupModel{Key: types.StringValue(key), Facts: types.DynamicNull(), Scope: types.DynamicNull(),
+			m := lookupModel{Key: types.StringValue(key), lookupArgs: lookupArgs{Facts: types.DynamicNull(), Scope: types.DynamicNull()},
 				DefaultValue: types.DynamicNull(), Explain: types.BoolValue(true)}
 			diags := pd.lookup(context.Background(), kind, &m, nil)
 			if !diags.HasError() && !kind.secret {

@@ -3,6 +3,7 @@ package provider
 // The environment and modulepath arguments: Puppet's environment and module layers (issue 10).
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -57,7 +58,7 @@ type dataSources struct {
 // modulepath given on the lookup replaces the provider's. With no environment and no modulepath,
 // config defaults to hiera.yaml in the working directory; with either, no config means no global
 // layer.
-func (pd *providerData) sources(m *lookupModel) (dataSources, diag.Diagnostics) {
+func (pd *providerData) sources(m *lookupArgs) (dataSources, diag.Diagnostics) {
 	src := dataSources{config: pd.config, layers: hiera.Layers{Environment: pd.environment, Modulepath: pd.modulepath}}
 	var diags diag.Diagnostics
 	if v := m.Config.ValueString(); v != "" {
@@ -115,24 +116,17 @@ func (s dataSources) String() string {
 // modulepathArg is a modulepath argument as directories: nil when null, errUnknown when it or an
 // entry is not known yet. Null and empty entries are plan-time errors (modulepathValidators).
 func modulepathArg(l types.List) ([]string, error) {
-	if l.IsNull() {
-		return nil, nil
+	dirs, err := stringList(l)
+	if err != nil {
+		if errors.Is(err, errUnknown) {
+			return nil, err
+		}
+		return nil, errors.New("modulepath " + err.Error())
 	}
-	if l.IsUnknown() {
-		return nil, errUnknown
-	}
-	dirs := make([]string, 0, len(l.Elements()))
-	for i, e := range l.Elements() {
-		s, ok := e.(types.String)
-		switch {
-		case !ok:
-			return nil, fmt.Errorf("modulepath entry %d is not a string", i)
-		case s.IsUnknown():
-			return nil, errUnknown
-		case s.IsNull() || s.ValueString() == "":
+	for i, d := range dirs {
+		if d == "" {
 			return nil, fmt.Errorf("modulepath entry %d is empty", i)
 		}
-		dirs = append(dirs, s.ValueString())
 	}
 	return dirs, nil
 }

@@ -15,24 +15,34 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
+// lookupArgs are the arguments that say where to look up and for which node: the same on every
+// data source (argumentAttributes and the eyaml block), each given one replacing the provider's.
+type lookupArgs struct {
+	Config      types.String     `tfsdk:"config"`
+	Environment types.String     `tfsdk:"environment"`
+	Modulepath  types.List       `tfsdk:"modulepath"`
+	Facts       types.Dynamic    `tfsdk:"facts"`
+	Scope       types.Dynamic    `tfsdk:"scope"`
+	Eyaml       *eyamlPathsModel `tfsdk:"eyaml"`
+}
+
+// args gives the models that embed lookupArgs a common method.
+func (a *lookupArgs) args() *lookupArgs { return a }
+
 // lookupModel is the arguments and results that the hiera_* data sources, the ephemeral
 // resource hiera_lookup and the lookup function share.
 type lookupModel struct {
-	Key          types.String     `tfsdk:"key"`
-	Config       types.String     `tfsdk:"config"`
-	Environment  types.String     `tfsdk:"environment"`
-	Modulepath   types.List       `tfsdk:"modulepath"`
-	Facts        types.Dynamic    `tfsdk:"facts"`
-	Scope        types.Dynamic    `tfsdk:"scope"`
-	Merge        *mergeModel      `tfsdk:"merge"`
-	Eyaml        *eyamlPathsModel `tfsdk:"eyaml"`
-	DefaultValue types.Dynamic    `tfsdk:"default_value"`
-	ValueType    types.String     `tfsdk:"value_type"`
-	Explain      types.Bool       `tfsdk:"explain"`
-	Value        types.Dynamic    `tfsdk:"value"`
-	JSON         types.String     `tfsdk:"json"`
-	Found        types.Bool       `tfsdk:"found"`
-	Explanation  types.String     `tfsdk:"explanation"`
+	lookupArgs
+	Key          types.String  `tfsdk:"key"`
+	Merge        *mergeModel   `tfsdk:"merge"`
+	DefaultValue types.Dynamic `tfsdk:"default_value"`
+	ValueType    types.String  `tfsdk:"value_type"`
+	Explain      types.Bool    `tfsdk:"explain"`
+	Value        types.Dynamic `tfsdk:"value"`
+	JSON         types.String  `tfsdk:"json"`
+	Found        types.Bool    `tfsdk:"found"`
+	Explanation  types.String  `tfsdk:"explanation"`
+	Sources      types.List    `tfsdk:"sources"`
 }
 
 // readLookup is the data sources' Read and the ephemeral resource's Open: it reads the arguments
@@ -69,17 +79,14 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	}
 	key := m.Key.ValueString()
 	if pd.unknown {
-		diags.AddError("Provider Arguments Not Known Yet",
-			fmt.Sprintf("The hiera provider's config, environment, modulepath, facts, scope or eyaml keys depend on values known only after apply, so %q cannot be looked up during this plan. ", key)+
-				"Pass such facts in the data source's own facts or scope instead (the lookup then waits for apply), "+
-				"or create the resources they come from first.")
+		diags.Append(argumentsNotKnown(fmt.Sprintf("%q cannot be looked up", key)))
 		return diags
 	}
 	lookup, diags := pd.request(ctx, kind, m, scope)
 	if diags.HasError() {
 		return diags
 	}
-	src, srcDiags := pd.sources(m)
+	src, srcDiags := pd.sources(&m.lookupArgs)
 	if diags.Append(srcDiags...); diags.HasError() {
 		return diags
 	}
@@ -136,11 +143,21 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	}
 	m.JSON = types.StringValue(string(js))
 	m.Found = types.BoolValue(res.Found)
+	m.Sources = sourcesList(res.Sources)
 	m.Explanation = types.StringValue("")
 	if lookup.Explain {
 		m.Explanation = types.StringValue(res.Explanation)
 	}
 	return diags
+}
+
+// argumentsNotKnown says why nothing can be looked up while the provider's arguments are unknown;
+// what says what cannot be done.
+func argumentsNotKnown(what string) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Provider Arguments Not Known Yet",
+		"The hiera provider's config, environment, modulepath, facts, scope or eyaml keys depend on values known only after apply, so "+what+" during this plan. "+
+			"Pass such facts in the data source's own facts or scope instead (the lookup then waits for apply), "+
+			"or create the resources they come from first.")
 }
 
 // secretRefusal explains why a plain lookup does not return a secret, and what does.
@@ -160,7 +177,7 @@ func (pd *providerData) request(ctx context.Context, kind lookupVariant, m *look
 	if scope != nil {
 		req.Scope = *scope
 	} else {
-		req.Scope, diags = pd.engineScope(ctx, m)
+		req.Scope, diags = pd.engineScope(ctx, &m.lookupArgs)
 	}
 	if !m.DefaultValue.IsNull() && !m.DefaultValue.IsUnderlyingValueNull() {
 		g, err := fromAttr(ctx, m.DefaultValue, path.Root("default_value"))
@@ -183,7 +200,7 @@ func (pd *providerData) request(ctx context.Context, kind lookupVariant, m *look
 }
 
 // engineScope is m's facts and scope merged over the provider's, as the engine takes them.
-func (pd *providerData) engineScope(ctx context.Context, m *lookupModel) (hiera.Scope, diag.Diagnostics) {
+func (pd *providerData) engineScope(ctx context.Context, m *lookupArgs) (hiera.Scope, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	var s hiera.Scope
 	for _, a := range []struct {

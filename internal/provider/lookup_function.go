@@ -82,7 +82,7 @@ func (f *lookupFunction) Definition(_ context.Context, _ function.DefinitionRequ
 }
 
 func (f *lookupFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	m := lookupModel{Scope: types.DynamicNull(), DefaultValue: types.DynamicNull()}
+	m := lookupModel{lookupArgs: lookupArgs{Scope: types.DynamicNull()}, DefaultValue: types.DynamicNull()}
 	var config types.Dynamic
 	var scope []types.Dynamic
 	resp.Error = req.Arguments.Get(ctx, &config, &m.Key, &m.Facts, &scope)

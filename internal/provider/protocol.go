@@ -8,6 +8,7 @@ import (
 	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -52,35 +53,68 @@ type server struct {
 
 // directDataSource is a hiera_* data source as the server reads it.
 type directDataSource struct {
-	kind     lookupVariant
 	typ      tftypes.Object
 	model    *wire.Codec
 	validate *wire.QuickValidator
 	computed map[string]bool // the top-level attributes a read fills in
+	// read answers m, a pointer to the model with the configuration decoded into it, and returns the
+	// value of each computed attribute (attribute), as the framework's Read would set it.
+	read func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (attribute func(name string) (tftypes.Value, error), diags diag.Diagnostics)
 }
 
 func newServer(ctx context.Context, fw tfprotov6.ProviderServer, p *hieraProvider) (*server, error) {
 	s := &server{ProviderServer: fw, provider: p, dataSources: map[string]*directDataSource{}}
 	for _, factory := range p.DataSources(ctx) {
-		ds, ok := factory().(*hieraDataSource)
-		if !ok {
+		var ds *directDataSource
+		var err error
+		d := factory()
+		switch d := d.(type) {
+		case *hieraDataSource:
+			ds, err = newDirectDataSource(ctx, d, lookupSchema(d.kind), reflect.TypeFor[lookupModel]())
+			if err == nil {
+				kind, model := d.kind, ds.model
+				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (func(string) (tftypes.Value, error), diag.Diagnostics) {
+					diags := pd.lookup(ctx, kind, m.(*lookupModel), scope)
+					return func(name string) (tftypes.Value, error) { return model.Attribute(ctx, m, name) }, diags
+				}
+			}
+		case *nodeDataSource:
+			ds, err = newDirectDataSource(ctx, d, nodeSchema(), reflect.TypeFor[nodeModel]())
+			if err == nil {
+				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (func(string) (tftypes.Value, error), diag.Diagnostics) {
+					out, diags := pd.readNode(ctx, m.(*nodeModel), scope)
+					return out.attribute, diags
+				}
+			}
+		default:
 			continue
 		}
 		var meta datasource.MetadataResponse
-		ds.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "hiera"}, &meta)
-		sch := lookupSchema(ds.kind)
-		schemaType, ok := sch.Type().(types.ObjectType)
-		if !ok {
-			return nil, fmt.Errorf("the schema of %s is not an object", meta.TypeName)
-		}
-		model, err := wire.NewCodec(ctx, reflect.TypeFor[lookupModel](), schemaType)
+		d.Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "hiera"}, &meta)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", meta.TypeName, err)
 		}
-		s.dataSources[meta.TypeName] = &directDataSource{kind: ds.kind, typ: model.Type, model: model, validate: wire.NewQuickValidator(ds, sch),
-			computed: wire.ComputedAttributes(sch)}
+		s.dataSources[meta.TypeName] = ds
 	}
 	return s, nil
+}
+
+// newDirectDataSource is what the server needs to read a data source of schema sch and model type
+// model (its read set apart).
+func newDirectDataSource(ctx context.Context, d datasource.DataSource, sch schema.Schema, model reflect.Type) (*directDataSource, error) {
+	schemaType, ok := sch.Type().(types.ObjectType)
+	if !ok {
+		return nil, fmt.Errorf("the schema is not an object")
+	}
+	codec, err := wire.NewCodec(ctx, model, schemaType)
+	if err != nil {
+		return nil, err
+	}
+	computed, err := wire.ComputedAttributes(sch)
+	if err != nil {
+		return nil, err
+	}
+	return &directDataSource{typ: codec.Type, model: codec, validate: wire.NewQuickValidator(d, sch), computed: computed}, nil
 }
 
 // ValidateDataResourceConfig answers at once when the configuration passes every check of the
@@ -116,13 +150,13 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 
 	// Data sources with the same facts and scope bytes share their conversion (scopecache.go).
 	pd := s.provider.configured.Load()
-	var args *scopeArgs
+	var cached *scopeArgs
 	key := scopeKey(req.Config.MsgPack)
 	if pd != nil {
-		args = pd.scopes.get(key)
+		cached = pd.scopes.get(key)
 	}
-	var skip []string // attributes not to decode: args has them
-	if args != nil {
+	var skip []string // attributes not to decode: cached has them
+	if cached != nil {
 		skip = scopeAttributes
 	}
 	config, err := wire.UnmarshalConfig(req.Config, ds.typ, skip...)
@@ -132,8 +166,9 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 			"Please report this to the provider developer:\n\n"+err.Error())
 		return resp, nil
 	}
-	var m lookupModel
-	if err := ds.model.Decode(ctx, config, &m); err != nil {
+	m := ds.model.NewModel()
+	args := m.(interface{ args() *lookupArgs }).args() // every model embeds lookupArgs
+	if err := ds.model.Decode(ctx, config, m); err != nil {
 		diags.AddError("Value Conversion Error", "An unexpected error was encountered trying to convert the configuration. This is always an error in the provider. "+
 			"Please report the following to the provider developer:\n\n"+err.Error())
 		return resp, nil
@@ -144,19 +179,19 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	}
 	var scope *hiera.Scope
 	switch {
-	case args != nil:
-		m.Facts, m.Scope = args.facts, args.scope
-		scope = &args.engine
+	case cached != nil:
+		args.Facts, args.Scope = cached.facts, cached.scope
+		scope = &cached.engine
 	case pd != nil && !pd.unknown && key != nil:
-		if args = pd.scopeArgsOf(ctx, &m); args != nil {
-			scope = &pd.scopes.put(key, args).engine
+		if cached = pd.scopeArgsOf(ctx, args); cached != nil {
+			scope = &pd.scopes.put(key, cached).engine
 		}
 	}
-	diags.Append(pd.lookup(ctx, ds.kind, &m, scope)...)
-	if diags.HasError() {
+	attribute, readDiags := ds.read(ctx, pd, m, scope)
+	if diags.Append(readDiags...); diags.HasError() {
 		return resp, nil
 	}
-	state, err := ds.state(ctx, req.Config, &m)
+	state, err := ds.state(req.Config, attribute)
 	if err == nil {
 		resp.State = state
 	}
@@ -218,19 +253,20 @@ func toAttributePath(p path.Path) *tftypes.AttributePath {
 	return ap
 }
 
-// state is the state of a read of config that filled in m.
-func (ds *directDataSource) state(ctx context.Context, config *tfprotov6.DynamicValue, m *lookupModel) (*tfprotov6.DynamicValue, error) {
-	if len(ds.computed) == 0 {
-		return ds.fullState(ctx, m)
-	}
+// state is the state of a read of config: attribute gives the values of the computed attributes.
+func (ds *directDataSource) state(config *tfprotov6.DynamicValue, attribute func(name string) (tftypes.Value, error)) (*tfprotov6.DynamicValue, error) {
 	var failed error
 	spliced, ok := wire.SpliceState(config.MsgPack, len(ds.computed), func(name string) ([]byte, bool) {
 		if !ds.computed[name] || failed != nil {
 			return nil, false
 		}
-		b, err := ds.model.EncodeAttribute(ctx, m, name)
+		tv, err := attribute(name)
+		var dv tfprotov6.DynamicValue
+		if err == nil {
+			dv, err = tfprotov6.NewDynamicValue(ds.typ.AttributeTypes[name], tv)
+		}
 		failed = err
-		return b, err == nil
+		return dv.MsgPack, err == nil
 	})
 	switch {
 	case failed != nil:
@@ -238,14 +274,26 @@ func (ds *directDataSource) state(ctx context.Context, config *tfprotov6.Dynamic
 	case ok:
 		return &tfprotov6.DynamicValue{MsgPack: spliced}, nil
 	}
-	return ds.fullState(ctx, m)
+	return ds.fullState(config, attribute)
 }
 
-func (ds *directDataSource) fullState(ctx context.Context, m *lookupModel) (*tfprotov6.DynamicValue, error) {
-	full, err := ds.model.Encode(ctx, m)
+// fullState is state for configurations SpliceState does not take: the configuration decoded, its
+// computed attributes set, encoded again.
+func (ds *directDataSource) fullState(config *tfprotov6.DynamicValue, attribute func(name string) (tftypes.Value, error)) (*tfprotov6.DynamicValue, error) {
+	v, err := config.Unmarshal(ds.typ)
+	var attrs map[string]tftypes.Value
+	if err == nil {
+		err = v.As(&attrs)
+	}
+	for name := range ds.computed {
+		if err != nil {
+			break
+		}
+		attrs[name], err = attribute(name)
+	}
 	if err != nil {
 		return nil, err
 	}
-	dv, err := tfprotov6.NewDynamicValue(ds.typ, full)
+	dv, err := tfprotov6.NewDynamicValue(ds.typ, tftypes.NewValue(ds.typ, attrs))
 	return &dv, err
 }

@@ -148,7 +148,11 @@ func TestServer_sameAnswersAsFramework(t *testing.T) {
 			if !ds.validate.Handled {
 				t.Errorf("%s: the quick validation does not cover the schema; extend handled() and validatorsPass()", typeName)
 			}
-			for name, attrs := range dataConfigs(ds.typ) {
+			configs := dataConfigs(ds.typ)
+			if typeName == "hiera_node" {
+				configs = nodeConfigs()
+			}
+			for name, attrs := range configs {
 				t.Run(providerName+"/"+typeName+"/"+name, func(t *testing.T) {
 					compareServers(ctx, t, direct, fw, typeName, ds, attrs)
 				})
@@ -176,7 +180,7 @@ func compareServers(ctx context.Context, t *testing.T, direct *server, fw tfprot
 			t.Errorf("the quick validation left a valid configuration to the framework (%v)", err)
 		}
 	}
-	if len(wantV.Diagnostics) > 0 || !attrs["key"].IsKnown() {
+	if len(wantV.Diagnostics) > 0 || !attrs["key"].IsKnown() || !attrs["keys"].IsKnown() {
 		return // Terraform does not read an invalid or unknown configuration
 	}
 	got, err1 := direct.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: typeName, Config: &cfg})
@@ -242,26 +246,34 @@ func TestServer_unknownProviderArguments(t *testing.T) {
 	}
 }
 
-// compareUnknown reads a data source from both servers configured with an unknown argument: both
+// compareUnknown reads data sources from both servers configured with an unknown argument: both
 // defer where Terraform allows it, and otherwise say why they cannot look up.
 func compareUnknown(ctx context.Context, t *testing.T, direct *server, fw tfprotov6.ProviderServer) {
 	t.Helper()
-	ds := direct.dataSources["hiera_lookup"]
-	data := encodeConfig(t, ds.typ, map[string]tftypes.Value{"key": str6("x")})
-	for _, deferral := range []bool{true, false} {
-		req := &tfprotov6.ReadDataSourceRequest{TypeName: "hiera_lookup", Config: &data,
-			ClientCapabilities: &tfprotov6.ReadDataSourceClientCapabilities{DeferralAllowed: deferral}}
-		got, _ := direct.ReadDataSource(ctx, req)
-		want, _ := fw.ReadDataSource(ctx, req)
-		if (want.Deferred != nil) != deferral || (len(want.Diagnostics) > 0) == deferral {
-			t.Fatalf("deferral allowed %v: the framework answered %+v", deferral, want)
+	for _, typeName := range []string{"hiera_lookup", "hiera_node"} {
+		ds := direct.dataSources[typeName]
+		data := encodeConfig(t, ds.typ, map[string]tftypes.Value{"key": str6("x")})
+		for _, deferral := range []bool{true, false} {
+			compareDeferral(ctx, t, direct, fw, &tfprotov6.ReadDataSourceRequest{TypeName: typeName, Config: &data,
+				ClientCapabilities: &tfprotov6.ReadDataSourceClientCapabilities{DeferralAllowed: deferral}})
 		}
-		if diff := cmp.Diff(want.Deferred, got.Deferred); diff != "" {
-			t.Errorf("deferral allowed %v: deferral differs (-framework +direct):\n%s", deferral, diff)
-		}
-		if diff := cmp.Diff(want.Diagnostics, got.Diagnostics); diff != "" {
-			t.Errorf("deferral allowed %v: diagnostics differ (-framework +direct):\n%s", deferral, diff)
-		}
+	}
+}
+
+// compareDeferral sends one read to both servers, configured with an unknown argument.
+func compareDeferral(ctx context.Context, t *testing.T, direct *server, fw tfprotov6.ProviderServer, req *tfprotov6.ReadDataSourceRequest) {
+	t.Helper()
+	deferral := req.ClientCapabilities.DeferralAllowed
+	got, _ := direct.ReadDataSource(ctx, req)
+	want, _ := fw.ReadDataSource(ctx, req)
+	if (want.Deferred != nil) != deferral || (len(want.Diagnostics) > 0) == deferral {
+		t.Fatalf("%s, deferral allowed %v: the framework answered %+v", req.TypeName, deferral, want)
+	}
+	if diff := cmp.Diff(want.Deferred, got.Deferred); diff != "" {
+		t.Errorf("%s, deferral allowed %v: deferral differs (-framework +direct):\n%s", req.TypeName, deferral, diff)
+	}
+	if diff := cmp.Diff(want.Diagnostics, got.Diagnostics); diff != "" {
+		t.Errorf("%s, deferral allowed %v: diagnostics differ (-framework +direct):\n%s", req.TypeName, deferral, diff)
 	}
 }
 

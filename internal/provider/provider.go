@@ -120,7 +120,7 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 }
 
 func (p *hieraProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{NewLookupDataSource, NewHashDataSource, NewArrayDataSource, NewSecretDataSource}
+	return []func() datasource.DataSource{NewLookupDataSource, NewHashDataSource, NewArrayDataSource, NewSecretDataSource, NewNodeDataSource}
 }
 
 func (p *hieraProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {

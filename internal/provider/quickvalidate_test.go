@@ -21,6 +21,7 @@ func TestQuickValidation_validatorKinds(t *testing.T) {
 		"stringvalidator.oneOfValidator",
 		"listvalidator.noNullValuesValidator",
 		"listvalidator.valueStringsAreValidator",
+		"listvalidator.uniqueValuesValidator",
 	}
 	direct, _, _ := configuredPair(t)
 	for typeName, ds := range direct.dataSources {
@@ -60,6 +61,8 @@ func validatorsOf(a schema.Attribute) []any {
 	case schema.DynamicAttribute:
 		return anySlice(t.Validators)
 	case schema.ListAttribute:
+		return anySlice(t.Validators)
+	case schema.MapAttribute:
 		return anySlice(t.Validators)
 	}
 	return nil

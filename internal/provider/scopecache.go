@@ -89,7 +89,7 @@ func (c *scopeCache) put(key []byte, args *scopeArgs) *scopeArgs {
 
 // scopeArgsOf converts m's facts and scope, or returns nil when they have a problem (the lookup
 // then converts them again and reports it).
-func (pd *providerData) scopeArgsOf(ctx context.Context, m *lookupModel) *scopeArgs {
+func (pd *providerData) scopeArgsOf(ctx context.Context, m *lookupArgs) *scopeArgs {
 	s, diags := pd.engineScope(ctx, m)
 	if diags.HasError() {
 		return nil

@@ -10,7 +10,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -26,7 +25,7 @@ type Codec struct {
 
 type modelField struct {
 	name     string
-	index    int
+	index    []int     // reflect's FieldByIndex: a field of an embedded struct has two
 	attrType attr.Type // for attr.Value fields: the schema's (a list's knows its element type)
 	block    *Codec    // for nested blocks
 }
@@ -42,18 +41,17 @@ func NewCodec(ctx context.Context, model reflect.Type, schemaType types.ObjectTy
 	}
 	c := &Codec{goType: model, Type: typ}
 	seen := map[string]bool{}
-	for i := range model.NumField() {
-		f := model.Field(i)
+	for _, f := range reflect.VisibleFields(model) {
 		name := f.Tag.Get("tfsdk")
 		if name == "" || name == "-" {
-			continue
+			continue // an embedded struct's own field: its fields come next
 		}
 		at, ok := schemaType.AttrTypes[name]
 		if !ok {
 			return nil, fmt.Errorf("%s.%s: the schema has no attribute %q", model.Name(), f.Name, name)
 		}
 		seen[name] = true
-		mf := modelField{name: name, index: i}
+		mf := modelField{name: name, index: f.Index}
 		switch {
 		case f.Type.Implements(attrValueType):
 			mf.attrType = at
@@ -100,63 +98,34 @@ func (c *Codec) decodeInto(ctx context.Context, v tftypes.Value, dst reflect.Val
 			if err := f.block.decodeInto(ctx, tv, p.Elem()); err != nil {
 				return err
 			}
-			dst.Field(f.index).Set(p)
+			dst.FieldByIndex(f.index).Set(p)
 			continue
 		}
 		av, err := f.attrType.ValueFromTerraform(ctx, tv)
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
-		dst.Field(f.index).Set(reflect.ValueOf(av))
+		dst.FieldByIndex(f.index).Set(reflect.ValueOf(av))
 	}
 	return nil
 }
 
-// Encode returns the object value of the struct src points to.
-func (c *Codec) Encode(ctx context.Context, src any) (tftypes.Value, error) {
-	return c.encodeFrom(ctx, reflect.ValueOf(src).Elem())
-}
+// NewModel returns a pointer to a new, zero model struct.
+func (c *Codec) NewModel() any { return reflect.New(c.goType).Interface() }
 
-func (c *Codec) encodeFrom(ctx context.Context, src reflect.Value) (tftypes.Value, error) {
-	attrs := make(map[string]tftypes.Value, len(c.fields))
-	for _, f := range c.fields {
-		fv := src.Field(f.index)
-		if f.block != nil {
-			if fv.IsNil() {
-				attrs[f.name] = tftypes.NewValue(f.block.Type, nil)
-				continue
-			}
-			bv, err := f.block.encodeFrom(ctx, fv.Elem())
-			if err != nil {
-				return tftypes.Value{}, err
-			}
-			attrs[f.name] = bv
-			continue
-		}
-		av, _ := fv.Interface().(attr.Value)
-		tv, err := av.ToTerraformValue(ctx)
-		if err != nil {
-			return tftypes.Value{}, fmt.Errorf("%s: %w", f.name, err)
-		}
-		attrs[f.name] = tv
-	}
-	return tftypes.NewValue(c.Type, attrs), nil
-}
-
-// EncodeAttribute is the msgpack encoding of the top-level attribute name (an attr.Value field) of
-// the struct src points to.
-func (c *Codec) EncodeAttribute(ctx context.Context, src any, name string) ([]byte, error) {
+// Attribute is the Terraform value of the top-level attribute name (an attr.Value field) of the
+// struct src points to.
+func (c *Codec) Attribute(ctx context.Context, src any, name string) (tftypes.Value, error) {
 	for _, f := range c.fields {
 		if f.name != name || f.block != nil {
 			continue
 		}
-		av, _ := reflect.ValueOf(src).Elem().Field(f.index).Interface().(attr.Value)
+		av, _ := reflect.ValueOf(src).Elem().FieldByIndex(f.index).Interface().(attr.Value)
 		tv, err := av.ToTerraformValue(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return tftypes.Value{}, fmt.Errorf("%s: %w", name, err)
 		}
-		dv, err := tfprotov6.NewDynamicValue(c.Type.AttributeTypes[name], tv)
-		return dv.MsgPack, err
+		return tv, nil
 	}
-	return nil, fmt.Errorf("%s: not an attribute of %s", name, c.goType)
+	return tftypes.Value{}, fmt.Errorf("%s: not an attribute of %s", name, c.goType)
 }

@@ -4,6 +4,7 @@ package wire
 
 import (
 	"encoding/binary"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -153,27 +154,27 @@ func typeOfJSON(b []byte) (tftypes.Type, bool) {
 // configuration carries facts (a dynamic value is written with its type as JSON); splicing keeps
 // the configuration's own bytes for every other attribute.
 
-// ComputedAttributes are the top-level attributes a read fills in; nil when a block has some too
-// (SpliceState then never applies).
-func ComputedAttributes(s schema.Schema) map[string]bool {
+// ComputedAttributes are the top-level attributes a read fills in. A block's computed attribute
+// would need more than state writes: the direct path refuses it.
+func ComputedAttributes(s schema.Schema) (map[string]bool, error) {
 	computed := map[string]bool{}
 	for name, a := range s.Attributes {
 		if a.IsComputed() {
 			computed[name] = true
 		}
 	}
-	for _, b := range s.Blocks {
+	for name, b := range s.Blocks {
 		single, ok := b.(schema.SingleNestedBlock)
 		if !ok {
-			return nil
+			return nil, fmt.Errorf("block %s: only single nested blocks are read directly", name)
 		}
-		for _, a := range single.Attributes {
+		for attrName, a := range single.Attributes {
 			if a.IsComputed() {
-				return nil
+				return nil, fmt.Errorf("block %s: computed attribute %s", name, attrName)
 			}
 		}
 	}
-	return computed
+	return computed, nil
 }
 
 // SpliceState returns config, a msgpack map of attribute names to values, with the values of the

@@ -98,7 +98,7 @@ func anyValuePasses(a schema.Attribute) bool {
 // any, are of a kind runValidators runs.
 func handled(a schema.Attribute) bool {
 	switch a.(type) {
-	case schema.StringAttribute, schema.BoolAttribute, schema.DynamicAttribute, schema.ListAttribute:
+	case schema.StringAttribute, schema.BoolAttribute, schema.DynamicAttribute, schema.ListAttribute, schema.MapAttribute:
 		return true
 	}
 	return false
@@ -186,6 +186,8 @@ func (qa quickAttribute) Valid(ctx context.Context, v tftypes.Value, cfg tfsdk.C
 		return validatorsPass(ctx, t.Validators, qa.at, av, cfg)
 	case schema.ListAttribute:
 		return validatorsPass(ctx, t.Validators, qa.at, av, cfg)
+	case schema.MapAttribute:
+		return validatorsPass(ctx, t.Validators, qa.at, av, cfg)
 	}
 	return false
 }
@@ -199,6 +201,8 @@ func hasValidators(a schema.Attribute) bool {
 	case schema.DynamicAttribute:
 		return len(t.Validators) > 0
 	case schema.ListAttribute:
+		return len(t.Validators) > 0
+	case schema.MapAttribute:
 		return len(t.Validators) > 0
 	}
 	return true
@@ -241,6 +245,15 @@ func validatorsPass(ctx context.Context, validators any, at schemaPath, v attr.V
 		for _, x := range vs {
 			resp := &validator.ListResponse{}
 			x.ValidateList(ctx, validator.ListRequest{Config: cfg, ConfigValue: lv, Path: at.path, PathExpression: at.expr}, resp)
+			if len(resp.Diagnostics) > 0 {
+				return false
+			}
+		}
+	case []validator.Map:
+		mv, _ := v.(types.Map)
+		for _, x := range vs {
+			resp := &validator.MapResponse{}
+			x.ValidateMap(ctx, validator.MapRequest{Config: cfg, ConfigValue: mv, Path: at.path, PathExpression: at.expr}, resp)
 			if len(resp.Diagnostics) > 0 {
 				return false
 			}

@@ -1,0 +1,34 @@
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// nodeConfigs are hiera_node configurations worth comparing between the server's direct read and
+// the framework's (TestServer_sameAnswersAsFramework): whole nodes, keys and prefixes, each
+// validation error and each kind of failure.
+func nodeConfigs() map[string]map[string]tftypes.Value {
+	unknownList := tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, tftypes.UnknownValue)
+	return map[string]map[string]tftypes.Value{
+		"whole node": {},
+		"keys":       {"keys": list6(str6("string"), str6("nested.alpha.list.1"), str6("no::such::key"), str6("secret_token"), str6("ntp::servers"))},
+		"prefixes":   {"prefixes": list6(str6("profile::"), str6("ntp::"), str6("n"))},
+		"keys and prefixes": {"keys": list6(str6("string"), str6("nothing"), str6("ntp::servers")),
+			"prefixes": list6(str6("n"))},
+		"no keys":             {"keys": list6()},
+		"facts":               {"facts": object6(map[string]tftypes.Value{"role": str6("db"), "os": object6(map[string]tftypes.Value{"family": str6("RedHat")})})},
+		"environment":         {"environment": str6(staging)},
+		"modulepath":          {"modulepath": list6(str6(productionModules)), "keys": list6(str6("ntp::servers"), str6("ntp::settings"))},
+		"failing keys":        {"environment": str6(production), "keys": list6(str6("broken::setting"), str6("typo::ok"), str6("ntp::servers"))},
+		"unreadable node":     {"environment": str6(production)},
+		"bad config":          {"config": str6("testdata/nowhere/hiera.yaml")},
+		"missing environment": {"environment": str6("testdata/control_repo/environments/nowhere")},
+		"module warning":      {"modulepath": list6(str6(warnModules))},
+		"repeated key":        {"keys": list6(str6("string"), str6("string"))},
+		"empty key":           {"keys": list6(str6(""))},
+		"null key":            {"keys": list6(tftypes.NewValue(tftypes.String, nil))},
+		"empty prefix":        {"prefixes": list6(str6(""))},
+		"unknown keys":        {"keys": unknownList},
+		"unknown prefix":      {"prefixes": list6(tftypes.NewValue(tftypes.String, tftypes.UnknownValue))},
+	}
+}
