@@ -1,80 +1,65 @@
-// hiera_node's read: many keys of one node in one engine call, and its attributes built at once.
 package provider
+
+// hiera_node's read: many keys of one node in one engine call, and its attributes built at once.
 
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/provider/wire"
 )
 
-// A node of a control repository has thousands of keys. Its attributes are built as Terraform
-// values directly (toTF, tfSources), which the server encodes as they are; only the framework's
-// own Read (the tests' reference) converts them into the model's framework values.
+// A node of a control repository has thousands of keys. Its attributes are written in msgpack
+// directly (tfWriter), which the server splices into the state as they are; the framework's own
+// Read (the tests' reference) decodes them into the model.
 
 // maxListedFailures is how many failing keys the read's error names one by one.
 const maxListedFailures = 20
 
-// nodeOutput is a read's computed attributes as Terraform values.
+// nodeOutput is a read's computed attributes, each in msgpack as the state holds it.
 type nodeOutput struct {
-	values, json, foundKeys, missingKeys, secretKeys, sources tftypes.Value
+	attributes map[string][]byte
 }
 
-// attribute is the value of the computed attribute name.
-func (o *nodeOutput) attribute(name string) (tftypes.Value, error) {
-	switch name {
-	case "values":
-		return o.values, nil
-	case "json":
-		return o.json, nil
-	case "found_keys":
-		return o.foundKeys, nil
-	case "missing_keys":
-		return o.missingKeys, nil
-	case "secret_keys":
-		return o.secretKeys, nil
-	case "sources":
-		return o.sources, nil
+// attribute is the msgpack encoding of the computed attribute name.
+func (o *nodeOutput) attribute(name string) ([]byte, error) {
+	b, ok := o.attributes[name]
+	if !ok {
+		return nil, fmt.Errorf("hiera_node has no computed attribute %q", name)
 	}
-	return tftypes.Value{}, fmt.Errorf("hiera_node has no computed attribute %q", name)
+	return b, nil
 }
 
 // setModel fills in m's computed attributes, for the framework's Read.
 func (o *nodeOutput) setModel(ctx context.Context, m *nodeModel) diag.Diagnostics {
 	var diags diag.Diagnostics
-	m.Values = types.DynamicValue(tfValue{o.values})
-	m.JSON = types.StringValue(stringOf(o.json))
-	for _, l := range []struct {
-		out *types.List
-		v   tftypes.Value
-	}{{&m.FoundKeys, o.foundKeys}, {&m.MissingKeys, o.missingKeys}, {&m.SecretKeys, o.secretKeys}} {
-		av, err := types.ListType{ElemType: types.StringType}.ValueFromTerraform(ctx, l.v)
-		if err != nil {
-			diags.AddError("Value Conversion Error", err.Error())
-			return diags
+	typ, _ := nodeSchema().Type().TerraformType(ctx).(tftypes.Object)
+	for name, out := range map[string]any{"values": &m.Values, "json": &m.JSON, "found_keys": &m.FoundKeys,
+		"missing_keys": &m.MissingKeys, "secret_keys": &m.SecretKeys, "sources": &m.Sources} {
+		tv, err := (&tfprotov6.DynamicValue{MsgPack: o.attributes[name]}).Unmarshal(typ.AttributeTypes[name])
+		var av attr.Value
+		if err == nil {
+			av, err = nodeSchema().Attributes[name].GetType().ValueFromTerraform(ctx, tv)
 		}
-		*l.out, _ = av.(types.List)
+		if err != nil {
+			diags.AddError("Value Conversion Error", fmt.Sprintf("%s: %s", name, err))
+			continue
+		}
+		reflect.ValueOf(out).Elem().Set(reflect.ValueOf(av))
 	}
-	av, err := types.MapType{ElemType: sourcesType}.ValueFromTerraform(ctx, o.sources)
-	if err != nil {
-		diags.AddError("Value Conversion Error", err.Error())
-		return diags
-	}
-	m.Sources, _ = av.(types.Map)
 	return diags
-}
-
-func stringOf(v tftypes.Value) string {
-	var s string
-	_ = v.As(&s) // a string value: never fails
-	return s
 }
 
 // readNode answers hiera_node's arguments in m with the provider's engines. scope, when not nil,
@@ -139,65 +124,76 @@ func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera
 }
 
 // nodeAttributes builds the attributes of a node's answers; failures words each key that failed,
-// as the single-key data sources word it. missing tells whether keys were asked for by name.
+// as the single-key data sources word it (no attributes then). named tells whether keys were asked
+// for by name.
 func nodeAttributes(answers []hiera.NodeAnswer, named bool, configPath string) (out nodeOutput, failures []string) {
-	values := make(map[string]tftypes.Value, len(answers))
-	valueTypes := make(map[string]tftypes.Type, len(answers))
-	sources := make(map[string]tftypes.Value, len(answers))
-	var found, missing, secret []tftypes.Value
-	var js strings.Builder
-	js.WriteByte('{')
+	var foundKeys, missing, secret []string
+	var plain []hiera.NodeAnswer // found and not secret, in the order found
 	for _, a := range answers {
 		switch {
 		case a.Err != nil:
 			failures = append(failures, lookupError(a.Key, configPath, a.Err)+eyamlKeyHint(a.Err))
-			continue
 		case !a.Result.Found:
 			if named {
-				missing = append(missing, tftypes.NewValue(tftypes.String, a.Key))
+				missing = append(missing, a.Key)
 			}
-			continue
 		case a.Result.Sensitive:
-			found = append(found, tftypes.NewValue(tftypes.String, a.Key))
-			secret = append(secret, tftypes.NewValue(tftypes.String, a.Key))
-			continue
+			foundKeys, secret = append(foundKeys, a.Key), append(secret, a.Key)
+		default:
+			foundKeys, plain = append(foundKeys, a.Key), append(plain, a)
 		}
-		tv, err := toTF(a.Result.Value)
-		if err != nil {
+	}
+	if len(failures) > 0 {
+		return out, failures
+	}
+	// values, a dynamic value ([its type as JSON, the object]), and sources, a map: objects and
+	// maps in sorted key order, as terraform-plugin-go writes them
+	sorted := slices.SortedFunc(slices.Values(plain), func(a, b hiera.NodeAnswer) int { return strings.Compare(a.Key, b.Key) })
+	w := newTFWriter()
+	defer w.release()
+	w.typ, w.val = append(w.typ, `["object",{`...), wire.AppendMapHeader(w.val, len(sorted))
+	sources := wire.AppendMapHeader(make([]byte, 0, 160*len(sorted)), len(sorted)) // a source takes 100-200 bytes
+	for i, a := range sorted {
+		if i > 0 {
+			w.typ = append(w.typ, ',')
+		}
+		w.typ = append(appendJSONName(w.typ, a.Key), ':')
+		w.val = wire.AppendString(w.val, a.Key)
+		if err := w.value(a.Result.Value); err != nil {
 			failures = append(failures, fmt.Sprintf("The value of %q cannot be returned: %s.", a.Key, withPath(err, path.Root("values").AtMapKey(a.Key))))
-			continue
 		}
-		vj, err := hiera.MarshalJSON(a.Result.Value)
-		if err != nil {
-			failures = append(failures, fmt.Sprintf("The value of %q cannot be written as JSON: %s.", a.Key, err))
-			continue
-		}
-		kj, _ := hiera.MarshalJSON(a.Key) // a string: never fails
-		if len(values) > 0 {
-			js.WriteByte(',')
-		}
-		js.Write(kj)
-		js.WriteByte(':')
-		js.Write(vj)
-		values[a.Key], valueTypes[a.Key] = tv, tv.Type()
-		sources[a.Key] = tfSources(a.Result.Sources)
-		found = append(found, tftypes.NewValue(tftypes.String, a.Key))
+		sources = appendSources(wire.AppendString(sources, a.Key), a.Result.Sources)
 	}
-	js.WriteByte('}')
-	stringsOf := func(list []tftypes.Value) tftypes.Value {
-		if list == nil {
-			list = []tftypes.Value{}
-		}
-		return tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, list)
+	if len(failures) > 0 {
+		return out, failures
 	}
-	return nodeOutput{
-		values:      tftypes.NewValue(tftypes.Object{AttributeTypes: valueTypes}, values),
-		json:        tftypes.NewValue(tftypes.String, js.String()),
-		foundKeys:   stringsOf(found),
-		missingKeys: stringsOf(missing),
-		secretKeys:  stringsOf(secret),
-		sources:     tftypes.NewValue(tftypes.Map{ElementType: tfSourcesType}, sources),
-	}, failures
+	w.typ = append(w.typ, "}]"...)
+	doc := hiera.NewHash(len(plain)) // json: the order found
+	for _, a := range plain {
+		doc.Set(a.Key, a.Result.Value)
+	}
+	js, err := hiera.MarshalJSON(doc)
+	if err != nil { // never: what JSON cannot hold, Terraform cannot either (above)
+		return out, []string{fmt.Sprintf("The node's values cannot be written as JSON: %s.", err)}
+	}
+	values := wire.AppendBinary(wire.AppendArrayHeader(make([]byte, 0, 8+len(w.typ)+len(w.val)), 2), w.typ)
+	return nodeOutput{attributes: map[string][]byte{
+		"values":       append(values, w.val...),
+		"json":         wire.AppendString(nil, string(js)),
+		"found_keys":   appendStrings(nil, foundKeys),
+		"missing_keys": appendStrings(nil, missing),
+		"secret_keys":  appendStrings(nil, secret),
+		"sources":      sources,
+	}}, nil
+}
+
+// appendStrings writes a list of strings.
+func appendStrings(b []byte, list []string) []byte {
+	b = wire.AppendArrayHeader(b, len(list))
+	for _, s := range list {
+		b = wire.AppendString(b, s)
+	}
+	return b
 }
 
 // failureList is the one error of a read whose keys failed: each failure, at most

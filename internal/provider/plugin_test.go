@@ -56,7 +56,11 @@ func TestHotCalls_sameAnswersAsPluginGo(t *testing.T) {
 	slow := tf6server.New("registry.terraform.io/hieraform/hiera", direct)
 	severities := map[string]bool{} // of the reads' diagnostics
 	for typeName, ds := range direct.dataSources {
-		for name, attrs := range dataConfigs(ds.typ) {
+		configs := dataConfigs(ds.typ)
+		if typeName == "hiera_node" {
+			configs = nodeConfigs()
+		}
+		for name, attrs := range configs {
 			cfg := encodeConfig(t, ds.typ, attrs)
 			for _, rpc := range []string{"ValidateDataResourceConfig", "ReadDataSource"} {
 				t.Run(typeName+"/"+name+"/"+rpc, func(t *testing.T) {

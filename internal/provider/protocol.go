@@ -58,8 +58,8 @@ type directDataSource struct {
 	validate *wire.QuickValidator
 	computed map[string]bool // the top-level attributes a read fills in
 	// read answers m, a pointer to the model with the configuration decoded into it, and returns the
-	// value of each computed attribute (attribute), as the framework's Read would set it.
-	read func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (attribute func(name string) (tftypes.Value, error), diags diag.Diagnostics)
+	// msgpack encoding of each computed attribute (attribute), as the framework's Read would set it.
+	read func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (attribute func(name string) ([]byte, error), diags diag.Diagnostics)
 }
 
 func newServer(ctx context.Context, fw tfprotov6.ProviderServer, p *hieraProvider) (*server, error) {
@@ -72,16 +72,23 @@ func newServer(ctx context.Context, fw tfprotov6.ProviderServer, p *hieraProvide
 		case *hieraDataSource:
 			ds, err = newDirectDataSource(ctx, d, lookupSchema(d.kind), reflect.TypeFor[lookupModel]())
 			if err == nil {
-				kind, model := d.kind, ds.model
-				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (func(string) (tftypes.Value, error), diag.Diagnostics) {
+				kind, model, typ := d.kind, ds.model, ds.typ
+				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (func(string) ([]byte, error), diag.Diagnostics) {
 					diags := pd.lookup(ctx, kind, m.(*lookupModel), scope)
-					return func(name string) (tftypes.Value, error) { return model.Attribute(ctx, m, name) }, diags
+					return func(name string) ([]byte, error) {
+						tv, err := model.Attribute(ctx, m, name)
+						if err != nil {
+							return nil, err
+						}
+						dv, err := tfprotov6.NewDynamicValue(typ.AttributeTypes[name], tv)
+						return dv.MsgPack, err
+					}, diags
 				}
 			}
 		case *nodeDataSource:
 			ds, err = newDirectDataSource(ctx, d, nodeSchema(), reflect.TypeFor[nodeModel]())
 			if err == nil {
-				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (func(string) (tftypes.Value, error), diag.Diagnostics) {
+				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (func(string) ([]byte, error), diag.Diagnostics) {
 					out, diags := pd.readNode(ctx, m.(*nodeModel), scope)
 					return out.attribute, diags
 				}
@@ -253,20 +260,16 @@ func toAttributePath(p path.Path) *tftypes.AttributePath {
 	return ap
 }
 
-// state is the state of a read of config: attribute gives the values of the computed attributes.
-func (ds *directDataSource) state(config *tfprotov6.DynamicValue, attribute func(name string) (tftypes.Value, error)) (*tfprotov6.DynamicValue, error) {
+// state is the state of a read of config: attribute gives the encodings of the computed attributes.
+func (ds *directDataSource) state(config *tfprotov6.DynamicValue, attribute func(name string) ([]byte, error)) (*tfprotov6.DynamicValue, error) {
 	var failed error
 	spliced, ok := wire.SpliceState(config.MsgPack, len(ds.computed), func(name string) ([]byte, bool) {
 		if !ds.computed[name] || failed != nil {
 			return nil, false
 		}
-		tv, err := attribute(name)
-		var dv tfprotov6.DynamicValue
-		if err == nil {
-			dv, err = tfprotov6.NewDynamicValue(ds.typ.AttributeTypes[name], tv)
-		}
+		b, err := attribute(name)
 		failed = err
-		return dv.MsgPack, err == nil
+		return b, err == nil
 	})
 	switch {
 	case failed != nil:
@@ -278,18 +281,24 @@ func (ds *directDataSource) state(config *tfprotov6.DynamicValue, attribute func
 }
 
 // fullState is state for configurations SpliceState does not take: the configuration decoded, its
-// computed attributes set, encoded again.
-func (ds *directDataSource) fullState(config *tfprotov6.DynamicValue, attribute func(name string) (tftypes.Value, error)) (*tfprotov6.DynamicValue, error) {
+// computed attributes decoded in, encoded again.
+func (ds *directDataSource) fullState(config *tfprotov6.DynamicValue, attribute func(name string) ([]byte, error)) (*tfprotov6.DynamicValue, error) {
 	v, err := config.Unmarshal(ds.typ)
 	var attrs map[string]tftypes.Value
 	if err == nil {
 		err = v.As(&attrs)
 	}
 	for name := range ds.computed {
-		if err != nil {
-			break
+		var b []byte
+		if err == nil {
+			b, err = attribute(name)
 		}
-		attrs[name], err = attribute(name)
+		if err != nil {
+			return nil, err
+		}
+		if attrs[name], err = (&tfprotov6.DynamicValue{MsgPack: b}).Unmarshal(ds.typ.AttributeTypes[name]); err != nil {
+			return nil, err
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -22,7 +22,8 @@ import (
 // benchServer is a configured provider server and the types needed to encode configurations.
 type benchServer struct {
 	srv      tfprotov6.ProviderServer
-	dataType tftypes.Object // hiera_lookup's configuration type
+	dataType tftypes.Object            // hiera_lookup's configuration type
+	types    map[string]tftypes.Object // every data source's, by type name
 }
 
 // newBenchServer serves the provider and configures it with providerConfig (attribute -> value).
@@ -38,13 +39,16 @@ func newBenchServer(b *testing.B, providerConfig map[string]tftypes.Value) *benc
 		b.Fatalf("GetProviderSchema: %v %v", err, schemas.Diagnostics)
 	}
 	providerType, _ := schemas.Provider.ValueType().(tftypes.Object)
-	dataType, _ := schemas.DataSourceSchemas["hiera_lookup"].ValueType().(tftypes.Object)
+	types := map[string]tftypes.Object{}
+	for name, sch := range schemas.DataSourceSchemas {
+		types[name], _ = sch.ValueType().(tftypes.Object)
+	}
 	cfg := encodeConfig(b, providerType, providerConfig)
 	resp, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.11.4", Config: &cfg})
 	if err != nil || len(resp.Diagnostics) > 0 {
 		b.Fatalf("ConfigureProvider: %v %v", err, resp.Diagnostics)
 	}
-	return &benchServer{srv: srv, dataType: dataType}
+	return &benchServer{srv: srv, dataType: types["hiera_lookup"], types: types}
 }
 
 // encodeConfig builds a msgpack configuration of type typ: the given attributes, null elsewhere.
@@ -66,12 +70,17 @@ func encodeConfig(b testing.TB, typ tftypes.Object, attrs map[string]tftypes.Val
 
 // read validates and reads one hiera_lookup data source, as Terraform's validate and plan walks do.
 func (s *benchServer) read(b *testing.B, cfg *tfprotov6.DynamicValue) {
+	s.readAs(b, "hiera_lookup", cfg)
+}
+
+// readAs validates and reads one data source of type typeName.
+func (s *benchServer) readAs(b *testing.B, typeName string, cfg *tfprotov6.DynamicValue) {
 	ctx := context.Background()
-	v, err := s.srv.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: "hiera_lookup", Config: cfg})
+	v, err := s.srv.ValidateDataResourceConfig(ctx, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: typeName, Config: cfg})
 	if err != nil || len(v.Diagnostics) > 0 {
 		b.Fatalf("ValidateDataResourceConfig: %v %v", err, v.Diagnostics)
 	}
-	r, err := s.srv.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: "hiera_lookup", Config: cfg})
+	r, err := s.srv.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: typeName, Config: cfg})
 	if err != nil || len(r.Diagnostics) > 0 || r.State == nil {
 		b.Fatalf("ReadDataSource: %v %v", err, r.Diagnostics)
 	}

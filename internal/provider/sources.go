@@ -1,12 +1,13 @@
-// The sources attribute: the data files that gave a result its value.
 package provider
+
+// The sources attribute: the data files that gave a result its value.
 
 import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/provider/wire"
 )
 
 // sourceAttributes are the attributes of one source object.
@@ -36,21 +37,16 @@ func sourcesList(sources []hiera.Source) types.List {
 	return types.ListValueMust(sourceType, elems)
 }
 
-// tfSourceType is sourceType as a Terraform type, for building many sources at once (hiera_node).
-var (
-	tfSourceType  = tftypes.Object{AttributeTypes: map[string]tftypes.Type{"layer": tftypes.String, "module": tftypes.String, "level": tftypes.String, "file": tftypes.String}}
-	tfSourcesType = tftypes.List{ElementType: tfSourceType}
-)
-
-// tfSources is sourcesList as a Terraform value, without the framework's values: a node's thousands
-// of keys cost a tenth.
-func tfSources(sources []hiera.Source) tftypes.Value {
-	elems := make([]tftypes.Value, len(sources))
-	for i, s := range sources {
-		elems[i] = tftypes.NewValue(tfSourceType, map[string]tftypes.Value{
-			"layer": tftypes.NewValue(tftypes.String, s.Layer), "module": tftypes.NewValue(tftypes.String, s.Module),
-			"level": tftypes.NewValue(tftypes.String, s.Level), "file": tftypes.NewValue(tftypes.String, s.File),
-		})
+// appendSources writes a result's sources in msgpack, as sourcesType's values are written
+// (hiera_node's thousands of keys; an object's attributes in sorted order).
+func appendSources(b []byte, sources []hiera.Source) []byte {
+	b = wire.AppendArrayHeader(b, len(sources))
+	for _, s := range sources {
+		b = wire.AppendMapHeader(b, 4)
+		b = wire.AppendString(wire.AppendString(b, "file"), s.File)
+		b = wire.AppendString(wire.AppendString(b, "layer"), s.Layer)
+		b = wire.AppendString(wire.AppendString(b, "level"), s.Level)
+		b = wire.AppendString(wire.AppendString(b, "module"), s.Module)
 	}
-	return tftypes.NewValue(tfSourcesType, elems)
+	return b
 }

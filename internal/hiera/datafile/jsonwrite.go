@@ -83,6 +83,22 @@ func (w *jsonWriter) Value(v any) error {
 
 // str quotes s without Go's HTML escaping of <, > and &.
 func (w *jsonWriter) str(s string) {
+	if plainJSON(s) { // most keys and values: no escape, no encoder
+		w.b.WriteByte('"')
+		w.b.WriteString(s)
+		w.b.WriteByte('"')
+		return
+	}
 	_ = w.enc.Encode(s)         // encoding a string cannot fail
 	w.b.Truncate(w.b.Len() - 1) // Encode appends a newline
+}
+
+// plainJSON tells whether s is printable ASCII that JSON quotes as it is (no '"' or '\\').
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
