@@ -74,7 +74,8 @@ func newServer(ctx context.Context, fw tfprotov6.ProviderServer, p *hieraProvide
 			if err == nil {
 				kind, model, typ := d.kind, ds.model, ds.typ
 				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (func(string) ([]byte, error), diag.Diagnostics) {
-					diags := pd.lookup(ctx, kind, m.(*lookupModel), scope)
+					lm, _ := m.(*lookupModel) // the codec's model
+					diags := pd.lookup(ctx, kind, lm, scope)
 					return func(name string) ([]byte, error) {
 						tv, err := model.Attribute(ctx, m, name)
 						if err != nil {
@@ -89,7 +90,8 @@ func newServer(ctx context.Context, fw tfprotov6.ProviderServer, p *hieraProvide
 			ds, err = newDirectDataSource(ctx, d, nodeSchema(), reflect.TypeFor[nodeModel]())
 			if err == nil {
 				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (func(string) ([]byte, error), diag.Diagnostics) {
-					out, diags := pd.readNode(ctx, m.(*nodeModel), scope)
+					nm, _ := m.(*nodeModel) // the codec's model
+					out, diags := pd.readNode(ctx, nm, scope)
 					return out.attribute, diags
 				}
 			}
@@ -174,7 +176,12 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		return resp, nil
 	}
 	m := ds.model.NewModel()
-	args := m.(interface{ args() *lookupArgs }).args() // every model embeds lookupArgs
+	withArgs, ok := m.(interface{ args() *lookupArgs }) // every model embeds lookupArgs
+	if !ok {
+		diags.AddError("Internal Error in the Hiera Provider", fmt.Sprintf("The model of %s has no lookup arguments. This is a bug; please report it.", req.TypeName))
+		return resp, nil
+	}
+	args := withArgs.args()
 	if err := ds.model.Decode(ctx, config, m); err != nil {
 		diags.AddError("Value Conversion Error", "An unexpected error was encountered trying to convert the configuration. This is always an error in the provider. "+
 			"Please report the following to the provider developer:\n\n"+err.Error())
