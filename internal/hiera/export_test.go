@@ -12,3 +12,6 @@ func CachedDecryptors(e *Engine) int {
 	e.decryptors.Range(func(_, _ any) bool { n++; return true })
 	return n
 }
+
+// MissCompared counts the keys ExplainMiss compared for its suggestions.
+func MissCompared(m Miss) int { return m.compared }
