@@ -16,6 +16,8 @@ import (
 // Miss says where a lookup that found nothing looked (Engine.ExplainMiss): enough for a user to
 // see a data file in the wrong place, a typo in the key, or a key whose root exists.
 type Miss struct {
+	// KeyRoot is the root key looked for (the key itself, or a dotted key's first segment).
+	KeyRoot string
 	// Files are the data files the key's hierarchies name for the node, in the order the lookup
 	// searches them (a module's default_hierarchy last); at most maxMissFiles, FileCount counts all.
 	Files     []MissFile
@@ -82,6 +84,7 @@ func (e *Engine) ExplainMiss(ctx context.Context, req Request) (miss Miss, err e
 	if err != nil {
 		return Miss{}, err
 	}
+	miss.KeyRoot = root
 	near := newNearKeys(root)
 	rootFound := false
 	for _, l := range layers {

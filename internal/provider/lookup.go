@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -117,7 +116,8 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	value := res.Value
 	switch {
 	case !res.Found && !lookup.HasDefault:
-		diags.AddAttributeError(path.Root("key"), "Hiera Key Not Found", notFound(key, configPath, res, kind.missingHint))
+		miss, _ := engine.ExplainMiss(ctx, lookup) // without it, the message names the levels only
+		diags.AddAttributeError(path.Root("key"), "Hiera Key Not Found", notFound(key, configPath, res, miss, kind))
 		return diags
 	case !res.Found:
 		value = lookup.Default // returned as given, whatever the engine did with it
@@ -236,20 +236,4 @@ func lookupError(key, configPath string, err error) string {
 		return fmt.Sprintf("Looking up %q with %s failed while looking up %q: %s", key, configPath, he.Key, err)
 	}
 	return fmt.Sprintf("Looking up %q with %s failed: %s", key, configPath, err)
-}
-
-// notFound words a missing key; hint says how to get a value anyway (default: default_value).
-func notFound(key, configPath string, res hiera.Result, hint string) string {
-	levels := "no hierarchy levels"
-	if len(res.Searched) > 0 {
-		levels = "these hierarchy levels: " + strings.Join(res.Searched, ", ")
-	}
-	if hint == "" {
-		hint = "Set default_value to return a value when the key is missing."
-	}
-	msg := fmt.Sprintf("The key %q was not found in the Hiera data of %s. Searched %s. %s", key, configPath, levels, hint)
-	if res.Explanation != "" {
-		msg += "\n\n" + res.Explanation
-	}
-	return msg
 }
