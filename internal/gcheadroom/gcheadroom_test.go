@@ -33,12 +33,12 @@ func gogc() uint64 {
 }
 
 // waitForGOGC collects garbage until GOGC is want (the tuner runs after a collection, on the
-// finalizer goroutine), or gives up after wait.
-func waitForGOGC(want uint64, wait time.Duration) uint64 {
-	deadline := time.Now().Add(wait)
-	for gogc() != want && time.Now().Before(deadline) {
+// finalizer goroutine), at most collections times: a count, not a deadline, so that a busy machine
+// only makes it slower.
+func waitForGOGC(want uint64, collections int) uint64 {
+	for i := 0; i < collections && gogc() != want; i++ {
 		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond) // lets the finalizer goroutine run
 	}
 	return gogc()
 }
@@ -54,18 +54,18 @@ func TestStartLeavesUsersGOGC(t *testing.T) {
 	for i := range live {
 		live[i] = make([]byte, 1<<20)
 	}
-	if got := waitForGOGC(10, 500*time.Millisecond); got != 100 {
+	if got := waitForGOGC(10, 50); got != 100 {
 		t.Errorf("GOGC is %d with the user's GOGC=100 set; want 100", got)
 	}
 }
 
 func TestStartLowersGOGCForLargeHeaps(t *testing.T) {
 	Start(8<<20, 10) // 8 MB of headroom on a 64 MB live heap: 12%
-	if got := waitForGOGC(12, 5*time.Second); got != 12 {
+	if got := waitForGOGC(12, 10000); got != 12 {
 		t.Errorf("GOGC is %d on a 64 MB live heap with 8 MB of headroom; want 12", got)
 	}
 	live = nil
-	if got := waitForGOGC(100, 5*time.Second); got != 100 {
+	if got := waitForGOGC(100, 10000); got != 100 {
 		t.Errorf("GOGC is %d once the heap is small again; want 100", got)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
@@ -169,11 +168,7 @@ func TestGarbageInput(t *testing.T) {
 				{Key: "a", Merge: &merge.Merge{Strategy: "deep"}, Explain: true},
 				{Key: "a.x.y", Function: hiera.FuncArray},
 			} {
-				start := time.Now()
 				res, err := lookup(t, e, req)
-				if d := time.Since(start); d > 10*time.Second {
-					t.Errorf("%+v took %v", req, d)
-				}
 				if len(res.Explanation) > 10<<20 {
 					t.Errorf("explanation of %d bytes", len(res.Explanation))
 				}
@@ -228,11 +223,7 @@ func TestGarbageHieraYAML(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			e, dir := newEngine(t, files{"hiera.yaml": text})
-			start := time.Now()
 			res, err := lookup(t, e, hiera.Request{Key: "a"})
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("took %v", d)
-			}
 			if err == nil {
 				if res.Found {
 					t.Errorf("found %s", jsonOf(t, res.Value))

@@ -73,28 +73,31 @@ func scopeOf(t *testing.T, facts, vars map[string]any) hiera.Scope {
 	return hiera.Scope{Facts: hashOf(t, facts), Vars: hashOf(t, vars)}
 }
 
-// lookup runs one lookup, failing the test if it takes more than a few seconds.
+// lookup runs one lookup. The engine bounds its work by counting (nested lookups, steps, sizes), and
+// the tests assert those counts: there is no deadline on the lookup, only a guard against a hang, far
+// above what a busy machine needs.
 func lookup(t *testing.T, e *hiera.Engine, req hiera.Request) (hiera.Result, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
 	type answer struct {
 		res hiera.Result
 		err error
 	}
 	done := make(chan answer, 1)
 	go func() {
-		res, err := e.Lookup(ctx, req)
+		res, err := e.Lookup(context.Background(), req)
 		done <- answer{res, err}
 	}()
 	select {
 	case a := <-done:
 		return a.res, a.err
-	case <-time.After(30 * time.Second):
-		t.Fatalf("lookup of %q did not finish in 30s", req.Key)
+	case <-time.After(hangGuard):
+		t.Fatalf("lookup of %q did not finish in %v: a hang", req.Key, hangGuard)
 		return hiera.Result{}, nil
 	}
 }
+
+// hangGuard is how long a test waits for something that must end before calling it a hang.
+const hangGuard = 5 * time.Minute
 
 // mustFind runs a lookup that must succeed and find the key.
 func mustFind(t *testing.T, e *hiera.Engine, req hiera.Request) hiera.Result {
