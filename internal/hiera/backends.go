@@ -107,7 +107,7 @@ func servedNames(name func(*dataFunction) string) string {
 type dataSource struct {
 	path      string
 	text      []byte
-	configDir string // the hiera.yaml's directory
+	configDir string // the directory of the hiera.yaml of the layer reading the file
 	share     *model.Sharing
 }
 

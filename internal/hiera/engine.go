@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -113,9 +112,9 @@ func (e *Engine) ConfigPath() string { return e.configPath }
 // dataFor returns the parsed data hash of a data file; exists is false for a missing file. Until
 // until (Unix nanoseconds; 0 when the engine does not remember the file) it answers the same
 // without looking at the file again.
-func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bool, until int64) {
+func (e *Engine) dataFor(key fileKey) (df *dataFile, exists bool, until int64) {
 	now := e.now().UnixNano()
-	key := fileKey{fn: fn, path: path}
+	path, fn := key.path, key.fn
 	v, known := e.files.Load(key)
 	slot, _ := v.(*fileSlot) // e.files only holds *fileSlot values
 	if known {
@@ -161,11 +160,7 @@ func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bo
 	if cached := slot.current.Load(); cached.current(stamp) {
 		return cached, true, seen.until
 	}
-	configDir := filepath.Dir(path) // no global hiera.yaml: a HOCON include stays by its file
-	if e.configPath != "" {
-		configDir = filepath.Dir(e.configPath)
-	}
-	df = parseDataFile(dataSource{path: path, configDir: configDir, share: &e.share}, fn, stamp)
+	df = parseDataFile(dataSource{path: path, configDir: key.configDir, share: &e.share}, fn, stamp)
 	if fe, ok := df.err.(*model.Error); ok {
 		fe.OfDataFile = true
 	}
@@ -173,10 +168,12 @@ func (e *Engine) dataFor(path string, fn *dataFunction) (df *dataFile, exists bo
 	return df, true, seen.until
 }
 
-// fileKey names a data file as read by one data function.
+// fileKey names a data file as read by one data function for one layer: configDir, the directory
+// of the layer's hiera.yaml, bounds what a HOCON include may read.
 type fileKey struct {
-	fn   *dataFunction
-	path string
+	fn        *dataFunction
+	path      string
+	configDir string
 }
 
 // fileSlot holds the current parse of one data file, and what its last stat saw.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/glob"
@@ -24,19 +25,25 @@ type includedFile struct {
 }
 
 // readHOCONData reads a hocon_data file. An include file() may read files below the data file's
-// directory or the hiera.yaml's directory; anything else is refused, so a data file cannot pull in
-// arbitrary files.
+// directory or the directory of the layer's hiera.yaml (a module's own directory, the
+// environment's, the global hiera.yaml's), confined as the layer's data files are: symbolic links
+// are resolved, so a link cannot lead out. The file and what it includes count together against
+// the data-file size limit.
 func readHOCONData(src dataSource) (any, []includedFile, error) {
-	path, text, configDir := src.path, src.text, src.configDir
+	path, text := src.path, src.text
 	if !utf8.Valid(text) {
 		return nil, nil, errors.New("invalid UTF-8 byte sequence: HOCON data files must be UTF-8 text")
 	}
-	roots := []string{filepath.Dir(path), configDir}
+	roots := []string{src.configDir}
+	if dir := filepath.Dir(path); !glob.Within(dir, src.configDir) {
+		roots = append(roots, dir)
+	}
 	var included []includedFile
+	total := int64(len(text))
 	read := func(name string) ([]byte, bool, error) {
-		clean := filepath.Clean(name)
-		if !glob.Within(clean, roots[0]) && !glob.Within(clean, roots[1]) {
-			return nil, false, fmt.Errorf("the file is outside %s and %s, the directories an include may read", roots[0], roots[1])
+		clean, err := includeConfined(name, roots)
+		if err != nil {
+			return nil, false, err
 		}
 		fi, err := os.Stat(clean)
 		if errors.Is(err, os.ErrNotExist) {
@@ -47,6 +54,9 @@ func readHOCONData(src dataSource) (any, []includedFile, error) {
 		}
 		if fi.IsDir() {
 			return nil, false, errors.New("is a directory")
+		}
+		if total += fi.Size(); total > maxDataFileSize {
+			return nil, false, fmt.Errorf("the data file and the files it includes hold more than %d bytes together", maxDataFileSize)
 		}
 		data, err := readLimited(clean)
 		if err != nil {
@@ -65,6 +75,24 @@ func readHOCONData(src dataSource) (any, []includedFile, error) {
 	return hoconHash(obj), included, nil
 }
 
+// includeConfined is an included file's clean path, or why the file is not one an include may read.
+func includeConfined(name string, roots []string) (string, error) {
+	var linkOut error
+	for _, root := range roots {
+		p, err := glob.Confine(name, root)
+		if err == nil {
+			return p, nil
+		}
+		if glob.Within(filepath.Clean(name), root) {
+			linkOut = err // below the root, but a symbolic link leads out
+		}
+	}
+	if linkOut != nil {
+		return "", linkOut
+	}
+	return "", fmt.Errorf("the file is outside %s, where an include in this layer may read", strings.Join(roots, " and "))
+}
+
 func hoconHash(o *hocon.Object) *model.Hash {
 	h := model.NewHash(len(o.Keys))
 	for _, k := range o.Keys {
@@ -77,12 +105,11 @@ func hoconValue(v any) any {
 	switch t := v.(type) {
 	case *hocon.Object:
 		return hoconHash(t)
-	case []any:
-		out := make([]any, len(t))
+	case []any: // converted in place: the hocon package keeps no reference to it
 		for i, e := range t {
-			out[i] = hoconValue(e)
+			t[i] = hoconValue(e)
 		}
-		return out
+		return t
 	}
 	return v // nil, bool, int64, *big.Int, float64, string: already engine values
 }

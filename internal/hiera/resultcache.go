@@ -229,13 +229,14 @@ func (inv *invocation) entryLocations(e *entry) ([]location, error) {
 	return locs, nil
 }
 
-// data returns a data file, stat-ing it once per invocation; until is dataFor's.
+// data returns a data file of the current layer, stat-ing it once per invocation; until is
+// dataFor's.
 func (inv *invocation) data(path string, fn *dataFunction) (*dataFile, bool, int64) {
-	key := fileKey{fn: fn, path: path}
+	key := fileKey{fn: fn, path: path, configDir: inv.cfg.dir}
 	if f, ok := inv.files[key]; ok {
 		return f.df, f.df != nil, f.until
 	}
-	df, exists, until := inv.engine.dataFor(path, fn)
+	df, exists, until := inv.engine.dataFor(key)
 	if inv.files == nil {
 		inv.files = map[fileKey]seenFile{}
 	}

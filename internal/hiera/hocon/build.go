@@ -12,7 +12,8 @@ import (
 
 type builder struct {
 	opts       *Options
-	pathStack  [][]string // the enclosing fields' paths, innermost first
+	work       *work      // shared with the files it includes and the resolution
+	pathStack  [][]string // the enclosing fields' paths, innermost last
 	arrayCount int
 	includes   int // include statements followed in this file and the files it includes
 	depth      int // include nesting
@@ -24,16 +25,18 @@ func (b *builder) errorf(line int, format string, args ...any) error {
 
 func (b *builder) fullPath() []string {
 	var full []string
-	for i := len(b.pathStack) - 1; i >= 0; i-- {
-		full = append(full, b.pathStack[i]...)
+	for _, p := range b.pathStack {
+		full = append(full, p...)
 	}
 	return full
 }
 
 func (b *builder) value(n node) (value, error) {
 	switch t := n.(type) {
-	case *simpleNode:
-		return b.simple(t.tok)
+	case value:
+		return t, nil
+	case *substitutionNode:
+		return b.substitution(t.tok)
 	case *objectNode:
 		return b.object(t)
 	case *arrayNode:
@@ -47,7 +50,7 @@ func (b *builder) value(n node) (value, error) {
 			}
 			pieces = append(pieces, v)
 		}
-		v, err := concatenate(pieces)
+		v, err := b.work.concatenate(pieces)
 		if err != nil {
 			return nil, withLine(err, t.line)
 		}
@@ -63,13 +66,7 @@ func withLine(err error, line int) error {
 	return err
 }
 
-func (b *builder) simple(t token) (value, error) {
-	switch t.kind {
-	case tokValue:
-		return t.value, nil
-	case tokUnquoted:
-		return &stringValue{s: t.text}, nil
-	}
+func (b *builder) substitution(t token) (value, error) {
 	path, err := parsePath(t.expr)
 	if err != nil {
 		return nil, b.errorf(t.line, "%s", err.Error())
@@ -92,9 +89,9 @@ func (b *builder) array(n *arrayNode) (value, error) {
 }
 
 // put stores v under key, v winning over what the key held.
-func put(keys *[]string, values map[string]value, key string, v value) error {
+func (b *builder) put(keys *[]string, values map[string]value, key string, v value) error {
 	if existing, ok := values[key]; ok {
-		merged, err := withFallback(v, existing)
+		merged, err := b.work.withFallback(v, existing)
 		values[key] = merged
 		return err
 	}
@@ -104,8 +101,8 @@ func put(keys *[]string, values map[string]value, key string, v value) error {
 }
 
 func (b *builder) object(n *objectNode) (value, error) {
-	var keys []string
-	values := map[string]value{}
+	keys := make([]string, 0, len(n.items)) // at most one key per item, unless includes add more
+	values := make(map[string]value, len(n.items))
 	for _, item := range n.items {
 		if inc, ok := item.(*includeNode); ok {
 			obj, err := b.include(inc)
@@ -113,7 +110,7 @@ func (b *builder) object(n *objectNode) (value, error) {
 				return nil, err
 			}
 			for _, k := range obj.keys {
-				if err := put(&keys, values, k, obj.m[k]); err != nil {
+				if err := b.put(&keys, values, k, obj.m[k]); err != nil {
 					return nil, withLine(err, inc.line)
 				}
 			}
@@ -123,7 +120,7 @@ func (b *builder) object(n *objectNode) (value, error) {
 		if !isField {
 			return nil, fmt.Errorf("unexpected object item %T", item)
 		}
-		b.pathStack = append([][]string{f.path}, b.pathStack...)
+		b.pathStack = append(b.pathStack, f.path)
 		if f.sep == tokPlusEquals {
 			if b.arrayCount > 0 {
 				return nil, b.errorf(f.line, "Due to current limitations of the config parser, += does not work nested inside a list. += expands to a ${} substitution and the path in ${} cannot currently refer to list elements. You might be able to move the += outside of the list and then refer to it from inside the list with ${}.")
@@ -137,17 +134,17 @@ func (b *builder) object(n *objectNode) (value, error) {
 		if f.sep == tokPlusEquals {
 			b.arrayCount--
 			previous := &refValue{path: b.fullPath(), optional: true, line: f.line}
-			if v, err = concatenate([]value{previous, newList([]value{v})}); err != nil {
+			if v, err = b.work.concatenate([]value{previous, newList([]value{v})}); err != nil {
 				return nil, withLine(err, f.line)
 			}
 		}
-		b.pathStack = b.pathStack[1:]
+		b.pathStack = b.pathStack[:len(b.pathStack)-1]
 		if len(f.path) > 1 {
 			for i := len(f.path) - 1; i >= 1; i-- {
 				v = newObject([]string{f.path[i]}, map[string]value{f.path[i]: v})
 			}
 		}
-		if err := put(&keys, values, f.path[0], v); err != nil {
+		if err := b.put(&keys, values, f.path[0], v); err != nil {
 			return nil, withLine(err, f.line)
 		}
 	}
@@ -193,7 +190,7 @@ func (b *builder) include(inc *includeNode) (*objectValue, error) {
 			continue
 		}
 		if got {
-			if result, err = withFallback(result, obj); err != nil {
+			if result, err = b.work.withFallback(result, obj); err != nil {
 				return nil, withLine(err, inc.line)
 			}
 		} else {
@@ -208,7 +205,10 @@ func (b *builder) include(inc *includeNode) (*objectValue, error) {
 		return nil, b.errorf(inc.line, "Due to current limitations of the config parser, when an include statement is nested inside a list value, ${} substitutions inside the included file cannot be resolved correctly. Either move the include outside of the list value or remove the ${} statements from the included file.")
 	}
 	if len(b.pathStack) > 0 {
-		o = relativizedObject(o, b.fullPath())
+		var err error
+		if o, err = b.work.relativizedObject(o, b.fullPath()); err != nil {
+			return nil, withLine(err, inc.line)
+		}
 	}
 	return o, nil
 }
@@ -224,7 +224,7 @@ func (b *builder) includeFile(name string, line int) (value, bool, error) {
 	if !found {
 		return nil, false, nil
 	}
-	sub := &builder{opts: b.opts, includes: b.includes, depth: b.depth + 1}
+	sub := &builder{opts: b.opts, work: b.work, includes: b.includes, depth: b.depth + 1}
 	root, err := parseRoot(string(data), sub)
 	b.includes = sub.includes
 	if err != nil {
@@ -233,39 +233,49 @@ func (b *builder) includeFile(name string, line int) (value, bool, error) {
 	return root, true, nil
 }
 
-func relativizedObject(o *objectValue, prefix []string) *objectValue {
+func (w *work) relativizedObject(o *objectValue, prefix []string) (*objectValue, error) {
 	m := make(map[string]value, len(o.m))
 	for k, c := range o.m {
-		m[k] = relativized(c, prefix)
+		r, err := w.relativized(c, prefix)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = r
 	}
-	return &objectValue{keys: o.keys, m: m, resolved: allResolved(m), ignoresFallbacks: o.ignoresFallbacks}
+	return &objectValue{keys: o.keys, m: m, resolved: allResolved(m), ignoresFallbacks: o.ignoresFallbacks}, nil
 }
 
 // relativized moves an included object's substitutions under the path it is included at.
-func relativized(v value, prefix []string) value {
+func (w *work) relativized(v value, prefix []string) (value, error) {
+	if err := w.spend(1); err != nil {
+		return nil, err
+	}
 	switch t := v.(type) {
 	case *objectValue:
-		return relativizedObject(t, prefix)
-	case *listValue:
-		items := make([]value, len(t.items))
-		for i, c := range t.items {
-			items[i] = relativized(c, prefix)
-		}
-		return newList(items)
+		return w.relativizedObject(t, prefix)
 	case *refValue:
-		return &refValue{path: append(append([]string(nil), prefix...), t.path...), optional: t.optional, prefixLen: t.prefixLen + len(prefix), line: t.line}
+		return &refValue{path: append(append([]string(nil), prefix...), t.path...), optional: t.optional, prefixLen: t.prefixLen + len(prefix), line: t.line}, nil
+	case *listValue:
+		items, err := w.relativizedAll(t.items, prefix)
+		return newList(items), err
 	case *concatValue:
-		pieces := make([]value, len(t.pieces))
-		for i, c := range t.pieces {
-			pieces[i] = relativized(c, prefix)
-		}
-		return &concatValue{pieces: pieces}
+		pieces, err := w.relativizedAll(t.pieces, prefix)
+		return &concatValue{pieces: pieces}, err
 	case *delayedMerge:
-		stack := make([]value, len(t.stack))
-		for i, c := range t.stack {
-			stack[i] = relativized(c, prefix)
-		}
-		return &delayedMerge{stack: stack, isObject: t.isObject}
+		stack, err := w.relativizedAll(t.stack, prefix)
+		return &delayedMerge{stack: stack, isObject: t.isObject}, err
 	}
-	return v
+	return v, nil
+}
+
+func (w *work) relativizedAll(values []value, prefix []string) ([]value, error) {
+	out := make([]value, len(values))
+	for i, c := range values {
+		r, err := w.relativized(c, prefix)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = r
+	}
+	return out, nil
 }

@@ -9,11 +9,11 @@ import (
 // from the tree afterwards (build.go), so a syntax error anywhere wins over a value error, as in the
 // gem.
 
-type node interface{}
+type node interface{} // a value (a scalar as written), or one of the node types below
 
-type simpleNode struct{ tok token }
+type substitutionNode struct{ tok token }
 
-type objectNode struct{ items []any } // *fieldNode or *includeNode
+type objectNode struct{ items []node } // *fieldNode or *includeNode
 
 type arrayNode struct{ items []node }
 
@@ -45,9 +45,12 @@ type includeNode struct {
 }
 
 type docParser struct {
-	toks   []token
-	pos    int
+	tokens *tokenStream
 	buffer []token // put-back tokens, last out first
+	// stack holds the items of the arrays, objects and concatenations being read, innermost last:
+	// each is copied out at its end to a slice of its exact size (a 4 MB array's growing slices
+	// were five times its final size).
+	stack  []node
 	line   int
 	depth  int
 	limits Limits
@@ -64,9 +67,9 @@ func (p *docParser) next() (token, error) {
 		t = p.buffer[n-1]
 		p.buffer = p.buffer[:n-1]
 	} else {
-		t = p.toks[p.pos]
-		if p.pos < len(p.toks)-1 {
-			p.pos++
+		var err error
+		if t, err = p.tokens.next(); err != nil {
+			return t, err
 		}
 	}
 	if t.kind == tokProblem {
@@ -140,18 +143,19 @@ func (p *docParser) consolidate() (node, error) {
 	if err != nil {
 		return nil, err
 	}
-	var values []node // node, or token for ignored whitespace
+	start := len(p.stack) // the values: a node, or a token for ignored whitespace
+	defer p.popTo(start)
 	count := 0
 	line := t.line
 	for {
 		if t.kind == tokIgnoredWhitespace {
-			values = append(values, t)
+			p.stack = append(p.stack, t)
 		} else if startsValue(t) {
 			v, err := p.value(t)
 			if err != nil {
 				return nil, err
 			}
-			values = append(values, v)
+			p.stack = append(p.stack, v)
 			count++
 		} else {
 			break
@@ -161,6 +165,7 @@ func (p *docParser) consolidate() (node, error) {
 		}
 	}
 	p.putBack(t)
+	values := p.stack[start:]
 	if count < 2 {
 		var v node
 		for _, n := range values {
@@ -180,7 +185,7 @@ func (p *docParser) consolidate() (node, error) {
 		p.putBack(tok)
 		values = values[:len(values)-1]
 	}
-	var items []node
+	items := make([]node, 0, count)
 	for _, n := range values {
 		if _, isTok := n.(token); !isTok {
 			items = append(items, n)
@@ -189,10 +194,28 @@ func (p *docParser) consolidate() (node, error) {
 	return &concatNode{items: items, line: line}, nil
 }
 
+// popTo ends the items that start at start on the stack.
+func (p *docParser) popTo(start int) {
+	clear(p.stack[start:])
+	p.stack = p.stack[:start]
+}
+
+// itemsFrom copies the stack's items from start out and ends them.
+func (p *docParser) itemsFrom(start int) []node {
+	out := make([]node, len(p.stack)-start)
+	copy(out, p.stack[start:])
+	p.popTo(start)
+	return out
+}
+
 func (p *docParser) value(t token) (node, error) {
 	switch t.kind {
-	case tokValue, tokUnquoted, tokSubstitution:
-		return &simpleNode{tok: t}, nil
+	case tokValue:
+		return t.value, nil
+	case tokUnquoted:
+		return &stringValue{s: t.text}, nil
+	case tokSubstitution:
+		return &substitutionNode{tok: t}, nil
 	case tokOpenCurly, tokOpenSquare:
 		p.depth++
 		defer func() { p.depth-- }()
@@ -272,55 +295,64 @@ func (p *docParser) include() (*includeNode, error) {
 }
 
 func (p *docParser) object(hadOpenCurly bool) (node, error) {
-	obj := &objectNode{}
+	start := len(p.stack)
+	if err := p.objectItems(hadOpenCurly); err != nil {
+		p.popTo(start)
+		return nil, err
+	}
+	return &objectNode{items: p.itemsFrom(start)}, nil
+}
+
+// objectItems reads an object's fields and includes onto the stack.
+func (p *docParser) objectItems(hadOpenCurly bool) error {
 	for {
 		t, err := p.nextSkipping()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		switch {
 		case t.kind == tokCloseCurly:
 			if !hadOpenCurly {
-				return nil, p.errorf("unbalanced close brace '}' with no open brace%s", quoteHint(t))
+				return p.errorf("unbalanced close brace '}' with no open brace%s", quoteHint(t))
 			}
-			return obj, nil
+			return nil
 		case t.kind == tokEOF && !hadOpenCurly:
 			p.putBack(t)
-			return obj, nil
+			return nil
 		case t.kind == tokUnquoted && t.text == "include":
 			inc, err := p.include()
 			if err != nil {
-				return nil, err
+				return err
 			}
-			obj.items = append(obj.items, inc)
+			p.stack = append(p.stack, inc)
 		default:
 			f, err := p.field(t)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			obj.items = append(obj.items, f)
+			p.stack = append(p.stack, f)
 		}
 		sep, err := p.elementSeparator()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if sep {
 			continue
 		}
 		if t, err = p.nextSkipping(); err != nil {
-			return nil, err
+			return err
 		}
 		switch {
 		case t.kind == tokCloseCurly:
 			if !hadOpenCurly {
-				return nil, p.errorf("unbalanced close brace '}' with no open brace%s", quoteHint(t))
+				return p.errorf("unbalanced close brace '}' with no open brace%s", quoteHint(t))
 			}
-			return obj, nil
+			return nil
 		case !hadOpenCurly && t.kind == tokEOF:
 			p.putBack(t)
-			return obj, nil
+			return nil
 		}
-		return nil, p.errorf("Expecting close brace } or a comma, got %s%s", t.describe(), quoteHint(t))
+		return p.errorf("Expecting close brace } or a comma, got %s%s", t.describe(), quoteHint(t))
 	}
 }
 
@@ -333,6 +365,9 @@ func (p *docParser) field(first token) (*fieldNode, error) {
 	after, err := p.nextSkipping()
 	if err != nil {
 		return nil, err
+	}
+	if p.depth+len(path) > p.limits.Depth { // `a.b.c = 1` is three objects deep
+		return nil, &Error{Line: line, Msg: fmt.Sprintf("objects and arrays nested more than %d levels (a key of %d parts)", p.limits.Depth, len(path))}
 	}
 	f := &fieldNode{path: path, sep: after.kind, line: line}
 	if after.kind == tokOpenCurly {
@@ -354,64 +389,73 @@ func (p *docParser) field(first token) (*fieldNode, error) {
 }
 
 func (p *docParser) array() (node, error) {
-	arr := &arrayNode{}
+	start := len(p.stack)
+	if err := p.arrayItems(); err != nil {
+		p.popTo(start)
+		return nil, err
+	}
+	return &arrayNode{items: p.itemsFrom(start)}, nil
+}
+
+// arrayItems reads an array's elements onto the stack.
+func (p *docParser) arrayItems() error {
 	v, err := p.consolidate()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if v == nil {
 		t, err := p.nextSkipping()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if t.kind == tokCloseSquare {
-			return arr, nil
+			return nil
 		}
 		if !startsValue(t) {
-			return nil, p.errorf("List should have ] or a first element after the open [, instead had token: %s (if you want %s to be part of a string value, then double-quote it)", t.describe(), t.describe())
+			return p.errorf("List should have ] or a first element after the open [, instead had token: %s (if you want %s to be part of a string value, then double-quote it)", t.describe(), t.describe())
 		}
 		if v, err = p.value(t); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	arr.items = append(arr.items, v)
+	p.stack = append(p.stack, v)
 	for {
 		sep, err := p.elementSeparator()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !sep {
 			t, err := p.nextSkipping()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if t.kind == tokCloseSquare {
-				return arr, nil
+				return nil
 			}
-			return nil, p.errorf("List should have ended with ] or had a comma, instead had token: %s (if you want %s to be part of a string value, then double-quote it)", t.describe(), t.describe())
+			return p.errorf("List should have ended with ] or had a comma, instead had token: %s (if you want %s to be part of a string value, then double-quote it)", t.describe(), t.describe())
 		}
 		v, err := p.consolidate()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if v == nil {
 			t, err := p.nextSkipping()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			switch {
 			case startsValue(t):
 				if v, err = p.value(t); err != nil {
-					return nil, err
+					return err
 				}
 			case t.kind == tokCloseSquare:
 				p.putBack(t) // a trailing comma
 				continue
 			default:
-				return nil, p.errorf("List should have had new element after a comma, instead had token: %s (if you want the comma or %s to be part of a string value, then double-quote it)", t.describe(), t.describe())
+				return p.errorf("List should have had new element after a comma, instead had token: %s (if you want the comma or %s to be part of a string value, then double-quote it)", t.describe(), t.describe())
 			}
 		}
-		arr.items = append(arr.items, v)
+		p.stack = append(p.stack, v)
 	}
 }
 

@@ -23,11 +23,17 @@ type Limits struct {
 	Tokens   int // tokens in one file
 	Depth    int // nested objects and arrays
 	Includes int // include statements followed
-	Steps    int // substitution resolution steps
+	Steps    int // values resolved, copied, merged or compared (see work)
+	Text     int // bytes of text built by concatenations
 }
 
 // DefaultLimits are generous for hand-written data and small enough to keep a hostile file cheap.
-var DefaultLimits = Limits{Tokens: 4 << 20, Depth: 1000, Includes: 100, Steps: 2000000}
+var DefaultLimits = Limits{Tokens: 4 << 20, Depth: 1000, Includes: 100, Steps: 2000000, Text: 64 << 20}
+
+// copiedValues is how many more values than tokens read the result may hold: each substitution
+// copies the value it names (a template object named by many keys), and two can name the same,
+// so that a few lines can stand for more values than memory holds.
+const copiedValues = 1 << 20
 
 // maxIncludeDepth is the gem's MAX_INCLUDE_DEPTH.
 const maxIncludeDepth = 50
@@ -77,13 +83,13 @@ func Parse(text string, opts Options) (obj *Object, err error) {
 	if opts.Limits == (Limits{}) {
 		opts.Limits = DefaultLimits
 	}
-	b := &builder{opts: &opts}
+	w := &work{stepLimit: opts.Limits.Steps, textLimit: opts.Limits.Text}
+	b := &builder{opts: &opts, work: w}
 	root, err := parseRoot(text, b)
 	if err != nil {
 		return nil, err
 	}
-	steps := 0
-	ctx := resolveContext{markers: map[*refValue]bool{}, steps: &steps, limit: opts.Limits.Steps}
+	ctx := resolveContext{markers: map[*refValue]bool{}, resolved: map[refInRoot]value{}, cycles: new(int), work: w}
 	resolved, _, err := ctx.resolve(root, resolveSource{root: root})
 	if err != nil {
 		return nil, err
@@ -92,17 +98,22 @@ func Parse(text string, opts Options) (obj *Object, err error) {
 	if !isObject {
 		return nil, &Error{Msg: "the root did not resolve to an object"}
 	}
-	return unwrapObject(o), nil
+	u := unwrapper{depthLimit: opts.Limits.Depth, valueLimit: w.tokens + copiedValues}
+	out := u.object(o, 1)
+	switch {
+	case u.tooDeep != "":
+		return nil, &Error{Msg: fmt.Sprintf("the value of %s nests objects and arrays more than %d levels (through substitutions or includes)", u.tooDeep, u.depthLimit)}
+	case u.values > u.valueLimit:
+		return nil, &Error{Msg: fmt.Sprintf("the data holds more than %d values once substitutions are resolved (each copies the value it names; the text has %d tokens)", u.valueLimit, w.tokens)}
+	}
+	return out, nil
 }
 
 // parseRoot reads one file's text to its (unresolved) root object.
 func parseRoot(text string, b *builder) (*objectValue, error) {
-	toks, err := tokenize(text, b.opts.Limits.Tokens)
-	if err != nil {
-		return nil, err
-	}
-	p := &docParser{toks: toks, line: 1, limits: b.opts.Limits}
+	p := &docParser{tokens: newTokenizer(text, b.opts.Limits.Tokens), line: 1, limits: b.opts.Limits}
 	doc, err := p.document()
+	b.work.tokens += p.tokens.tz.count
 	if err != nil {
 		return nil, err
 	}
@@ -117,23 +128,52 @@ func parseRoot(text string, b *builder) (*objectValue, error) {
 	return o, nil
 }
 
-func unwrapObject(o *objectValue) *Object {
+// unwrapper converts a resolved value to plain Go values, refusing one nested more than depthLimit
+// levels or holding more than valueLimit values: the parser refuses deeper text, but substitutions
+// and includes can build deeper values, and more of them than the text (see copiedValues).
+type unwrapper struct {
+	depthLimit, valueLimit int
+	values                 int
+	tooDeep                string // the root key whose value is too deep
+	key                    string // the root key being converted
+}
+
+func (u *unwrapper) failed() bool { return u.tooDeep != "" || u.values > u.valueLimit }
+
+func (u *unwrapper) object(o *objectValue, depth int) *Object {
 	out := &Object{Keys: o.keys, Values: make(map[string]any, len(o.keys))}
 	for _, k := range o.keys {
-		out.Values[k] = unwrap(o.m[k])
+		if depth == 1 {
+			u.key = k
+		}
+		out.Values[k] = u.value(o.m[k], depth+1)
+		if u.failed() {
+			return nil
+		}
 	}
 	return out
 }
 
-// unwrap converts a resolved value to plain Go values.
-func unwrap(v value) any {
+func (u *unwrapper) value(v value, depth int) any {
+	if u.values++; u.values > u.valueLimit {
+		return nil
+	}
+	switch v.(type) {
+	case *objectValue, *listValue:
+		if depth > u.depthLimit {
+			u.tooDeep = renderPath([]string{u.key})
+			return nil
+		}
+	}
 	switch t := v.(type) {
 	case *objectValue:
-		return unwrapObject(t)
+		return u.object(t, depth)
 	case *listValue:
 		out := make([]any, len(t.items))
 		for i, item := range t.items {
-			out[i] = unwrap(item)
+			if out[i] = u.value(item, depth+1); u.failed() {
+				return nil
+			}
 		}
 		return out
 	case *stringValue:

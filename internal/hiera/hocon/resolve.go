@@ -2,7 +2,6 @@ package hocon
 
 import (
 	"errors"
-	"fmt"
 )
 
 // Substitutions are resolved as the gem's ResolveContext and ResolveSource do (resolve_context.rb,
@@ -10,17 +9,27 @@ import (
 // the root, resolving only what lies on that path; a reference inside a delayed merge (`a = ${a} x`)
 // sees the root with that merge replaced by the values below it, which is how a self-reference finds
 // the previous value; a reference met again while it is being resolved is a cycle. The gem's memo
-// table never hits (its keys lack eql?), so nothing is memoised here either; the work is bounded
-// instead.
+// table never hits (its keys lack eql?), so it resolves a reference again each time it is met;
+// here a reference resolved in full against a root, without meeting a cycle, is remembered for
+// that root (the answer is the same, the work linear instead of exponential), and all work is
+// counted against a limit.
 
 // errNotPossible is the gem's NotPossibleToResolve: a cycle, caught by the reference that started it.
 var errNotPossible = errors.New("not possible to resolve")
 
 type resolveContext struct {
-	restrict []string           // nil: resolve everything
-	markers  map[*refValue]bool // the references being resolved (shared: added and removed in stack order)
-	steps    *int
-	limit    int
+	restrict []string            // nil: resolve everything
+	markers  map[*refValue]bool  // the references being resolved (shared: added and removed in stack order)
+	resolved map[refInRoot]value // references resolved in full, without meeting a cycle (shared)
+	cycles   *int                // cycles met so far
+	work     *work
+}
+
+// refInRoot is a reference resolved against a root: what the reference finds depends on nothing
+// else once no cycle is met.
+type refInRoot struct {
+	ref  *refValue
+	root *objectValue
 }
 
 func (c resolveContext) restrictTo(path []string) resolveContext {
@@ -47,11 +56,11 @@ type resolveSource struct {
 }
 
 func (c resolveContext) resolve(v value, src resolveSource) (value, resolveContext, error) {
-	*c.steps++
-	if *c.steps > c.limit {
-		return nil, c, &Error{Msg: fmt.Sprintf("substitutions take more than %d resolution steps", c.limit)}
+	if err := c.work.spend(1); err != nil {
+		return nil, c, err
 	}
 	if r, ok := v.(*refValue); ok && c.markers[r] {
+		*c.cycles++
 		return nil, c, errNotPossible
 	}
 	switch t := v.(type) {
@@ -106,7 +115,9 @@ func (c resolveContext) resolveObject(o *objectValue, src resolveSource) (value,
 	if changed == nil {
 		return o, c, nil
 	}
-	*c.steps += len(o.keys) / 8 // copying the object is work too
+	if err := c.work.spend(len(o.keys)); err != nil { // copying the object is work too
+		return nil, c, err
+	}
 	var newKeys []string
 	m := make(map[string]value, len(o.keys))
 	for _, k := range o.keys {
@@ -148,6 +159,22 @@ func (c resolveContext) resolveList(l *listValue, src resolveSource) (value, res
 }
 
 func (c resolveContext) resolveRef(r *refValue, src resolveSource) (value, resolveContext, error) {
+	memo := refInRoot{ref: r, root: src.root}
+	if c.restrict == nil {
+		if v, ok := c.resolved[memo]; ok {
+			return v, c, nil
+		}
+	}
+	cycles := *c.cycles
+	v, c, err := c.resolveRefOnce(r, src)
+	err = withLine(err, r.line) // a limit met while resolving it: the innermost reference's line
+	if err == nil && c.restrict == nil && *c.cycles == cycles {
+		c.resolved[memo] = v
+	}
+	return v, c, err
+}
+
+func (c resolveContext) resolveRefOnce(r *refValue, src resolveSource) (value, resolveContext, error) {
 	c.markers[r] = true
 	defer delete(c.markers, r)
 	found, fromRoot, next, err := src.lookup(c, r)
@@ -192,7 +219,7 @@ func (c resolveContext) resolveConcat(cv *concatValue, src resolveSource) (value
 			resolved = append(resolved, v)
 		}
 	}
-	joined, err := consolidate(resolved)
+	joined, err := c.work.consolidate(resolved)
 	if err != nil {
 		return nil, c, err
 	}
@@ -210,11 +237,11 @@ func (c resolveContext) resolveDelayed(d *delayedMerge, src resolveSource) (valu
 	for i, end := range d.stack {
 		var sourceForEnd resolveSource
 		if isUnmergeable(end) {
-			remainder, err := makeReplacement(d.stack[i+1:])
+			remainder, err := c.work.makeReplacement(d.stack[i+1:])
 			if err != nil {
 				return nil, c, err
 			}
-			s, err := src.replaceWithinCurrentParent(d, remainder)
+			s, err := src.replaceWithinCurrentParent(c.work, d, remainder)
 			if err != nil {
 				return nil, c, err
 			}
@@ -230,7 +257,7 @@ func (c resolveContext) resolveDelayed(d *delayedMerge, src resolveSource) (valu
 		if v != nil {
 			if merged == nil {
 				merged = v
-			} else if merged, err = withFallback(merged, v); err != nil {
+			} else if merged, err = c.work.withFallback(merged, v); err != nil {
 				return nil, c, err
 			}
 		}
@@ -241,7 +268,7 @@ func (c resolveContext) resolveDelayed(d *delayedMerge, src resolveSource) (valu
 	return merged, c, nil
 }
 
-func makeReplacement(stack []value) (value, error) {
+func (w *work) makeReplacement(stack []value) (value, error) {
 	var merged value
 	for _, v := range stack {
 		if merged == nil {
@@ -249,7 +276,7 @@ func makeReplacement(stack []value) (value, error) {
 			continue
 		}
 		var err error
-		if merged, err = withFallback(merged, v); err != nil {
+		if merged, err = w.withFallback(merged, v); err != nil {
 			return nil, err
 		}
 	}
@@ -313,7 +340,7 @@ func isContainer(v value) bool {
 	return false
 }
 
-func (s resolveSource) replaceWithinCurrentParent(old, replacement value) (resolveSource, error) {
+func (s resolveSource) replaceWithinCurrentParent(w *work, old, replacement value) (resolveSource, error) {
 	if old == replacement {
 		return s, nil
 	}
@@ -324,24 +351,24 @@ func (s resolveSource) replaceWithinCurrentParent(old, replacement value) (resol
 		return s, &Error{Msg: "a substitution cannot be resolved here"}
 	}
 	parent := s.fromRoot.value
-	newParent, err := replaceChild(parent, old, replacement)
+	newParent, err := w.replaceChild(parent, old, replacement)
 	if err != nil {
 		return s, err
 	}
 	if !isContainer(newParent) {
 		newParent = nil
 	}
-	return s.replaceCurrentParent(parent, newParent)
+	return s.replaceCurrentParent(w, parent, newParent)
 }
 
-func (s resolveSource) replaceCurrentParent(old, replacement value) (resolveSource, error) {
+func (s resolveSource) replaceCurrentParent(w *work, old, replacement value) (resolveSource, error) {
 	if old == replacement {
 		return s, nil
 	}
 	if s.fromRoot == nil {
 		return resolveSource{root: rootMustBeObject(replacement)}, nil
 	}
-	newPath, err := replaceInPath(s.fromRoot, old, replacement)
+	newPath, err := w.replaceInPath(s.fromRoot, old, replacement)
 	if err != nil {
 		return s, err
 	}
@@ -362,7 +389,7 @@ func rootMustBeObject(v value) *objectValue {
 	return newObject(nil, map[string]value{})
 }
 
-func replaceInPath(list *parents, old, replacement value) (*parents, error) {
+func (w *work) replaceInPath(list *parents, old, replacement value) (*parents, error) {
 	if list.value != old {
 		return nil, &Error{Msg: "a substitution cannot be resolved here"}
 	}
@@ -374,20 +401,20 @@ func replaceInPath(list *parents, old, replacement value) (*parents, error) {
 		if parent == nil {
 			return nil, nil
 		}
-		newParent, err := replaceChild(parent, old, nil)
+		newParent, err := w.replaceChild(parent, old, nil)
 		if err != nil {
 			return nil, err
 		}
-		return replaceInPath(list.next, parent, newParent)
+		return w.replaceInPath(list.next, parent, newParent)
 	}
 	if parent == nil {
 		return &parents{value: replacement}, nil
 	}
-	newParent, err := replaceChild(parent, old, replacement)
+	newParent, err := w.replaceChild(parent, old, replacement)
 	if err != nil {
 		return nil, err
 	}
-	tail, err := replaceInPath(list.next, parent, newParent)
+	tail, err := w.replaceInPath(list.next, parent, newParent)
 	if err != nil {
 		return nil, err
 	}
@@ -400,8 +427,11 @@ func replaceInPath(list *parents, old, replacement value) (*parents, error) {
 // replaceChild is SimpleConfigObject#replace_child. The gem's other containers (a list, a
 // concatenation, a delayed merge) call a replace_child_in_list they do not have and fail with a
 // Ruby NoMethodError; that is an error here too.
-func replaceChild(parent, child, replacement value) (value, error) {
+func (w *work) replaceChild(parent, child, replacement value) (value, error) {
 	if t, ok := parent.(*objectValue); ok {
+		if err := w.spend(len(t.keys)); err != nil {
+			return nil, err
+		}
 		for _, k := range t.keys {
 			if t.m[k] != child {
 				continue

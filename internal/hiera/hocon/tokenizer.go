@@ -92,28 +92,42 @@ type tokenizer struct {
 	count int
 }
 
-// tokenize reads the whole text. A problem (an unclosed string, a bad escape) ends the stream with a
-// problem token, which the parser reports when it reaches it, as the gem does.
-func tokenize(text string, limit int) ([]token, error) {
-	tz := &tokenizer{src: []rune(text), line: 1, limit: limit}
-	var out []token
-	ws := &whitespaceSaver{}
-	for {
-		t, err := tz.next(ws)
+// tokenStream hands the parser one token at a time, so that a file's tokens are never all in
+// memory at once (a 4 MB array is four million of them). A problem (an unclosed string, a bad
+// escape) ends the stream with a problem token, which the parser reports when it reaches it, as
+// the gem does; the end of file is returned again for every read past it.
+type tokenStream struct {
+	tz      *tokenizer
+	ws      whitespaceSaver
+	pending [3]token // read but not yet handed out: saved whitespace comes before the token after it
+	first   int      // pending[first:count] are still to hand out
+	count   int
+}
+
+func newTokenizer(text string, limit int) *tokenStream {
+	return &tokenStream{tz: &tokenizer{src: []rune(text), line: 1, limit: limit}}
+}
+
+func (s *tokenStream) next() (token, error) {
+	if s.first == s.count {
+		t, err := s.tz.next(&s.ws)
 		if err != nil {
-			return nil, err
+			return token{}, err
 		}
-		if w, ok := ws.check(t, tz.line); ok {
-			out = append(out, w)
+		s.first, s.count = 0, 0
+		if w, ok := s.ws.check(t, s.tz.line); ok {
+			s.pending[s.count], s.count = w, s.count+1
 		}
-		out = append(out, t)
-		if t.kind == tokEOF || t.kind == tokProblem {
-			if t.kind == tokProblem {
-				out = append(out, token{kind: tokEOF, line: tz.line})
-			}
-			return out, nil
+		s.pending[s.count], s.count = t, s.count+1
+		if t.kind == tokProblem {
+			s.pending[s.count], s.count = token{kind: tokEOF, line: s.tz.line}, s.count+1
 		}
 	}
+	t := s.pending[s.first]
+	if t.kind != tokEOF {
+		s.first++
+	}
+	return t, nil
 }
 
 // whitespaceSaver keeps the whitespace between tokens: between two simple values it is unquoted
@@ -228,7 +242,7 @@ func (tz *tokenizer) next(ws *whitespaceSaver) (token, error) {
 		return token{kind: tokPlusEquals, line: line}, nil
 	}
 	if strings.ContainsRune("0123456789-", r) {
-		return tz.number(r), nil
+		return tz.number(), nil
 	}
 	if strings.ContainsRune(notInUnquoted, r) {
 		return tz.problem(fmt.Sprintf("Reserved character '%c' is not allowed outside quotes", r)), nil
@@ -288,10 +302,9 @@ func (tz *tokenizer) unquoted() token {
 // number reads the characters JSON allows in a number and converts them with Ruby's Integer() (so a
 // leading 0 is octal: 010 is 8) or, with a '.' or an exponent, Float(); a whole float becomes an
 // integer (1.0 is 1, 1e3 is 1000). Text Ruby cannot convert is unquoted text (08, 1.2.3).
-func (tz *tokenizer) number(first rune) token {
+func (tz *tokenizer) number() token {
 	line := tz.line
-	var sb strings.Builder
-	sb.WriteRune(first)
+	start := tz.pos - 1 // its first character was read
 	isFloat := false
 	for {
 		r := tz.peek(0)
@@ -302,9 +315,8 @@ func (tz *tokenizer) number(first rune) token {
 		if r == '.' || r == 'e' || r == 'E' {
 			isFloat = true
 		}
-		sb.WriteRune(r)
 	}
-	s := sb.String()
+	s := string(tz.src[start:tz.pos])
 	var num value
 	if isFloat {
 		if f, ok := rubyFloat(s); ok {
@@ -314,7 +326,7 @@ func (tz *tokenizer) number(first rune) token {
 			num = newNumberFromFloat(f, s)
 		}
 	} else if i, ok := rubyInteger(s); ok {
-		num = newNumberFromInt(i, s)
+		num = i
 	}
 	if num != nil {
 		return token{kind: tokValue, line: line, value: num, orig: s}
@@ -328,8 +340,8 @@ func (tz *tokenizer) number(first rune) token {
 }
 
 // rubyInteger is Ruby's Integer(s) for the characters a number token can hold: an optional sign,
-// then decimal digits, or octal digits after a leading 0.
-func rubyInteger(s string) (*big.Int, bool) {
+// then decimal digits, or octal digits after a leading 0. The value's text is s.
+func rubyInteger(s string) (value, bool) {
 	body := strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
 	if strings.HasPrefix(s, "-") && strings.HasPrefix(s[1:], "+") || body == "" {
 		return nil, false
@@ -344,6 +356,12 @@ func rubyInteger(s string) (*big.Int, bool) {
 			return nil, false
 		}
 	}
+	if n, err := strconv.ParseInt(body, base, 64); err == nil { // most numbers: no big.Int parse
+		if strings.HasPrefix(s, "-") {
+			n = -n
+		}
+		return &numberValue{n: n, text: s}, true
+	}
 	i, ok := new(big.Int).SetString(body, base)
 	if !ok {
 		return nil, false
@@ -351,7 +369,7 @@ func rubyInteger(s string) (*big.Int, bool) {
 	if strings.HasPrefix(s, "-") {
 		i.Neg(i)
 	}
-	return i, true
+	return newNumberFromInt(i, s), true
 }
 
 // rubyFloat is Ruby's Float(s) for a number token's characters: digits on both sides of a '.', an

@@ -157,23 +157,26 @@ func unmergedValues(v value) []value {
 func stackOf(v value) []value { return unmergedValues(v) }
 
 // withFallback merges fallback under v: v's values win, objects merge key by key.
-func withFallback(v, fallback value) (value, error) {
+func (w *work) withFallback(v, fallback value) (value, error) {
 	if ignoresFallbacks(v) {
 		return v, nil
 	}
+	if err := w.spend(1); err != nil {
+		return nil, err
+	}
 	if isUnmergeable(fallback) {
-		return delay(v, append(cloneStack(stackOf(v)), unmergedValues(fallback)...)), nil
+		return w.delay(v, unmergedValues(fallback)...)
 	}
 	o, vIsObject := v.(*objectValue)
 	if f, isObject := fallback.(*objectValue); isObject && vIsObject {
-		return mergeObjects(o, f)
+		return w.mergeObjects(o, f)
 	}
 	// merged with a non-object (or a delayed object with an object): v wins once resolved; the
 	// only resolved value that does not ignore fallbacks is an object
 	if vIsObject && o.resolved {
 		return &objectValue{keys: o.keys, m: o.m, resolved: o.resolved, ignoresFallbacks: true}, nil
 	}
-	return delay(v, append(cloneStack(stackOf(v)), fallback)), nil
+	return w.delay(v, fallback)
 }
 
 func isPlainObject(v value) bool {
@@ -181,17 +184,24 @@ func isPlainObject(v value) bool {
 	return ok
 }
 
-func cloneStack(s []value) []value { return append([]value(nil), s...) }
-
-// delay builds the delayed merge the gem's construct_delayed_merge gives for v's class.
-func delay(v value, stack []value) value {
-	return &delayedMerge{stack: stack, isObject: isObjectLike(v)}
+// delay builds the delayed merge the gem's construct_delayed_merge gives for v's class: v's stack
+// (a copy) followed by the fallbacks.
+func (w *work) delay(v value, fallbacks ...value) (value, error) {
+	own := stackOf(v)
+	if err := w.spend(len(own) + len(fallbacks)); err != nil {
+		return nil, err
+	}
+	stack := append(append(make([]value, 0, len(own)+len(fallbacks)), own...), fallbacks...)
+	return &delayedMerge{stack: stack, isObject: isObjectLike(v)}, nil
 }
 
 // mergeObjects is SimpleConfigObject#merged_with_object: v's keys in order, then the fallback's new
 // ones, each merged. Whether a key changed is decided with the gem's ==, which fails when it compares
 // an object with a delayed merge of one (an object over a substitution, one level down).
-func mergeObjects(v, fallback *objectValue) (value, error) {
+func (w *work) mergeObjects(v, fallback *objectValue) (value, error) {
+	if err := w.spend(len(v.keys) + len(fallback.keys)); err != nil {
+		return nil, err
+	}
 	keys := append([]string(nil), v.keys...)
 	for _, k := range fallback.keys {
 		if _, ok := v.m[k]; !ok {
@@ -211,10 +221,10 @@ func mergeObjects(v, fallback *objectValue) (value, error) {
 			changed = true
 		case inSecond:
 			var err error
-			if kept, err = withFallback(first, second); err != nil {
+			if kept, err = w.withFallback(first, second); err != nil {
 				return nil, err
 			}
-			same, err := rubyEqual(first, kept)
+			same, err := w.rubyEqual(first, kept)
 			if err != nil {
 				return nil, err
 			}
@@ -238,9 +248,12 @@ func mergeObjects(v, fallback *objectValue) (value, error) {
 var errNotResolved = &Error{Msg: "need to Config#resolve() before using this object, see the API docs for Config#resolve()"}
 
 // rubyEqual is the gem's == between a value and what merging made of it.
-func rubyEqual(a, b value) (bool, error) {
+func (w *work) rubyEqual(a, b value) (bool, error) {
 	if a == b {
 		return true, nil
+	}
+	if err := w.spend(1); err != nil {
+		return false, err
 	}
 	switch x := a.(type) {
 	case *objectValue:
@@ -255,7 +268,7 @@ func rubyEqual(a, b value) (bool, error) {
 				}
 			}
 			for _, k := range x.keys {
-				if same, err := rubyEqual(x.m[k], y.m[k]); err != nil || !same {
+				if same, err := w.rubyEqual(x.m[k], y.m[k]); err != nil || !same {
 					return false, err
 				}
 			}
@@ -271,7 +284,7 @@ func rubyEqual(a, b value) (bool, error) {
 		if !ok || len(x.items) != len(y.items) {
 			return false, nil
 		}
-		return allEqual(x.items, y.items)
+		return w.allEqual(x.items, y.items)
 	case *refValue:
 		y, ok := b.(*refValue)
 		return ok && x.optional == y.optional && slices.Equal(x.path, y.path), nil
@@ -280,20 +293,20 @@ func rubyEqual(a, b value) (bool, error) {
 		if !ok || len(x.pieces) != len(y.pieces) {
 			return false, nil
 		}
-		return allEqual(x.pieces, y.pieces)
+		return w.allEqual(x.pieces, y.pieces)
 	case *delayedMerge:
 		y, ok := b.(*delayedMerge)
 		if !ok || x.isObject != y.isObject || len(x.stack) != len(y.stack) {
 			return false, nil
 		}
-		return allEqual(x.stack, y.stack)
+		return w.allEqual(x.stack, y.stack)
 	}
 	return scalarEqual(a, b), nil
 }
 
-func allEqual(a, b []value) (bool, error) {
+func (w *work) allEqual(a, b []value) (bool, error) {
 	for i := range a {
-		if same, err := rubyEqual(a[i], b[i]); err != nil || !same {
+		if same, err := w.rubyEqual(a[i], b[i]); err != nil || !same {
 			return false, err
 		}
 	}
@@ -332,8 +345,8 @@ func numberFloat(n *numberValue) *big.Float {
 
 // concatenate joins the values written side by side (`a b`, `${x} [1]`), as the gem's
 // ConfigConcatenation.concatenate does; nil when there is nothing.
-func concatenate(pieces []value) (value, error) {
-	joined, err := consolidate(pieces)
+func (w *work) concatenate(pieces []value) (value, error) {
+	joined, err := w.consolidate(pieces)
 	switch {
 	case err != nil:
 		return nil, err
@@ -345,7 +358,7 @@ func concatenate(pieces []value) (value, error) {
 	return &concatValue{pieces: joined}, nil
 }
 
-func consolidate(pieces []value) ([]value, error) {
+func (w *work) consolidate(pieces []value) ([]value, error) {
 	if len(pieces) < 2 {
 		return pieces, nil
 	}
@@ -363,7 +376,7 @@ func consolidate(pieces []value) ([]value, error) {
 			out = append(out, p)
 			continue
 		}
-		joined, err := join(out[len(out)-1], p)
+		joined, err := w.join(out[len(out)-1], p)
 		if err != nil {
 			return nil, err
 		}
@@ -378,7 +391,7 @@ func consolidate(pieces []value) ([]value, error) {
 
 // join is ConfigConcatenation.join: two objects merge, two lists concatenate, unquoted text after an
 // object or list is dropped, scalars join as strings; nil when one side is unresolved.
-func join(left, right value) (value, error) {
+func (w *work) join(left, right value) (value, error) {
 	ll, leftList := left.(*listValue)
 	rl, rightList := right.(*listValue)
 	if (isObjectLike(left) && rightList) || (leftList && isObjectLike(right)) {
@@ -387,9 +400,12 @@ func join(left, right value) (value, error) {
 	}
 	switch {
 	case isObjectLike(left) && isObjectLike(right):
-		return withFallback(right, left)
+		return w.withFallback(right, left)
 	case leftList && rightList:
-		return newList(append(append([]value(nil), ll.items...), rl.items...)), nil
+		if err := w.spend(len(ll.items) + len(rl.items)); err != nil {
+			return nil, err
+		}
+		return newList(append(append(make([]value, 0, len(ll.items)+len(rl.items)), ll.items...), rl.items...)), nil
 	case (leftList || isObjectLike(left)) && isUnquoted(right):
 		return left, nil
 	case isUnmergeable(left) || isUnmergeable(right):
@@ -399,6 +415,9 @@ func join(left, right value) (value, error) {
 	s2, ok2 := transformToString(right)
 	if !ok1 || !ok2 {
 		return nil, &Error{Msg: "Cannot concatenate object or list with a non-object-or-list, " + describeValue(left) + " and " + describeValue(right) + " are not compatible"}
+	}
+	if err := w.build(len(s1) + len(s2)); err != nil {
+		return nil, err
 	}
 	return &stringValue{s: s1 + s2, quoted: true}, nil
 }
