@@ -199,6 +199,62 @@ func TestLayersWarnings(t *testing.T) {
 	}
 }
 
+// TestEnvironmentConfAsPuppet: environment.conf's modulepath is read as Puppet 7 reads it: quotes
+// at the value's ends dropped, ** globs expanded to the directories they match (a glob matching
+// none warns), the first of two modulepath lines wins, and {a,b} alternatives fail to parse, as in
+// Puppet, with a message saying why.
+func TestEnvironmentConfAsPuppet(t *testing.T) {
+	t.Parallel()
+	modules := files{
+		"environments/production/hiera.yaml":                                       level5,
+		"environments/production/site/ntp/hiera.yaml":                              level5,
+		"environments/production/site/ntp/data/common.yaml":                        "ntp::x: site\n",
+		"environments/production/vendor/acme/deep/modules/apache/hiera.yaml":       level5,
+		"environments/production/vendor/acme/deep/modules/apache/data/common.yaml": "apache::x: vendor\n",
+	}
+	for conf, want := range map[string]map[string]string{
+		"modulepath = \"site:modules\"\n":                     {"ntp::x": `"site"`},
+		"modulepath = 'site'\n":                               {"ntp::x": `"site"`},
+		"modulepath = site:vendor/**/modules\n":               {"ntp::x": `"site"`, "apache::x": `"vendor"`},
+		"modulepath = vendor/*/deep/modules\n":                {"apache::x": `"vendor"`},
+		"modulepath = site\nmodulepath = vendor/**/modules\n": {"ntp::x": `"site"`, "apache::x": ""},
+		"modulepath = site {owner = root, mode = 0644}\n":     {"ntp::x": `"site"`},
+	} {
+		fs := files{"environments/production/environment.conf": conf}
+		for k, v := range modules {
+			fs[k] = v
+		}
+		e, _ := layeredEngine(t, fs)
+		for key, value := range want {
+			res, err := lookup(t, e, hiera.Request{Key: key})
+			switch {
+			case err != nil:
+				t.Errorf("%q: %s: %v", conf, key, err)
+			case value == "" && res.Found:
+				t.Errorf("%q: %s found %s, want not found", conf, key, jsonOf(t, res.Value))
+			case value != "" && (!res.Found || jsonOf(t, res.Value) != value):
+				t.Errorf("%q: %s found=%v %s, want %s", conf, key, res.Found, jsonOf(t, res.Value), value)
+			}
+		}
+	}
+	e, dir := layeredEngine(t, files{"environments/production/environment.conf": "modulepath = site:vendor/**/nothing\n"})
+	res, err := lookup(t, e, hiera.Request{Key: "ntp::x"})
+	if err != nil || res.Found {
+		t.Fatalf("found=%v err=%v", res.Found, err)
+	}
+	conf := filepath.Join(dir, "environments/production/environment.conf")
+	if diff := cmp.Diff([]string{conf + ": modulepath entry 'vendor/**/nothing' matches no directory"}, res.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	e, dir = layeredEngine(t, files{"environments/production/environment.conf": "# modules\nmodulepath = {site,modules}\n"})
+	conf = filepath.Join(dir, "environments/production/environment.conf")
+	he := mustFail(t, e, hiera.Request{Key: "ntp::x"})
+	wantContains(t, "error", he.Error(), "Could not parse '{site,modules}' (Puppet reads {...} in a setting's value as file options", "so {a,b} alternatives fail to parse in Puppet too: list the directories)")
+	if he.File != conf || he.Line != 2 {
+		t.Errorf("error at %s line %d, want %s line 2", he.File, he.Line, conf)
+	}
+}
+
 // TestLayersErrors: every way a layer's files can be wrong is an error naming the file (and line).
 func TestLayersErrors(t *testing.T) {
 	t.Parallel()
@@ -216,7 +272,7 @@ func TestLayersErrors(t *testing.T) {
 		},
 		"environment.conf ${}": {
 			fs:  files{"environments/production/environment.conf": "modulepath = ${basemodulepath}\n"},
-			key: "ntp::x", file: "environments/production/environment.conf",
+			key: "ntp::x", file: "environments/production/environment.conf", line: 1,
 			wantParts: []string{"Could not parse '${basemodulepath}'"},
 		},
 		"module hiera.yaml version 4 in the global layer": {

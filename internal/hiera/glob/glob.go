@@ -25,7 +25,13 @@ const maxGlobPatterns = 1000
 // Expand returns the regular files matching the absolute pattern, in Puppet's order. root is
 // the directory the lookup is confined to: a match outside root (via "..") is an error, never read,
 // and no directory outside root is listed.
-func Expand(pattern, root string) ([]string, error) {
+func Expand(pattern, root string) ([]string, error) { return expand(pattern, root, false) }
+
+// Directories returns the directories matching the absolute pattern, in Ruby's order: Puppet's
+// environment.conf modulepath expands its globs with Dir.glob and keeps what it finds.
+func Directories(pattern string) ([]string, error) { return expand(pattern, "/", true) }
+
+func expand(pattern, root string, dirs bool) ([]string, error) {
 	root = filepath.Clean(root)
 	budget := maxGlobPatterns
 	patterns := globBraces(pattern, &budget)
@@ -42,10 +48,10 @@ func Expand(pattern, root string) ([]string, error) {
 		if !Within(filepath.Clean(p), root) {
 			return nil, model.Errorf("glob pattern %q escapes the data directory %q", pattern, root)
 		}
-		if strings.HasSuffix(p, "/") {
+		if strings.HasSuffix(p, "/") && !dirs {
 			continue // matches directories only, and Hiera drops those
 		}
-		g := &globber{pattern: pattern, root: root, segs: globSegments(p)}
+		g := &globber{pattern: pattern, root: root, segs: globSegments(p), dirs: dirs}
 		if err := g.walk("/", []int{0}); err != nil {
 			return nil, err
 		}
@@ -141,6 +147,7 @@ type globber struct {
 	pattern string
 	root    string
 	segs    []globSeg
+	dirs    bool // yield directories instead of files
 	out     []string
 }
 
@@ -226,7 +233,8 @@ func (g *globber) walkPlain(path string, cur []int) error {
 	return nil
 }
 
-// yield records a matched path unless it is a directory (Puppet rejects path.directory?).
+// yield records a matched path unless it is a directory (Puppet rejects path.directory?), or only
+// directories when the globber is set to.
 func (g *globber) yield(path string) error {
 	fi, statErr := os.Lstat(path)
 	if statErr != nil {
@@ -237,7 +245,7 @@ func (g *globber) yield(path string) error {
 			fi = target // a link to a directory is a directory; a dangling one is a match
 		}
 	}
-	if fi.IsDir() {
+	if fi.IsDir() != g.dirs {
 		return nil
 	}
 	clean, err := Confine(path, g.root)
