@@ -74,6 +74,10 @@ type Result struct {
 // found value or default that does not match it (errors.Is(err, ErrValueType)).
 var ErrValueType = errors.New("value_type")
 
+// ErrConfigNotFound is wrapped by the error of an engine whose global hiera.yaml does not exist
+// (errors.Is(err, ErrConfigNotFound)), so that callers can say where the path came from.
+var ErrConfigNotFound = errors.New("hiera.yaml not found")
+
 // ParseValueType checks a value_type expression as Puppet's type parser does, for validation ahead
 // of a lookup; the error carries Puppet's message.
 func ParseValueType(s string) error {

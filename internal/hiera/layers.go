@@ -183,7 +183,7 @@ func (e *Engine) globalConfig() (*config, error) {
 	}
 	cfg, err := e.configAt(e.configPath, placeGlobal)
 	if err == nil && cfg == nil {
-		return nil, &model.Error{Message: fmt.Sprintf("hiera.yaml not found: no file at %s", e.configPath), File: e.configPath}
+		return nil, &model.Error{Message: fmt.Sprintf("hiera.yaml not found: no file at %s", e.configPath), File: e.configPath, Err: ErrConfigNotFound, ValueFree: true}
 	}
 	return cfg, err
 }

@@ -28,8 +28,8 @@ type lookupVariant struct {
 	secret bool
 	// missingHint tells how to get a value for a missing key; empty means "set default_value".
 	missingHint string
-	// noExplain is set for a lookup without an explain argument (the lookup function).
-	noExplain bool
+	// isFunction is set for provider::hiera::lookup: no explain argument, config is its first argument.
+	isFunction bool
 }
 
 var (

@@ -109,6 +109,10 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 		diags.AddAttributeError(path.Root("value_type"), "Hiera Value Has Wrong Type", lookupError(key, configPath, err))
 		return diags
 	}
+	if errors.Is(err, hiera.ErrConfigNotFound) {
+		diags.Append(configNotFound(kind, m, pd, err))
+		return diags
+	}
 	if err != nil {
 		diags.AddAttributeError(path.Root("key"), "Hiera Lookup Failed", lookupError(key, configPath, err)+eyamlKeyHint(err))
 		return diags

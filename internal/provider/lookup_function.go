@@ -32,7 +32,7 @@ var lookupFunctionKind = lookupVariant{
 	function:    hiera.FuncLookup,
 	shape:       anyShape,
 	missingHint: "Wrap the call in try() to fall back to a default, or use the hiera_lookup data source and its default_value.",
-	noExplain:   true,
+	isFunction:  true,
 }
 
 func (f *lookupFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {

@@ -2,8 +2,13 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
@@ -55,7 +60,7 @@ func notFound(key, configPath string, res hiera.Result, miss hiera.Miss, kind lo
 	switch {
 	case res.Explanation != "":
 		b.WriteString("\n\n" + res.Explanation)
-	case !kind.noExplain:
+	case !kind.isFunction:
 		b.WriteString("\n\nSet explain = true to see every step of the lookup (each level, path and key, as puppet lookup --explain shows them).")
 	}
 	return b.String()
@@ -90,4 +95,50 @@ func quoteList(items []string) string {
 		return q[0]
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// configNotFound reports a global hiera.yaml that does not exist, saying where its path came from:
+// the lookup's own config (the diagnostic is on that argument), the provider's, or the default.
+func configNotFound(kind lookupVariant, m *lookupModel, pd *providerData, err error) diag.Diagnostic {
+	const summary = "Hiera Config Not Found"
+	var he *hiera.Error
+	missing := ""
+	if errors.As(err, &he) {
+		missing = he.File
+	}
+	ways := "Set config to the path of a hiera.yaml (`config = \"${path.module}/hiera.yaml\"` in a module), or environment to a Puppet " +
+		"environment directory (such as a control repository's environments/production): its hiera.yaml, data and modules are then " +
+		"read, with no global hiera.yaml unless config is set too."
+	switch {
+	case m.Config.ValueString() != "":
+		own := "this data source's config"
+		if kind.isFunction {
+			own = "the function's config argument"
+		}
+		return diag.NewAttributeErrorDiagnostic(path.Root("config"), summary,
+			fmt.Sprintf("There is no hiera.yaml at %s, the path %s names (%q; a relative path is taken from Terraform's working directory). %s",
+				missing, own, m.Config.ValueString(), ways))
+	case pd.config != "":
+		return diag.NewErrorDiagnostic(summary, fmt.Sprintf("There is no hiera.yaml at %s, the path the provider's config names (%q, in the "+
+			"provider block; a relative path is taken from Terraform's working directory). %s", missing, pd.config, ways))
+	}
+	wd, _ := os.Getwd()
+	return diag.NewErrorDiagnostic(summary, fmt.Sprintf("There is no hiera.yaml at %s. Neither config nor environment nor modulepath is set, "+
+		"so config defaults to hiera.yaml in Terraform's working directory (%s). %s", missing, wd, ways))
+}
+
+// providerConfigMissing warns, on the provider's config attribute, that it names no file: the
+// lookups that use it fail, each on its data source, where Terraform cannot point at the provider.
+func providerConfigMissing(config string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if config == "" {
+		return diags
+	}
+	if _, err := os.Stat(config); errors.Is(err, os.ErrNotExist) {
+		abs, _ := absPath(config)
+		diags.AddAttributeWarning(path.Root("config"), "Hiera Config Not Found",
+			fmt.Sprintf("There is no hiera.yaml at %s (config %q; a relative path is taken from Terraform's working directory): "+
+				"every lookup that uses the provider's config fails.", abs, config))
+	}
+	return diags
 }

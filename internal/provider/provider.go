@@ -111,6 +111,9 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 			resp.Diagnostics.AddAttributeError(path.Root(a.name), "Invalid Provider Argument", err.Error())
 		}
 	}
+	if !pd.unknown {
+		resp.Diagnostics.Append(providerConfigMissing(pd.config)...)
+	}
 	eyamlKeys, unknown, diags := providerEyamlKeys(m.Eyaml)
 	resp.Diagnostics.Append(diags...)
 	pd.eyaml, pd.unknown = eyamlKeys, pd.unknown || unknown

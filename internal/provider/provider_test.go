@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"regexp"
 	"strings"
 	"testing"
@@ -69,14 +70,41 @@ provider "hiera" {
 data "hiera_lookup" "test" {
   key = "string"
 }`,
-			ExpectError: regexp.MustCompile(`testdata/nowhere/hiera\.yaml`),
+			ExpectError: errorRE(`Hiera Config Not Found.*There is no hiera.yaml at .*testdata/nowhere/hiera\.yaml, the path the provider's config` +
+				` names \("testdata/nowhere/hiera.yaml", in the provider block.*Set config to the path of a hiera.yaml.*or environment to a Puppet environment directory`),
 		},
 		// The default is hiera.yaml in the working directory, named in full in the error.
 		resource.TestStep{
-			Config:      `data "hiera_lookup" "test" { key = "string" }`,
-			ExpectError: regexp.MustCompile(`internal/provider/hiera\.yaml`),
+			Config: `data "hiera_lookup" "test" { key = "string" }`,
+			ExpectError: errorRE(`Hiera Config Not Found.*internal/provider/hiera\.yaml\. Neither config nor environment nor modulepath is set, so config` +
+				` defaults to hiera.yaml in Terraform's working directory.*or environment to`),
+		},
+		// A data source's own config: the error is on its argument.
+		resource.TestStep{
+			Config: `data "hiera_lookup" "test" {
+  key    = "string"
+  config = "testdata/nowhere/hiera.yaml"
+}`,
+			ExpectError: errorRE(`Hiera Config Not Found.*with data.hiera_lookup.test,.*config = "testdata/nowhere/hiera.yaml".*the path this data source's config names`),
 		},
 	)
+}
+
+// Configure points at the provider's config attribute with a warning when it names no file (the
+// lookups' errors are on their data sources).
+func TestProvider_missingConfigWarning(t *testing.T) {
+	t.Parallel()
+	diags := providerConfigMissing("testdata/nowhere/hiera.yaml")
+	if len(diags) != 1 || diags.HasError() || !strings.Contains(diags[0].Detail(), "testdata/nowhere/hiera.yaml") ||
+		diags[0].(diag.DiagnosticWithPath).Path().String() != "config" {
+		t.Errorf("diagnostics %v", diags)
+	}
+	if diags := providerConfigMissing("testdata/site/hiera.yaml"); len(diags) != 0 {
+		t.Errorf("an existing file: %v", diags)
+	}
+	if diags := providerConfigMissing(""); len(diags) != 0 {
+		t.Errorf("no config: %v", diags)
+	}
 }
 
 // Facts and scope keep their types, reach interpolation as %{facts.x}, %{x} and %{::x}, and a

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"errors"
 	"math/big"
 	"slices"
 	"strconv"
@@ -389,11 +390,15 @@ func checkHash(which string, v any) (*model.Hash, error) {
 	return h, nil
 }
 
+// ErrMergeType is wrapped by the errors of a value that the merge strategy cannot take (an array
+// for a hash merge, a hash for a unique merge): errors.Is(err, ErrMergeType).
+var ErrMergeType = errors.New("merge type")
+
 func mergeTypeError(which string, problems []string) error {
 	if len(problems) == 0 {
 		return nil
 	}
-	return model.Errorf("%s", joinTypeProblems("The "+which+" element of the merge has wrong type, ", problems))
+	return &model.Error{Message: joinTypeProblems("The "+which+" element of the merge has wrong type, ", problems), Err: ErrMergeType}
 }
 
 // Merge is a merge strategy with its options, as given in a lookup's merge argument or in

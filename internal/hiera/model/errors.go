@@ -16,6 +16,9 @@ type Error struct {
 	Line    int    // 1-based line in File, 0 when unknown
 	Level   string // the hierarchy entry name
 	Err     error  // an underlying error, if any
+	// Hint follows where it happened, a sentence of what Puppet's message leaves out (the entry at
+	// fault, the valid names, what to use instead). It is not Puppet's wording, nor part of Message.
+	Hint string
 
 	// ValueFree says the message names only keys, paths, types and limits, never a data value,
 	// so it is shown in full even when the lookup touched a secret (see WithholdSecret).
@@ -46,6 +49,9 @@ func (e *Error) Error() string {
 	}
 	if len(where) > 0 {
 		b.WriteString(" (" + strings.Join(where, ", ") + ")")
+	}
+	if e.Hint != "" {
+		b.WriteString(". " + e.Hint)
 	}
 	return b.String()
 }
