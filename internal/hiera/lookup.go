@@ -84,8 +84,11 @@ func (inv *invocation) lookupTop(key string, explicit *merge.Merge, fn Function)
 		}
 		return err
 	})
-	if err != nil || !found {
-		return nil, false, err
+	if err != nil {
+		return nil, false, inv.locateMergeTypeError(err, root, mergeOpts, fn)
+	}
+	if !found {
+		return nil, false, nil
 	}
 	if opts.convertTo != nil {
 		inv.ex.line("Applying convert_to lookup_option with arguments %s", convertToText(opts.convertTo))

@@ -112,41 +112,29 @@ func (e *Engine) ExplainMiss(ctx context.Context, req Request) (miss Miss, err e
 
 // missFiles adds the data files of layer l to m, and their keys to the candidates near the root.
 func (inv *invocation) missFiles(l *layer, root string, m *Miss, near *nearKeys) error {
-	defer inv.leave(inv.enter(l))
 	prefix := ""
 	if l.place == placeModule {
 		prefix = l.module + "::" // a module answers only its own keys
 	}
-	for _, e := range slices.Concat(l.cfg.entries, l.cfg.defaultEntries) {
-		if err := inv.ctx.Err(); err != nil {
-			return err
+	return inv.eachDataFile(l, func(e *entry, loc location, df *dataFile) bool {
+		f := MissFile{Source: Source{Layer: l.place.layerName(), Module: l.module, Level: e.name, File: loc.path}, Exists: df != nil}
+		if df != nil && df.err == nil {
+			keys := df.keys()
+			_, f.HasKey = keys.Get(root)
+			keys.Each(func(k, _ any) bool {
+				ks, isStr := k.(string)
+				if !isStr || ks == "lookup_options" || !strings.HasPrefix(ks, prefix) {
+					return true
+				}
+				return near.add(ks)
+			})
 		}
-		locs, err := inv.entryLocations(e)
-		if err != nil {
-			return err
+		m.FileCount++
+		if len(m.Files) < maxMissFiles {
+			m.Files = append(m.Files, f)
 		}
-		for _, loc := range locs {
-			f := MissFile{Source: Source{Layer: l.place.layerName(), Module: l.module, Level: e.name, File: loc.path}}
-			df, exists, _ := inv.data(loc.path, e.fn)
-			f.Exists = exists
-			if exists && df.err == nil {
-				keys := df.keys()
-				_, f.HasKey = keys.Get(root)
-				keys.Each(func(k, _ any) bool {
-					ks, isStr := k.(string)
-					if !isStr || ks == "lookup_options" || !strings.HasPrefix(ks, prefix) {
-						return true
-					}
-					return near.add(ks)
-				})
-			}
-			m.FileCount++
-			if len(m.Files) < maxMissFiles {
-				m.Files = append(m.Files, f)
-			}
-		}
-	}
-	return nil
+		return true
+	})
 }
 
 // moduleNote says why the module layer of a key's module contributed nothing, when that may

@@ -112,10 +112,10 @@ func (inv *invocation) layerOptions(l *layer) (*model.Hash, error) {
 		return nil, nil
 	}
 	h, err := checkLayerOptions(v, l.module)
-	if e, ok := err.(*model.Error); ok && e.File == "" {
-		e.File = l.cfg.path // the data files' merge is checked as a whole: name the module's hiera.yaml
+	if err != nil {
+		return nil, inv.locateLayerOptionsError(err, l, v)
 	}
-	return h, err
+	return h, nil
 }
 
 // checkLayerOptions is Puppet's validate_lookup_options: a hash, whose keys in a module's layer
@@ -131,18 +131,25 @@ func checkLayerOptions(v any, module string) (*model.Hash, error) {
 	if module == "" {
 		return h, nil
 	}
-	prefix := module + "::"
-	for _, k := range h.Keys() {
-		ks := model.ToS(k)
-		if strings.HasPrefix(ks, "^") {
-			if !strings.HasPrefix(ks[1:], prefix) {
-				return nil, model.Errorf("all lookup_options patterns must match a key starting with module name '%s'", module)
-			}
-		} else if !strings.HasPrefix(ks, prefix) {
-			return nil, model.Errorf("all lookup_options keys must start with module name '%s'", module)
-		}
+	switch key := foreignOptionsKey(h, module); {
+	case strings.HasPrefix(key, "^"):
+		return nil, model.Errorf("all lookup_options patterns must match a key starting with module name '%s'", module)
+	case key != "":
+		return nil, model.Errorf("all lookup_options keys must start with module name '%s'", module)
 	}
 	return h, nil
+}
+
+// foreignOptionsKey is the first key of a module's lookup_options that is not the module's own
+// (a key or a ^pattern not starting with the module's name), "" for none.
+func foreignOptionsKey(h *model.Hash, module string) string {
+	prefix := module + "::"
+	for _, k := range h.Keys() {
+		if ks := model.ToS(k); !strings.HasPrefix(strings.TrimPrefix(ks, "^"), prefix) {
+			return ks
+		}
+	}
+	return ""
 }
 
 // combineOptions merges the lookup_options of a higher layer over a lower one's.
@@ -181,7 +188,11 @@ func (inv *invocation) optionsFor(root string) (keyOptions, error) {
 	if err != nil || all == nil {
 		return keyOptions{}, err
 	}
-	return inv.engine.selected.get(all, root)
+	opts, err := inv.engine.selected.get(all, root)
+	if err != nil {
+		return opts, inv.locateOptionsError(err, root, all)
+	}
+	return opts, nil
 }
 
 // selectedCache remembers selectOptions' answers. Assembled lookup_options mostly come straight

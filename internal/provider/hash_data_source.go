@@ -27,5 +27,5 @@ func hashShape(v any) (any, string) {
 	if _, ok := v.(*hiera.Hash); ok {
 		return v, ""
 	}
-	return v, fmt.Sprintf("must be a hash for hiera_hash, but it is %s", tfKind(v))
+	return v, fmt.Sprintf("must be a hash for hiera_hash, but it is %s: use hiera_array for a list, or hiera_lookup for a value of any type", tfKind(v))
 }

@@ -99,7 +99,8 @@ func TestHashDataSource_notAHash(t *testing.T) {
 data "hiera_hash" "test" {
   key = "packages"
 }`,
-			ExpectError: errorRE(`Hiera Lookup Failed.*"packages".*expects a Hash value`),
+			ExpectError: errorRE(`Hiera Lookup Failed.*"packages".*expects a Hash value, got Tuple \(hierarchy level "Per role", file: .*testdata/site/data/roles/web.yaml\)\.` +
+				` The hash merge takes hashes only, and "packages" holds an array in .*roles/web.yaml, an array in .*common.yaml: hiera_hash merges hashes; use hiera_array for arrays, or hiera_lookup`),
 		},
 		resource.TestStep{
 			Config: siteProvider + `
@@ -117,6 +118,15 @@ data "hiera_hash" "test" {
 }`,
 			// Terraform's word for the kind, as in the merge function's messages
 			ExpectError: errorRE(`Unexpected Hiera Value Type.*must be a hash for hiera_hash, but it is a list`),
+		},
+		resource.TestStep{
+			Config: siteProvider + `
+data "hiera_hash" "test" {
+  key = "packages"
+  merge { strategy = "first" }
+}`,
+			ExpectError: errorRE(`Unexpected Hiera Value Type.*must be a hash for hiera_hash, but it is a list: use hiera_array for a list, or hiera_lookup` +
+				`.*It was found in: global layer, level "Per role", .*testdata/site/data/roles/web.yaml\.`),
 		},
 	)
 }

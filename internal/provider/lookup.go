@@ -131,7 +131,7 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	}
 	value, msg := kind.shape(value)
 	if msg != "" {
-		diags.AddAttributeError(path.Root("key"), "Unexpected Hiera Value Type", fmt.Sprintf("The value of %q %s.", key, msg))
+		diags.AddAttributeError(path.Root("key"), "Unexpected Hiera Value Type", fmt.Sprintf("The value of %q %s.", key, msg)+foundIn(res))
 		return diags
 	}
 

@@ -142,3 +142,19 @@ func providerConfigMissing(config string) diag.Diagnostics {
 	}
 	return diags
 }
+
+// foundIn names the files a found value came from (at most 3), for an error about the value.
+func foundIn(res hiera.Result) string {
+	if !res.Found || len(res.Sources) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, 3)
+	for _, s := range res.Sources[:min(len(res.Sources), 3)] {
+		parts = append(parts, sourceText(s))
+	}
+	more := ""
+	if n := len(res.Sources) - len(parts); n > 0 {
+		more = fmt.Sprintf(" and %d more", n)
+	}
+	return fmt.Sprintf(" It was found in: %s%s.", strings.Join(parts, "; "), more)
+}

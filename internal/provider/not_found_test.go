@@ -57,3 +57,14 @@ func TestNotFound_function(t *testing.T) {
 		ExpectError: errorRE(`"strnig" was not found.*Wrap the call in try\(\).*Did you mean "string"\?`),
 	})
 }
+
+// A merge strategy that does not exist in lookup_options: Puppet's message, then the file, the entry
+// and the valid names.
+func TestLookupOptions_unknownStrategyNamesTheEntry(t *testing.T) {
+	unitTest(t, resource.TestStep{
+		Config: `provider "hiera" { config = "testdata/merge_typo/hiera.yaml" }
+data "hiera_lookup" "test" { key = "ntp::servers" }`,
+		ExpectError: errorRE(`Hiera Lookup Failed.*Unknown merge strategy: 'uniq' \(hierarchy level "Common", file: .*testdata/merge_typo/data/common.yaml\)\.` +
+			` In the lookup_options entry "ntp::servers": merge must be one of first, unique, hash, deep`),
+	})
+}
