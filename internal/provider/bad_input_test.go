@@ -59,7 +59,7 @@ func badInputCases() map[string]badInputCase {
 	}
 	hiera := func(yaml string) map[string]string { return map[string]string{"hiera.yaml": yaml} }
 	return map[string]badInputCase{
-		"missing hiera.yaml":       {files: map[string]string{}, key: "a", want: errorRE(`hiera.yaml not found`)},
+		"missing hiera.yaml":       {files: map[string]string{}, key: "a", want: errorRE(`Hiera Config Not Found.*There is no hiera.yaml at`)},
 		"hiera.yaml not YAML":      {files: hiera("version: [5\n"), key: "a", want: errorRE(`Unable to parse hiera.yaml.*line`)},
 		"hiera.yaml not a hash":    {files: hiera("- version: 5\n"), key: "a", want: errorRE(`does not contain a valid YAML hash`)},
 		"hiera.yaml version 6":     {files: hiera("version: 6\n"), key: "a", want: errorRE(`does not support hiera.yaml version 6`)},
