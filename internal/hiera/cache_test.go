@@ -318,7 +318,8 @@ site: pdx
 			jobs[i] = job{hiera.Request{Key: "h", Scope: scope},
 				fmt.Sprintf(`{"common":1,"list":["c","r%d","n%d"],"role":%d,"node":%d}`, r, n, r, n)}
 		case 1:
-			jobs[i] = job{hiera.Request{Key: "greeting", Scope: scope}, fmt.Sprintf(`"hello host%d in site-r%d"`, i, r)}
+			vt := []string{`Pattern[/\Ahello host\d+ in site-r\d\z/]`, "String[1]"}[i%8/4] // parsed once, shared
+			jobs[i] = job{hiera.Request{Key: "greeting", Scope: scope, ValueType: vt, HasValueType: true}, fmt.Sprintf(`"hello host%d in site-r%d"`, i, r)}
 		case 2:
 			jobs[i] = job{hiera.Request{Key: "pw", Scope: scope}, `"hunter2"`}
 		case 3:

@@ -57,6 +57,37 @@ type Engine struct {
 	layerIDs   internTable
 	modules    moduleCache
 	selected   selectedCache
+	valueTypes valueTypeCache
+}
+
+// valueTypeCache holds the value_types parsed, by their text: a Pattern compiles its regexps once,
+// not at every lookup. Texts come from callers: the cache is bounded, and starts over when full.
+type valueTypeCache struct {
+	mu    sync.RWMutex
+	types map[string]*ptype.Type
+}
+
+// maxCachedValueTypes bounds valueTypeCache; a configuration writes a handful.
+const maxCachedValueTypes = 256
+
+func (c *valueTypeCache) parse(text string) (*ptype.Type, error) {
+	c.mu.RLock()
+	t := c.types[text]
+	c.mu.RUnlock()
+	if t != nil {
+		return t, nil
+	}
+	t, err := ptype.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.types == nil || len(c.types) >= maxCachedValueTypes {
+		c.types = map[string]*ptype.Type{}
+	}
+	c.types[text] = t
+	return t, nil
 }
 
 // fileStamp identifies a version of a file cheaply.
@@ -287,7 +318,7 @@ func (e *Engine) Lookup(ctx context.Context, req Request) (res Result, err error
 	}
 	var valueType *ptype.Type
 	if req.HasValueType {
-		if valueType, err = ptype.Parse(req.ValueType); err != nil {
+		if valueType, err = e.valueTypes.parse(req.ValueType); err != nil {
 			return Result{}, withKey(valueTypeError(err), key)
 		}
 	}

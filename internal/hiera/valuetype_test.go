@@ -3,6 +3,7 @@ package hiera_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -76,6 +77,92 @@ func TestValueTypeSensitiveConversion(t *testing.T) {
 	_, err := lookupTyped(t, e, "pw", "Sensitive[Integer]")
 	if messageOf(err) != "Found value has wrong type, expects a Sensitive[Integer] value, got Sensitive[String]" {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestValueTypeSensitiveShowsNoSecret: a Sensitive value is described by its contents' common type,
+// generalized, as Puppet's infer_Sensitive does (Sensitive[Hash[String, String]]): a hash key
+// interpolated from eyaml, a value or a size never reaches the message, whatever type is asked.
+func TestValueTypeSensitiveShowsNoSecret(t *testing.T) {
+	t.Parallel()
+	const user = "db-admin-7f3q"
+	e, _ := eyamlEngine(t, eyamlConfig, "secret_user: "+encrypt(t, user)+"\n",
+		"lookup_options:\n  creds:\n    convert_to: Sensitive\ncreds:\n  \"%{lookup('secret_user')}\": x\n  pw: [1, 2.5]\n")
+	for vt, want := range map[string]string{
+		"Sensitive[Struct[{other => String}]]": "Found value has wrong type, expects a Sensitive[Struct[{'other' => String}]] value, got Sensitive[Hash[String, Any]]",
+		"Sensitive[Hash[String, Integer, 5]]":  "Found value has wrong type, expects a Sensitive[Hash[String, Integer]] value, got Sensitive[Hash[String, Any]]",
+		"Struct[{other => String}]":            "Found value has wrong type, expects a Struct value, got Sensitive[Hash]",
+		"Variant[Sensitive[Array], Integer]":   "Found value has wrong type, expects a value of type Sensitive[Array] or Integer, got Sensitive[Hash[String, Any]]",
+	} {
+		res, err := lookupTyped(t, e, "creds", vt)
+		if err == nil {
+			t.Errorf("%s: no error, found %v", vt, res.Found)
+			continue
+		}
+		if strings.Contains(err.Error(), user) || messageOf(err) != want {
+			t.Errorf("%s:\n got %q\nwant %q", vt, err, want)
+		}
+	}
+	if _, err := lookupTyped(t, e, "creds", "Sensitive[Hash[String, Variant[String, Array[Numeric]]]]"); err != nil {
+		t.Errorf("a matching type: %v", err)
+	}
+}
+
+// TestValueTypeSensitiveGeneralized: Puppet's Sensitive[T] holds T generalized, and checks the value
+// against it (recorded with Puppet 7.23): sizes and ranges drop, an Enum becomes a String as long as
+// its values, a Pattern stays.
+func TestValueTypeSensitiveGeneralized(t *testing.T) {
+	t.Parallel()
+	e, _ := newEngine(t, files{
+		"hiera.yaml":       "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n",
+		"data/common.yaml": "lookup_options:\n  s: {convert_to: Sensitive}\n  h: {convert_to: Sensitive}\n  n: {convert_to: Sensitive}\ns: short\nh: {key1: v}\nn: 5\n",
+	})
+	for _, tc := range []struct{ key, valueType, want string }{
+		{"s", "Sensitive[String[100]]", ""},
+		{"s", "Sensitive[String[1,3]]", ""},
+		{"s", "Sensitive[Enum[a,b]]", "Found value has wrong type, expects a Sensitive[String[1, 1]] value, got Sensitive[String]"},
+		{"s", "Sensitive[Integer]", "Found value has wrong type, expects a Sensitive[Integer] value, got Sensitive[String]"},
+		{"h", "Sensitive[Struct[{other => String}]]", "Found value has wrong type, expects a Sensitive[Struct[{'other' => String}]] value, got Sensitive[Hash[String, String]]"},
+		{"h", "Sensitive[Struct[{key1 => String}]]", ""},
+		{"h", "Sensitive[Struct[{key1 => Integer}]]", "Found value has wrong type, expects a Sensitive[Struct[{'key1' => Integer}]] value, got Sensitive[Hash[String, String]]"},
+		{"n", "Sensitive[Integer[10,20]]", ""},
+		{"s", "Sensitive[Pattern[/^x/]]", "Found value has wrong type, expects a Sensitive[Pattern[/^x/]] value, got Sensitive[String]"},
+	} {
+		_, err := lookupTyped(t, e, tc.key, tc.valueType)
+		if got := messageOf(err); got != tc.want || (err != nil) != (tc.want != "") {
+			t.Errorf("%s as %s:\n got %q (%v)\nwant %q", tc.key, tc.valueType, got, err, tc.want)
+		}
+	}
+}
+
+// TestValueTypePatternWork: a Pattern's regexps are compiled once per value_type text (counted in
+// allocations of a repeated lookup), and a check whose regexp work (program instructions times bytes
+// of strings) would pass 2^26 steps is refused with a clear error instead of running for seconds
+// (1,000 regexps over a 100 KB string took 17 s per lookup); real patterns pass far below it.
+func TestValueTypePatternWork(t *testing.T) {
+	var rx []string
+	for i := 0; i < 1000; i++ {
+		rx = append(rx, fmt.Sprintf("/^x%d(a|b|c|d|e|f|g|h)*y$/", i))
+	}
+	e, _ := newEngine(t, files{
+		"hiera.yaml":       "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n",
+		"data/common.yaml": "big: " + strings.Repeat("abcdefgh", 100000/8) + "\nhost: web-01.example.com\n",
+	})
+	many := "Pattern[" + strings.Join(rx, ", ") + "]"
+	_, err := lookupTyped(t, e, "big", many)
+	if got := messageOf(err); got != "Found value cannot be checked: matching the value_type's regular expressions against the value's strings would take more than 67108864 steps (program instructions times bytes)" {
+		t.Errorf("1,000 regexps over 100 KB: %q (%v)", got, err)
+	}
+	allocs := testing.AllocsPerRun(3, func() { _, err = lookupTyped(t, e, "host", many) })
+	if messageOf(err) == "" || !strings.HasPrefix(messageOf(err), "Found value has wrong type, expects a match for Pattern[/^x0(") {
+		t.Errorf("1,000 regexps over a host name: %v", err)
+	}
+	if allocs > 20000 { // compiling the 1,000 regexps again would be over 300,000
+		t.Errorf("a repeated lookup allocates %.0f times: the value_type is parsed again", allocs)
+	}
+	real := `Pattern[/\A[a-z0-9-]+\.example\.com\z/, /\A\d+\.\d+\.\d+\.\d+\z/]`
+	if _, err := lookupTyped(t, e, "host", real); err != nil {
+		t.Errorf("a real pattern: %v", err)
 	}
 }
 

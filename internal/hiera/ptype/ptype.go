@@ -69,6 +69,10 @@ type Type struct {
 	name     string // Alias, Reference (as written), Opaque (its formatted form); short names of opaques
 	short    string // Opaque: the name the describer prints when not detailed (File -> Resource)
 	resolved *Type  // Alias
+
+	// sensitive is the value an inferred Sensitive type stands for, checked as Puppet's instance?
+	// does; never printed (the type shows only its contents' generalized type).
+	sensitive *SensitiveValue
 }
 
 type structElement struct {
@@ -81,6 +85,7 @@ type structElement struct {
 type ptypeRegex struct {
 	source string
 	re     *regexp.Regexp
+	insts  int // the size of its program: matching a string costs up to this much per byte
 }
 
 var (

@@ -10,6 +10,9 @@ import (
 // instance of t, else the TypeMismatchDescriber's message, e.g. "Found value has wrong type, index 1
 // expects an Integer value, got String". subject is "Found value" or "Default value".
 func Check(subject string, t *Type, v any) string {
+	if matchWorkExceeded(t, v) {
+		return matchWorkMessage(subject)
+	}
 	if IsInstance(t, v) {
 		return ""
 	}

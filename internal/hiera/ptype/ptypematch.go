@@ -60,9 +60,65 @@ func inferType(v any) *Type {
 		})
 		return &Type{kind: ptHash, key: maybeVariant(keys), elem: maybeVariant(vals), size: sizeRange(n, n)}
 	case SensitiveValue:
-		return &Type{kind: ptSensitive, elem: generalize(inferType(x.Value))} // no values of a secret
+		// Puppet's infer_Sensitive: the contents' common type, generalized (Hash[String, String]):
+		// no value, no hash key, no size of the secret. The check looks at the value itself.
+		return &Type{kind: ptSensitive, elem: generalize(inferCommon(x.Value)), sensitive: &x}
 	}
 	return &Type{kind: ptOpaque, name: "Runtime", short: "Runtime"}
+}
+
+// inferCommon is Puppet's TypeCalculator#infer, which types a collection by the common type of its
+// elements (Hash[String, Integer]) where infer_set gives each its own (Struct[{'a' => ...}]).
+func inferCommon(v any) *Type {
+	switch x := model.NearFloat(v).(type) {
+	case []any:
+		elems := make([]*Type, len(x))
+		for i, e := range x {
+			elems[i] = inferCommon(e)
+		}
+		return &Type{kind: ptArray, elem: commonOf(elems)}
+	case *model.Hash:
+		var keys, vals []*Type
+		x.Each(func(k, val any) bool {
+			keys, vals = append(keys, inferCommon(k)), append(vals, inferCommon(val))
+			return true
+		})
+		return &Type{kind: ptHash, key: commonOf(keys), elem: commonOf(vals)}
+	}
+	return inferType(v)
+}
+
+// commonOf is the type Puppet's common_type folds types to (Unit for none): the same type, Numeric
+// for numbers, ScalarData for scalars, arrays and hashes by their contents, else Any.
+func commonOf(types []*Type) *Type {
+	if len(types) == 0 {
+		return ptypeUnit
+	}
+	c := generalize(types[0])
+	for _, t := range types[1:] {
+		c = commonType(c, generalize(t))
+	}
+	return c
+}
+
+func commonType(a, b *Type) *Type {
+	numeric := func(t *Type) bool { return t.kind == ptInteger || t.kind == ptFloat || t.kind == ptNumeric }
+	scalar := func(t *Type) bool {
+		return numeric(t) || t.kind == ptString || t.kind == ptBoolean || t.kind == ptScalarData
+	}
+	switch {
+	case a.ident() == b.ident():
+		return a
+	case a.kind == ptArray && b.kind == ptArray:
+		return &Type{kind: ptArray, elem: commonType(orAny(a.elem), orAny(b.elem))}
+	case a.kind == ptHash && b.kind == ptHash:
+		return &Type{kind: ptHash, key: commonType(orAny(a.key), orAny(b.key)), elem: commonType(orAny(a.elem), orAny(b.elem))}
+	case numeric(a) && numeric(b):
+		return &Type{kind: ptNumeric}
+	case scalar(a) && scalar(b):
+		return ptypeScalarData
+	}
+	return ptypeAny
 }
 
 func nonEmptyStringKeys(h *model.Hash) bool {
@@ -455,7 +511,13 @@ func assignable(e, a *Type) bool {
 		}
 		return false
 	case ptSensitive:
-		return a.kind == ptSensitive && assignable(orAny(e.elem), orAny(a.elem))
+		if a.kind != ptSensitive {
+			return false
+		}
+		if a.sensitive != nil { // a value: Puppet's PSensitiveType#instance? checks it against the contents
+			return IsInstance(orAny(e.elem), a.sensitive.Value)
+		}
+		return assignable(orAny(e.elem), orAny(a.elem))
 	case ptIterable:
 		return assignableIterable(e, a)
 	case ptOpaque:
@@ -667,8 +729,18 @@ func generalize(t *Type) *Type {
 		return &Type{kind: ptInteger}
 	case ptFloat:
 		return floatRange(math.Inf(-1), math.Inf(1))
-	case ptString, ptEnum, ptPattern:
+	case ptString:
 		return ptypeString
+	case ptEnum: // Puppet: a String as long as the values are
+		if len(t.values) == 0 {
+			return ptypeString
+		}
+		lo, hi := int64(math.MaxInt64), int64(0)
+		for _, v := range t.values {
+			n := int64(utf8.RuneCountInString(v))
+			lo, hi = min(lo, n), max(hi, n)
+		}
+		return &Type{kind: ptString, size: sizeRange(lo, hi)}
 	case ptArray:
 		return &Type{kind: ptArray, elem: generalizeOrNil(t.elem)}
 	case ptHash:
@@ -692,10 +764,10 @@ func generalize(t *Type) *Type {
 			types[i] = generalize(e)
 		}
 		return maybeVariant(types)
-	case ptSensitive:
-		return &Type{kind: ptSensitive, elem: generalizeOrNil(t.elem)}
+	case ptSensitive, ptOptional, ptNotUndef, ptIterable:
+		return &Type{kind: t.kind, elem: generalizeOrNil(t.elem)}
 	}
-	return t
+	return t // Pattern, Any, aliases, ...: nothing to generalize
 }
 
 func generalizeOrNil(t *Type) *Type {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"regexp/syntax"
 	"sort"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
@@ -216,26 +217,38 @@ func (c *ctor) pattern() (any, error) {
 		}
 	}
 	for i := range t.rx {
-		re, err := compileTypeRegexp(t.rx[i].source)
+		if t.rx[i].re != nil {
+			continue // from a Pattern type given as a parameter
+		}
+		re, insts, err := compileTypeRegexp(t.rx[i].source)
 		if err != nil {
 			return nil, err
 		}
-		t.rx[i].re = re
+		t.rx[i].re, t.rx[i].insts = re, insts
 	}
 	return t, nil
 }
 
-// compileTypeRegexp compiles a Pattern's Ruby regexp on RE2, refusing clearly what RE2 cannot do.
-func compileTypeRegexp(source string) (*regexp.Regexp, error) {
+// compileTypeRegexp compiles a Pattern's Ruby regexp on RE2, refusing clearly what RE2 cannot do,
+// and counts the instructions of its program.
+func compileTypeRegexp(source string) (*regexp.Regexp, int, error) {
 	translated, feature := rubyre.Translate(source)
 	if feature != "" {
-		return nil, model.Errorf("Pattern /%s/ uses Ruby regexp syntax that is not supported: %s", source, feature)
+		return nil, 0, model.Errorf("Pattern /%s/ uses Ruby regexp syntax that is not supported: %s", source, feature)
 	}
 	re, err := regexp.Compile("(?m)" + translated)
 	if err != nil {
-		return nil, model.Errorf("Pattern /%s/ is not a valid regular expression: %v", source, err)
+		return nil, 0, model.Errorf("Pattern /%s/ is not a valid regular expression: %v", source, err)
 	}
-	return re, nil
+	parsed, err := syntax.Parse("(?m)"+translated, syntax.Perl)
+	if err != nil {
+		return nil, 0, model.Errorf("Pattern /%s/ is not a valid regular expression: %v", source, err)
+	}
+	prog, err := syntax.Compile(parsed.Simplify())
+	if err != nil {
+		return nil, 0, model.Errorf("Pattern /%s/ is not a valid regular expression: %v", source, err)
+	}
+	return re, len(prog.Inst), nil
 }
 
 func (c *ctor) tuple() (any, error) {

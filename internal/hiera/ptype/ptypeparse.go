@@ -547,8 +547,8 @@ func (p *tparser) access(n *tnode) (any, error) {
 		}
 		inner, _ := params[0].(*Type) // allTypes checked it
 		switch name {
-		case "sensitive":
-			return &Type{kind: ptSensitive, elem: inner}, nil
+		case "sensitive": // Puppet's PSensitiveType generalizes what it holds: Sensitive[String[100]] is Sensitive[String]
+			return &Type{kind: ptSensitive, elem: generalize(inner)}, nil
 		case "iterable":
 			return &Type{kind: ptIterable, elem: inner}, nil
 		}
