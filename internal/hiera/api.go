@@ -47,6 +47,8 @@ type Request struct {
 	Explain      bool
 	// EyamlKeys, when given, replace the key files every eyaml_lookup_key entry names.
 	EyamlKeys EyamlKeys
+	// Pitfalls asks for Result.Pitfalls.
+	Pitfalls bool
 }
 
 // Result is the outcome of a lookup that did not fail.
@@ -68,6 +70,10 @@ type Result struct {
 	// found (the default answered). Files that only a nested lookup (%{lookup('x')}) read are not
 	// among them. It may be shared with the engine's cache: read it, never change it.
 	Sources []Source
+	// Pitfalls, when Request.Pitfalls is set, are silent traps Puppet has too, met on the way: a fact
+	// with a dot in its name, a variable a path or value interpolates that is not set, a module with
+	// data but no hiera.yaml. The answer is Puppet's all the same.
+	Pitfalls []string
 }
 
 // ErrValueType is wrapped by the errors of a request's value_type: a type that does not parse, or a

@@ -165,7 +165,9 @@ func (inv *invocation) token5(subject, token, expr string, allowMethods bool) (s
 	var err error
 	switch method {
 	case "scope":
-		value, err = inv.scopeValue(arg, subject)
+		if value, err = inv.scopeValue(arg, subject); value == nil && err == nil && allowMethods {
+			inv.noteUnset(arg)
+		}
 	case "lookup", "hiera":
 		value, err = inv.nestedLookup(arg)
 	case "alias":
@@ -210,7 +212,9 @@ func (inv *invocation) token3(subject, token, expr string, allowMethods bool) (s
 	var err error
 	switch method {
 	case "scope":
-		value, err = inv.scopeValue(arg, subject)
+		if value, err = inv.scopeValue(arg, subject); value == nil && err == nil && allowMethods {
+			inv.noteUnset(arg)
+		}
 	case "literal":
 		value = arg
 	default:

@@ -54,6 +54,8 @@ type invocation struct {
 	sources     []Source // the files that gave the keys being looked up their values (sources.go)
 	warnings    []string
 	warned      map[string]bool
+	pitfalls    []string // pitfalls.go, when the request asks for them
+	pitfallSeen map[string]bool
 
 	// Storage for the above that a warm lookup would otherwise allocate one by one.
 	own struct {
@@ -146,6 +148,12 @@ func (inv *invocation) run() (Result, error) {
 		inv.ex.line("Function lookup() did not find a value for the name '%s'", inv.req.Key)
 	}
 	res.Explanation = inv.ex.String()
+	if inv.req.Pitfalls {
+		if segs, err := parseKey(names[0]); err == nil {
+			inv.findPitfalls(keyRoot(segs))
+		}
+		res.Pitfalls = inv.pitfalls
+	}
 	return res, nil
 }
 

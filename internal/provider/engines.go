@@ -28,6 +28,7 @@ type providerData struct {
 	facts       engineArg // the provider's facts
 	scope       engineArg
 	eyaml       hiera.EyamlKeys // the provider's eyaml block
+	pitfalls    bool            // pitfall_warnings: ask the engine for pitfalls and warn about them
 	// unknown is set when a provider argument is not known yet (it depends on something computed
 	// at apply time), so no lookup can be answered during this plan.
 	unknown bool

@@ -105,6 +105,9 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	for _, w := range res.Warnings {
 		diags.AddAttributeWarning(path.Root("key"), "Hiera Warning", w)
 	}
+	for _, p := range res.Pitfalls {
+		diags.AddWarning("Likely Hiera Mistake", p+" Set pitfall_warnings = false in the provider block to silence these warnings.")
+	}
 	if errors.Is(err, hiera.ErrValueType) {
 		diags.AddAttributeError(path.Root("value_type"), "Hiera Value Has Wrong Type", lookupError(key, configPath, err))
 		return diags
@@ -177,7 +180,8 @@ func secretRefusal(key string) string {
 // not nil, is m's facts and scope converted already.
 func (pd *providerData) request(ctx context.Context, kind lookupVariant, m *lookupModel, scope *hiera.Scope) (hiera.Request, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	req := hiera.Request{Key: m.Key.ValueString(), Function: kind.function, Merge: m.Merge.toEngine(), Explain: m.Explain.ValueBool()}
+	req := hiera.Request{Key: m.Key.ValueString(), Function: kind.function, Merge: m.Merge.toEngine(), Explain: m.Explain.ValueBool(),
+		Pitfalls: pd.pitfalls}
 	if scope != nil {
 		req.Scope = *scope
 	} else {

@@ -38,12 +38,13 @@ type hieraProvider struct {
 }
 
 type hieraProviderModel struct {
-	Config      types.String        `tfsdk:"config"`
-	Environment types.String        `tfsdk:"environment"`
-	Modulepath  types.List          `tfsdk:"modulepath"`
-	Facts       types.Dynamic       `tfsdk:"facts"`
-	Scope       types.Dynamic       `tfsdk:"scope"`
-	Eyaml       *providerEyamlModel `tfsdk:"eyaml"`
+	Config          types.String        `tfsdk:"config"`
+	Environment     types.String        `tfsdk:"environment"`
+	Modulepath      types.List          `tfsdk:"modulepath"`
+	Facts           types.Dynamic       `tfsdk:"facts"`
+	Scope           types.Dynamic       `tfsdk:"scope"`
+	Eyaml           *providerEyamlModel `tfsdk:"eyaml"`
+	PitfallWarnings types.Bool          `tfsdk:"pitfall_warnings"`
 }
 
 func (p *hieraProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -75,6 +76,12 @@ func (p *hieraProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			},
 			"facts": schema.DynamicAttribute{MarkdownDescription: factsDescription, Optional: true},
 			"scope": schema.DynamicAttribute{MarkdownDescription: scopeDescription, Optional: true},
+			"pitfall_warnings": schema.BoolAttribute{
+				MarkdownDescription: "Warn about silent traps that Puppet has too, where the answer is Puppet's but likely not what was meant: " +
+					"a fact with a dot in its name (`\"os.family\"`), a fact or variable that a hierarchy path or a value interpolates but " +
+					"that is not set, a module with a `data` directory but no `hiera.yaml`. Defaults to `true`; `false` silences them.",
+				Optional: true,
+			},
 		},
 		Blocks: map[string]schema.Block{"eyaml": providerEyamlBlock()},
 	}
@@ -86,7 +93,8 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	pd := &providerData{engines: p.engines, config: m.Config.ValueString(), environment: m.Environment.ValueString()}
+	pd := &providerData{engines: p.engines, config: m.Config.ValueString(), environment: m.Environment.ValueString(),
+		pitfalls: m.PitfallWarnings.IsNull() || m.PitfallWarnings.ValueBool()}
 	pd.unknown = m.Config.IsUnknown() || m.Environment.IsUnknown()
 	var err error
 	switch pd.modulepath, err = modulepathArg(m.Modulepath); {
