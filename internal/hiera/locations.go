@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -105,9 +106,10 @@ func (inv *invocation) resolveLocations(e *entry) ([]location, error) {
 				return nil, err
 			}
 			pattern := joinPath(datadir, text)
-			matches, err := glob.Expand(pattern, inv.confineRoot(g, datadir))
+			root := inv.confineRoot(g, datadir)
+			matches, err := glob.Expand(pattern, root)
 			if err != nil {
-				return nil, &model.Error{Message: err.Error(), Level: e.name, File: inv.cfg.path}
+				return nil, &model.Error{Message: interpolatedPathError("glob", g, text != g, root, err), Level: e.name, File: inv.cfg.path}
 			}
 			for _, m := range matches {
 				out = append(out, location{path: m, original: g})
@@ -189,9 +191,27 @@ func (inv *invocation) confine(e *entry, template, full, base string) (string, e
 	}
 	p, err := glob.Confine(full, root)
 	if err != nil {
-		return "", &model.Error{Message: fmt.Sprintf("hierarchy path %q resolves to %s, outside %s: %v", template, full, root, err), Level: e.name, File: inv.cfg.path}
+		return "", &model.Error{Message: interpolatedPathError("hierarchy path", template, true, root, err), Level: e.name, File: inv.cfg.path}
 	}
 	return p, nil
+}
+
+// interpolatedPathError words a path or glob that cannot be used. When variables were interpolated
+// into it, it names the template and the directory it may not leave, never the resolved path: a
+// variable may hold a secret (Terraform passes no sensitivity marks to providers).
+func interpolatedPathError(what, template string, interpolated bool, root string, err error) string {
+	var ge *glob.Error
+	if !interpolated || !errors.As(err, &ge) {
+		return err.Error()
+	}
+	reason := ge.Reason
+	switch {
+	case ge.Link:
+		reason = fmt.Sprintf("leads through a symbolic link outside %s", root)
+	case strings.HasPrefix(ge.Subject, "path "): // a resolved path or a match
+		reason = fmt.Sprintf("leads outside %s", root)
+	}
+	return fmt.Sprintf("%s %q %s once interpolated (the interpolated values are not shown)", what, template, reason)
 }
 
 // confineRoot is the directory a template's path may not leave: the template's own (see

@@ -534,6 +534,36 @@ func TestLocationsConfinementVersion3(t *testing.T) {
 	}
 }
 
+// TestPathErrorsShowNoVariable: a path or glob refused once a variable is interpolated is named by
+// its template and the directory it may not leave, never the resolved path: the variable may be a
+// sensitive Terraform value (Terraform passes no marks to providers).
+func TestPathErrorsShowNoVariable(t *testing.T) {
+	t.Parallel()
+	const secret = "S3cr3t-t0ken"
+	e, dir := newEngine(t, files{
+		"hiera.yaml": "version: 5\nhierarchy:\n  - name: node\n    path: \"nodes/%{facts.token}.yaml\"\n" +
+			"  - name: globbed\n    glob: \"roles/%{facts.role}/*.yaml\"\n",
+		"data/nodes/web.yaml": "a: web\n",
+	})
+	for name, tc := range map[string]struct {
+		facts map[string]any
+		want  string
+	}{
+		"path": {map[string]any{"token": "../../" + secret, "role": "web"},
+			`hierarchy path "nodes/%{facts.token}.yaml" leads outside ` + filepath.Join(dir, "data", "nodes") + " once interpolated (the interpolated values are not shown)"},
+		"glob": {map[string]any{"token": "web", "role": "../../../" + secret},
+			`glob "roles/%{facts.role}/*.yaml" escapes the data directory "` + filepath.Join(dir, "data", "roles") + `" once interpolated (the interpolated values are not shown)`},
+		"glob braces": {map[string]any{"token": "web", "role": secret + strings.Repeat("{a,b}", 12)},
+			`glob "roles/%{facts.role}/*.yaml" expands to more than 1000 patterns through its {a,b} alternatives once interpolated`},
+	} {
+		he := mustFail(t, e, hiera.Request{Key: "a", Scope: scopeOf(t, tc.facts, nil)})
+		if strings.Contains(he.Error(), secret) {
+			t.Errorf("%s: the error shows the fact's value: %v", name, he)
+		}
+		wantContains(t, name+" error", he.Message, tc.want)
+	}
+}
+
 // TestSymlinkConfinement: confinement resolves symbolic links. A directory link below the datadir
 // may not lead a fact's path to files elsewhere; a link the hierarchy's author wrote at a literal
 // path, or in the literal part of a template, stays allowed.
@@ -554,7 +584,7 @@ func TestSymlinkConfinement(t *testing.T) {
 		}
 	}
 	he := mustFail(t, e, hiera.Request{Key: "a", Scope: scopeOf(t, map[string]any{"node": "evil/secret"}, nil)})
-	wantContains(t, "error", he.Error(), "leads through a symbolic link to "+filepath.Join(outside, "secret.yaml"), `hierarchy level "node"`)
+	wantContains(t, "error", he.Error(), `hierarchy path "nodes/%{facts.node}.yaml" leads through a symbolic link outside `+filepath.Join(dir, "data", "nodes")+" once interpolated", `hierarchy level "node"`)
 	if res := mustFind(t, e, hiera.Request{Key: "a", Scope: scopeOf(t, map[string]any{"node": "web"}, nil)}); res.Value != "web" {
 		t.Errorf("web: %v", res.Value)
 	}

@@ -1,12 +1,11 @@
 package glob
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Hiera's glob/globs locations use Ruby's Pathname.glob (Dir.glob, Ruby 3 with sort: true) and then
@@ -22,6 +21,20 @@ import (
 // a million patterns. Real hierarchies write a handful.
 const maxGlobPatterns = 1000
 
+// Error is a pattern or path that cannot be used: Subject names it, Reason says why, Link marks a
+// symbolic link leading out (Reason then names where to). A caller whose pattern holds a variable's
+// value names its template instead of Subject, and words a Link itself: the paths may show the value.
+type Error struct {
+	Subject, Reason string
+	Link            bool
+}
+
+func (e *Error) Error() string { return e.Subject + " " + e.Reason }
+
+func patternError(pattern, reason string) *Error {
+	return &Error{Subject: fmt.Sprintf("glob pattern %q", pattern), Reason: reason}
+}
+
 // Expand returns the regular files matching the absolute pattern, in Puppet's order. root is
 // the directory the lookup is confined to: a match outside root (via "..") is an error, never read,
 // and no directory outside root is listed.
@@ -36,17 +49,17 @@ func expand(pattern, root string, dirs bool) ([]string, error) {
 	budget := maxGlobPatterns
 	patterns := globBraces(pattern, &budget)
 	if budget < 0 {
-		return nil, model.ValueFreef("glob pattern %q expands to more than %d patterns through its {a,b} alternatives", pattern, maxGlobPatterns)
+		return nil, patternError(pattern, fmt.Sprintf("expands to more than %d patterns through its {a,b} alternatives", maxGlobPatterns))
 	}
 	var out []string
 	for _, p := range patterns {
 		if !strings.HasPrefix(p, "/") {
-			return nil, model.Errorf("glob pattern %q is not an absolute path", pattern)
+			return nil, patternError(pattern, "is not an absolute path")
 		}
 		// Refuse a pattern that leads outside root before touching the file system, so that the
 		// answer does not depend on what exists there ("{x,../../secret}" is only seen here).
 		if !Within(filepath.Clean(p), root) {
-			return nil, model.Errorf("glob pattern %q escapes the data directory %q", pattern, root)
+			return nil, patternError(pattern, fmt.Sprintf("escapes the data directory %q", root))
 		}
 		if strings.HasSuffix(p, "/") && !dirs {
 			continue // matches directories only, and Hiera drops those
@@ -65,13 +78,13 @@ func expand(pattern, root string, dirs bool) ([]string, error) {
 func Confine(p, root string) (string, error) {
 	clean, root := filepath.Clean(p), filepath.Clean(root)
 	if !Within(clean, root) {
-		return "", model.Errorf("path %q escapes the data directory %q", p, root)
+		return "", &Error{Subject: fmt.Sprintf("path %q", p), Reason: fmt.Sprintf("escapes the data directory %q", root)}
 	}
 	if root == "/" || !linkBelow(clean, root) {
 		return clean, nil
 	}
 	if resolved, realRoot := resolveExisting(clean), resolveExisting(root); !Within(resolved, realRoot) {
-		return "", model.Errorf("path %q leads through a symbolic link to %s, outside the data directory %q", p, resolved, root)
+		return "", &Error{Subject: fmt.Sprintf("path %q", p), Reason: fmt.Sprintf("leads through a symbolic link to %s, outside the data directory %q", resolved, root), Link: true}
 	}
 	return clean, nil
 }
@@ -180,7 +193,7 @@ func (g *globber) walk(path string, positions []int) error {
 		return g.walkPlain(path, cur)
 	}
 	if !Within(filepath.Clean(path), g.root) {
-		return model.Errorf("glob pattern %q escapes the data directory %q", g.pattern, g.root)
+		return patternError(g.pattern, fmt.Sprintf("escapes the data directory %q", g.root))
 	}
 	entries, readErr := os.ReadDir(path)
 	if readErr != nil {
