@@ -21,7 +21,9 @@
 #   fleet    500 nodes x 4 keys, each data source with its own facts and certname, over a hierarchy
 #            with one file per node (~520 files): against the same over the trivial hierarchy
 #            (target <= 1.10), and that against the built-in floor (target <= 2); and the
-#            do-nothing provider's plan of the trivial one.
+#            do-nothing provider's plan of the trivial one. Then the same fleet as 500 hiera_node
+#            data sources, one per node with the 4 keys, against the built-in floor's 2,000 data
+#            sources (target <= 0.5; the work tree's build only).
 #   rss      the provider's peak RSS while it looks values up for every node of the ~50 MB large
 #            hierarchy, against the YAML size (target < 4).
 #
@@ -118,6 +120,7 @@ gen() { [[ -e "$work/hier/$1/manifest.json" ]] || "$work/benchgen" -out "$work/h
 #   spread  mixed, and data source i looks up as node i mod (number of nodes), with its own facts
 #   plain   first-found lookups only
 #   fleet   first-found lookups, data source i as node i/4 (its own facts) of key i mod 4
+#   node    hiera_node data sources, data source i as node i (its own facts) with the fleet's 4 keys
 # NODES is a manifest whose nodes to use instead of HIERARCHY's.
 gen_tf() {
 	local dir=$1 hier=$2 n=$3 mode=$4 nodes=${5:-}
@@ -146,6 +149,15 @@ provider "hiera" {
 EOF
 		local i node
 		for ((i = 0; i < n; i++)); do
+			if [[ $mode == node ]]; then
+				node=$((i % ${#facts[@]}))
+				echo "data \"hiera_node\" \"d$i\" {"
+				echo "  keys  = [\"${first[0]}\", \"${first[1]}\", \"${first[2]}\", \"${first[3]}\"]"
+				echo "  facts = ${facts[node]}"
+				echo "  scope = ${scope[node]}"
+				echo "}"
+				continue
+			fi
 			echo "data \"hiera_lookup\" \"d$i\" {"
 			if [[ $mode == fleet ]]; then
 				echo "  key = \"${first[i % 4]}\""
@@ -337,6 +349,7 @@ if want fleet; then
 	jq '{nodes: .nodes}' "$work/hier/fleet/manifest.json" >"$work/hier/fleet-nodes.json"
 	echo "   $(jq '.files' "$work/hier/fleet/manifest.json") files, $(jq '.yaml_bytes' "$work/hier/fleet/manifest.json") bytes of YAML"
 	gen_tf "$work/tf/fleet" "$work/hier/fleet" 2000 fleet
+	gen_tf "$work/tf/fleet-node" "$work/hier/fleet" 500 node
 	# The same nodes' facts and scope, over the trivial hierarchy.
 	gen_tf "$work/tf/fleet-trivial" "$work/hier/floor" 2000 fleet "$work/hier/fleet-nodes.json"
 	for ((r = 0; r < reps; r++)); do
@@ -346,10 +359,12 @@ if want fleet; then
 			measure "fleet-trivial-$b" "$b" "$work/tf/fleet-trivial" 2000
 		done
 		measure fleet-trivial-null null "$work/tf/fleet-trivial" 2000
+		measure fleet-node new "$work/tf/fleet-node" 500
 	done
 	list=(builtin builtin)
 	for b in $builds; do list+=("fleet-$b" "fleet, $b" "fleet-trivial-$b" "trivial hierarchy, $b"); done
 	rows 2000 "${list[@]}" fleet-trivial-null "trivial hierarchy, null"
+	rows 500 fleet-node "fleet as 500 hiera_node"
 	for b in $builds; do
 		echo "   fleet $b / trivial hierarchy $b: $(split "fleet-$b" "fleet-trivial-$b") (wall target <= 1.10)"
 		echo "   trivial hierarchy $b / builtin: $(split "fleet-trivial-$b" builtin) (wall target <= 2)"
@@ -359,6 +374,8 @@ if want fleet; then
 	for b in $builds; do
 		echo "   trivial hierarchy $b / null: $(split "fleet-trivial-$b" fleet-trivial-null)"
 	done
+	echo "   fleet as 500 hiera_node / builtin: $(split fleet-node builtin) (wall target <= 0.5)"
+	for b in $builds; do echo "   fleet as 500 hiera_node / fleet $b: $(split fleet-node "fleet-$b")"; done
 fi
 
 if want rss; then
