@@ -41,8 +41,14 @@ type lookupModel struct {
 	JSON         types.String  `tfsdk:"json"`
 	Found        types.Bool    `tfsdk:"found"`
 	Explanation  types.String  `tfsdk:"explanation"`
-	Sources      types.List    `tfsdk:"sources"`
+	Sources      types.List    `tfsdk:"sources"` // null after lookup: see sources
+	// sources are the result's, as lookup found them: the framework's Read converts them into
+	// Sources (withSources), the server writes them into the state directly (appendSources).
+	sources []hiera.Source
 }
+
+// withSources sets m.Sources from the sources lookup found.
+func (m *lookupModel) withSources() { m.Sources = sourcesList(m.sources) }
 
 // readLookup is the data sources' Read and the ephemeral resource's Open: it reads the arguments
 // from config and looks the key up. deferred is true when the lookup waits instead: Terraform
@@ -57,6 +63,7 @@ func (pd *providerData) readLookup(ctx context.Context, kind lookupVariant, conf
 		return m, true, diags
 	}
 	diags.Append(pd.lookup(ctx, kind, &m, nil)...)
+	m.withSources()
 	return m, false, diags
 }
 
@@ -150,7 +157,7 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	}
 	m.JSON = types.StringValue(string(js))
 	m.Found = types.BoolValue(res.Found)
-	m.Sources = sourcesList(res.Sources)
+	m.sources = res.Sources
 	m.Explanation = types.StringValue("")
 	if lookup.Explain {
 		m.Explanation = types.StringValue(res.Explanation)
