@@ -4,10 +4,15 @@ package hiera
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // NodeRequest asks for many keys of one node at once (Engine.LookupNode).
@@ -37,6 +42,11 @@ type NodeResult struct {
 	Answers []NodeAnswer
 	// Warnings are the soft problems met on the way, each once.
 	Warnings []string
+	// ListErr, when not nil, is why some of the node's keys could not be listed (see NodeKeys): a
+	// hiera.yaml that does not validate, a level that does not resolve, a data file that does not
+	// parse. Answers then hold the keys that could be: their lookups mostly fail with that error.
+	// With NodeRequest.Keys, it is set when the configuration cannot be read at all.
+	ListErr error
 }
 
 // NodeKeys lists the candidate keys of the node that scope describes: every root key of every
@@ -51,8 +61,10 @@ type NodeResult struct {
 //
 // Listing fails, with the error a lookup would meet, when some data the node reaches cannot be
 // read: a hiera.yaml that does not validate, a hierarchy path that does not resolve, a data file
-// that does not parse, lookup_options that are not a hash. A key listed may still not be found
-// (a dotted root key "a.b" digs into "a", as any lookup key does) or fail to look up.
+// that does not parse, lookup_options that are not a hash. It goes on past such a part, and
+// returns the keys of the rest with the first error; the root keys of a data file that does not
+// read as its function reads it but parses as YAML are listed too. A key listed may still not be
+// found (a dotted root key "a.b" digs into "a", as any lookup key does) or fail to look up.
 func (e *Engine) NodeKeys(ctx context.Context, scope Scope) (keys []string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -69,9 +81,9 @@ func (e *Engine) NodeKeys(ctx context.Context, scope Scope) (keys []string, err 
 // LookupNode looks up many keys of one node, each as Engine.Lookup does for a FuncLookup request
 // without Merge (lookup_options, interpolation, convert_to, Puppet's layers), with the engine's
 // caches and one resolution of the node's hierarchies for all of them: a whole node of thousands
-// of keys costs milliseconds. A key's failure is its answer's Err; the error returned is for the
-// whole node: no configuration to look up in, a hiera.yaml that cannot be read, or, when
-// req.Keys is nil, a listing that fails (see NodeKeys).
+// of keys costs milliseconds. A key's failure is its answer's Err; a listing's failure is
+// NodeResult.ListErr (the keys that could be listed are answered still). The error returned is
+// only the context's, or an internal error.
 func (e *Engine) LookupNode(ctx context.Context, req NodeRequest) (res NodeResult, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -79,21 +91,26 @@ func (e *Engine) LookupNode(ctx context.Context, req NodeRequest) (res NodeResul
 		}
 	}()
 	inv, err := e.start(ctx, Request{Scope: req.Scope, EyamlKeys: req.EyamlKeys})
-	if err != nil {
-		return NodeResult{}, err
+	if err != nil { // a hiera.yaml that cannot be read: every lookup fails with its error
+		keys := req.Keys
+		if keys == nil {
+			res.ListErr, keys = err, e.keysBeside()
+		}
+		for _, key := range keys {
+			res.Answers = append(res.Answers, NodeAnswer{Key: key, Err: withKey(err, key)})
+		}
+		return res, nil
 	}
 	keys := req.Keys
 	if keys == nil {
-		if keys, err = inv.nodeKeys(); err != nil {
-			return NodeResult{}, err
-		}
+		keys, res.ListErr = inv.nodeKeys()
 	}
 	if len(req.Prefixes) > 0 {
 		keys = slices.DeleteFunc(slices.Clone(keys), func(k string) bool {
 			return !slices.ContainsFunc(req.Prefixes, func(p string) bool { return strings.HasPrefix(k, p) })
 		})
 	}
-	res.Warnings = inv.warnings
+	res.Warnings = slices.Clone(inv.warnings)
 	res.Answers = make([]NodeAnswer, len(keys))
 	for i, key := range keys {
 		if err := ctx.Err(); err != nil {
@@ -125,20 +142,23 @@ func (inv *invocation) lookupNodeKey(key string) (res Result, err error) {
 	return res, err
 }
 
-// nodeKeys is NodeKeys in a fresh invocation.
+// nodeKeys is NodeKeys in a fresh invocation. It lists what it can: past a part it cannot read (a
+// module's hiera.yaml, a level, a data file) it goes on, so that the keys of the rest are still
+// listed (their lookups then fail with that part's error, which names them), and returns the first
+// such error with the keys.
 func (inv *invocation) nodeKeys() ([]string, error) {
+	var first firstError
 	names, warnings, err := inv.engine.moduleNames()
 	for _, w := range warnings {
 		inv.warn(w)
 	}
-	if err != nil {
-		return nil, err
-	}
+	first.note(err)
 	layers := []*layer{inv.global, inv.env}
 	for _, name := range names {
 		l, err := inv.moduleLayer(name)
 		if err != nil {
-			return nil, err
+			first.note(err)
+			continue
 		}
 		layers = append(layers, l)
 	}
@@ -148,48 +168,61 @@ func (inv *invocation) nodeKeys() ([]string, error) {
 		if l.cfg == nil {
 			continue
 		}
-		err := inv.layerKeys(l, func(k string) {
+		first.note(inv.layerKeys(l, func(k string) {
 			if !seen[k] {
 				seen[k] = true
 				keys = append(keys, k)
 			}
-		})
-		if err != nil {
-			return nil, err
-		}
+		}))
 		// every lookup of the layer's keys reads its lookup_options
-		if _, err := inv.assembledOptions(l.module); err != nil {
-			return nil, err
-		}
+		_, err := inv.assembledOptions(l.module)
+		first.note(err)
 	}
-	return keys, nil
+	return keys, first.err
+}
+
+// firstError keeps the first of the errors it is given.
+type firstError struct{ err error }
+
+func (f *firstError) note(err error) {
+	if f.err == nil {
+		f.err = err
+	}
 }
 
 // layerKeys calls add with the candidate keys of every data file a layer's hierarchy and
-// default_hierarchy reach.
+// default_hierarchy reach, and returns the first problem met on the way (see nodeKeys).
 func (inv *invocation) layerKeys(l *layer, add func(key string)) error {
 	defer inv.leave(inv.enter(l))
 	prefix := ""
 	if l.place == placeModule {
 		prefix = l.module + "::"
 	}
+	var first firstError
 	for _, e := range slices.Concat(l.cfg.entries, l.cfg.defaultEntries) {
 		if err := inv.ctx.Err(); err != nil {
 			return err
 		}
 		locs, err := inv.entryLocations(e)
 		if err != nil {
-			return err
+			first.note(err)
+			if locs, err = inv.resolveLocations(e); err != nil { // the files, when only the options are wrong
+				continue
+			}
 		}
 		for _, loc := range locs {
 			df, exists, _ := inv.data(loc.path, e.fn)
-			if !exists {
+			var keys *model.Hash
+			switch {
+			case !exists:
 				continue
+			case df.err != nil:
+				first.note(withLevel(df.err, e.name))
+				keys = unreadableKeys(loc.path)
+			default:
+				keys = df.keys()
 			}
-			if df.err != nil {
-				return withLevel(df.err, e.name)
-			}
-			df.keys().Each(func(k, _ any) bool {
+			keys.Each(func(k, _ any) bool {
 				if ks, isStr := k.(string); isStr && ks != "" && ks != "lookup_options" && strings.HasPrefix(ks, prefix) {
 					add(ks)
 				}
@@ -197,7 +230,62 @@ func (inv *invocation) layerKeys(l *layer, add func(key string)) error {
 			})
 		}
 	}
-	return nil
+	return first.err
+}
+
+// unreadableKeys are the root keys of a data file that does not read as its function reads it (a
+// YAML date, a value of an unknown tag) but parses as YAML, so that the read's error can name the
+// keys that the file fails; nil when it does not parse at all.
+func unreadableKeys(path string) *model.Hash {
+	text, err := readLimited(path)
+	var doc yaml.Node
+	if err != nil || yaml.Unmarshal(text, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	root := doc.Content[0].Content
+	keys := model.NewHash(len(root) / 2)
+	for i := 0; i+1 < len(root); i += 2 {
+		if k := root[i]; k.Kind == yaml.ScalarNode && k.Tag == "!!str" {
+			keys.Set(k.Value, nil)
+		}
+	}
+	return keys
+}
+
+// maxFilesBeside bounds how many files keysBeside reads.
+const maxFilesBeside = 1000
+
+// keysBeside lists, when a base layer's hiera.yaml cannot be read (so that no hierarchy can be
+// followed and every lookup fails with its error), the root keys of the YAML and JSON files in
+// the data directory beside the global hiera.yaml and the environment's (Hiera's default
+// datadir), in path order: the keys whose lookups the read's error can name.
+func (e *Engine) keysBeside() []string {
+	var keys []string
+	seen := map[string]bool{}
+	files := 0
+	for _, dir := range []string{filepath.Dir(e.configPath), e.layers.Environment} {
+		if dir == "." || dir == "" {
+			continue
+		}
+		_ = filepath.WalkDir(filepath.Join(dir, "data"), func(path string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil || files >= maxFilesBeside:
+				return filepath.SkipDir
+			case d.IsDir() || !slices.Contains([]string{".yaml", ".yml", ".json", ".eyaml"}, filepath.Ext(path)):
+				return nil
+			}
+			files++
+			unreadableKeys(path).Each(func(k, _ any) bool {
+				if ks, _ := k.(string); ks != "" && ks != "lookup_options" && !seen[ks] {
+					seen[ks] = true
+					keys = append(keys, ks)
+				}
+				return true
+			})
+			return nil
+		})
+	}
+	return keys
 }
 
 // moduleNames lists the modules of the modulepath, as Puppet finds them: the directories with a

@@ -118,16 +118,23 @@ func compareNode(rec nodeRecord, whole bool, res NodeResult, err error) string {
 			failed = append(failed, a.Key)
 		}
 	}
+	if err != nil {
+		return fmt.Sprintf("LookupNode failed: %v", err)
+	}
+	// As nodecheck.py judges a read: where Puppet fails on a candidate, the read must fail naming one
+	// (a key's own error, not the listing's, names it); where only a probe fails, any failure will do.
+	mustFail, mayFail := len(failing) > 0 || probeFails, len(crash) > 0 || probeCrash
+	names := func(keys map[string]bool) bool { return slices.ContainsFunc(failed, func(k string) bool { return keys[k] }) }
 	switch {
-	case err != nil || len(failed) > 0:
-		mustFail := len(failing) > 0 || probeFails
-		named := err != nil || slices.ContainsFunc(failed, func(k string) bool { return failing[k] || crash[k] })
-		mayFail := len(crash) > 0 || probeCrash
-		if (mustFail && named) || (mayFail && (err != nil || slices.ContainsFunc(failed, func(k string) bool { return crash[k] }))) {
+	case res.ListErr != nil || len(failed) > 0:
+		switch {
+		case mustFail && (len(failing) == 0 || names(failing) || names(crash)):
+			return ""
+		case !mustFail && mayFail && (len(crash) == 0 || names(crash)):
 			return ""
 		}
-		return fmt.Sprintf("read failed: %v %v, Puppet fails on %v", err, failed, keysOf(failing))
-	case len(failing) > 0 || probeFails:
+		return fmt.Sprintf("read failed naming %v (listing: %v), Puppet fails on %v", failed, res.ListErr, keysOf(failing))
+	case mustFail:
 		return fmt.Sprintf("the read must fail (Puppet fails on keys %v or a probe), it did not", keysOf(failing))
 	}
 	got := map[string]Result{}

@@ -171,31 +171,48 @@ func TestLookupNodeErrors(t *testing.T) {
 		t.Errorf("failed keys %v, want a and loop with their recursion", failed)
 	}
 
-	// A data file the node reaches that does not parse fails the listing, though no other key is in it.
+	// A data file the node reaches that does not parse fails the listing; the keys of the rest are
+	// listed still, and fail as their lookups do (lookup_options are read from every file).
 	addFiles(t, filepath.Dir(e.ConfigPath()), files{"data/common.yaml": "b: [unclosed\n"})
 	hiera.SetClock(e, func() time.Time { return time.Now().Add(time.Hour) })
-	_, err = e.LookupNode(context.Background(), hiera.NodeRequest{Scope: scope})
-	if he := hieraError(t, err); he.Line == 0 || !strings.HasSuffix(he.File, "common.yaml") || he.Level != "common" {
-		t.Errorf("listing error %q: want the file, line and level", err)
+	res, err = e.LookupNode(context.Background(), hiera.NodeRequest{Scope: scope})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if keys, err := e.NodeKeys(context.Background(), scope); err == nil {
-		t.Errorf("NodeKeys listed %v over a broken file", keys)
+	if he := hieraError(t, res.ListErr); he.Line == 0 || !strings.HasSuffix(he.File, "common.yaml") || he.Level != "common" {
+		t.Errorf("listing error %q: want the file, line and level", res.ListErr)
 	}
-	// Named keys are looked up without listing: the file fails each key's lookup (its
-	// lookup_options are read first), as it fails a single lookup.
+	if len(res.Answers) != 3 || res.Answers[2].Key != "ok" || res.Answers[2].Err == nil || hieraError(t, res.Answers[2].Err).Key != "ok" {
+		t.Errorf("answers %+v: want a, loop and ok, failing", res.Answers)
+	}
+	if keys, err := e.NodeKeys(context.Background(), scope); err == nil || len(keys) != 3 {
+		t.Errorf("NodeKeys listed %v (%v) over a broken file: want the other file's keys and the error", keys, err)
+	}
+	// Named keys are looked up without listing: the file fails each key's lookup, as it fails a
+	// single lookup.
 	res, err = e.LookupNode(context.Background(), hiera.NodeRequest{Scope: scope, Keys: []string{"ok"}})
-	if err != nil || len(res.Answers) != 1 || res.Answers[0].Err == nil || hieraError(t, res.Answers[0].Err).Key != "ok" {
+	if err != nil || res.ListErr != nil || len(res.Answers) != 1 || res.Answers[0].Err == nil || hieraError(t, res.Answers[0].Err).Key != "ok" {
 		t.Errorf("keys = [ok]: %+v, %v", res, err)
 	}
 	// A file reached by another node only does not matter.
 	other := scopeOf(t, nil, map[string]any{"trusted": map[string]any{"certname": "db01"}})
 	addFiles(t, filepath.Dir(e.ConfigPath()), files{"data/common.yaml": "b: 2\n", "data/nodes/db01.yaml": "{\n"})
 	hiera.SetClock(e, func() time.Time { return time.Now().Add(2 * time.Hour) })
-	if _, err := e.LookupNode(context.Background(), hiera.NodeRequest{Scope: scope}); err != nil {
-		t.Errorf("web01 with db01's file broken: %v", err)
+	if res, err := e.LookupNode(context.Background(), hiera.NodeRequest{Scope: scope}); err != nil || res.ListErr != nil {
+		t.Errorf("web01 with db01's file broken: %v, %v", err, res.ListErr)
 	}
-	if _, err := e.LookupNode(context.Background(), hiera.NodeRequest{Scope: other}); err == nil {
-		t.Error("db01 with its own file broken: no error")
+	if res, err := e.LookupNode(context.Background(), hiera.NodeRequest{Scope: other}); err != nil || res.ListErr == nil {
+		t.Errorf("db01 with its own file broken: %v, no listing error", err)
+	}
+}
+
+// A YAML file that parses but does not read as yaml_data reads it (a date) is listed all the same,
+// so that the keys it fails are named.
+func TestLookupNodeUnreadableFile(t *testing.T) {
+	e, _ := newEngine(t, files{"hiera.yaml": simpleConfig, "data/common.yaml": "d: 2001-12-14\n"})
+	res, err := e.LookupNode(context.Background(), hiera.NodeRequest{})
+	if err != nil || res.ListErr == nil || len(res.Answers) != 1 || res.Answers[0].Key != "d" || res.Answers[0].Err == nil {
+		t.Errorf("%+v, %v: want d, failing, and the listing's error", res, err)
 	}
 }
 
@@ -214,17 +231,27 @@ func TestLookupNodeBrokenConfigs(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			e, _ := layeredEngine(t, fs)
 			res, err := e.LookupNode(context.Background(), hiera.NodeRequest{})
-			if err == nil {
-				t.Fatalf("no error: %+v", res)
+			if err != nil || res.ListErr == nil {
+				t.Fatalf("no listing error: %+v, %v", res, err)
 			}
-			if he := hieraError(t, err); he.File == "" {
-				t.Errorf("error %q names no file", err)
+			if he := hieraError(t, res.ListErr); he.File == "" {
+				t.Errorf("error %q names no file", res.ListErr)
 			}
 		})
 	}
-	e := hiera.NewEngine(filepath.Join(t.TempDir(), "hiera.yaml"))
-	if _, err := e.LookupNode(context.Background(), hiera.NodeRequest{Keys: []string{"a"}}); err == nil || !strings.Contains(err.Error(), "hiera.yaml") {
-		t.Errorf("a missing hiera.yaml: %v", err)
+	// A global hiera.yaml that does not validate: every lookup fails with its error; the keys of
+	// the data directory beside it are named.
+	e, _ := newEngine(t, files{"hiera.yaml": "version: 5\nhierarchy:\n  - name: bad\n    data_hash: foo_data\n    path: common.yaml\n",
+		"data/common.yaml": "a: 1\nlookup_options: {}\n", "data/nodes/x.json": `{"b": 2}`})
+	res, err := e.LookupNode(context.Background(), hiera.NodeRequest{})
+	if err != nil || res.ListErr == nil || len(res.Answers) != 2 || res.Answers[0].Key != "a" || res.Answers[1].Key != "b" ||
+		!strings.Contains(res.Answers[0].Err.Error(), "foo_data") {
+		t.Errorf("%+v, %v: want a and b, failing with the hiera.yaml's error", res, err)
+	}
+	e = hiera.NewEngine(filepath.Join(t.TempDir(), "hiera.yaml"))
+	res, err = e.LookupNode(context.Background(), hiera.NodeRequest{Keys: []string{"a"}})
+	if err != nil || len(res.Answers) != 1 || res.Answers[0].Err == nil || !strings.Contains(res.Answers[0].Err.Error(), "hiera.yaml") {
+		t.Errorf("a missing hiera.yaml: %+v, %v", res, err)
 	}
 }
 

@@ -108,8 +108,8 @@ func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera
 	}
 	configPath := src.String()
 	res, err := engine.LookupNode(ctx, req)
-	if err != nil {
-		diags.AddError("Hiera Node Read Failed", fmt.Sprintf("Reading the node's keys with %s failed: %s", configPath, err)+eyamlKeyHint(err))
+	if err != nil { // the context's, or an internal error
+		diags.AddError("Hiera Node Read Failed", fmt.Sprintf("Reading the node's keys with %s failed: %s", configPath, err))
 		return out, diags
 	}
 	for _, w := range res.Warnings {
@@ -117,8 +117,17 @@ func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera
 	}
 	out, failures := nodeAttributes(res.Answers, req.Keys != nil, configPath)
 	tflog.Debug(ctx, "hiera node", map[string]any{"sources": configPath, "keys": len(res.Answers), "failed": len(failures)})
-	if len(failures) > 0 {
+	var listing string
+	if res.ListErr != nil {
+		listing = fmt.Sprintf("Reading the node's keys with %s failed: %s", configPath, res.ListErr) + eyamlKeyHint(res.ListErr)
+	}
+	switch {
+	case len(failures) > 0 && listing != "":
+		diags.AddError("Hiera Lookup Failed", failureList(failures)+"\n\n"+listing+" (the keys above are those that could be listed).")
+	case len(failures) > 0:
 		diags.AddError("Hiera Lookup Failed", failureList(failures))
+	case listing != "":
+		diags.AddError("Hiera Node Read Failed", listing)
 	}
 	return out, diags
 }

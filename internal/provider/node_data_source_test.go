@@ -219,7 +219,8 @@ func TestNodeDataSource_unreadableNode(t *testing.T) {
 	unitTest(t,
 		resource.TestStep{
 			Config:      `data "hiera_node" "test" { environment = "` + production + `" }`,
-			ExpectError: errorRE(`Hiera Node Read Failed.*Reading the node's keys with environment .*production failed: .*module name 'broken'`),
+			ExpectError: errorRE(`Hiera Lookup Failed.*1 of the node's keys failed to look up:.*Looking up "broken::setting" .*module name 'broken'` +
+				`.*Reading the node's keys with environment .*production failed: .*module name 'broken'.*\(the keys above are those that could be listed\)`),
 		},
 		resource.TestStep{
 			Config:      `data "hiera_node" "test" { config = "testdata/bad_yaml/hiera.yaml" }`,
