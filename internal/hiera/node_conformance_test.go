@@ -124,7 +124,9 @@ func compareNode(rec nodeRecord, whole bool, res NodeResult, err error) string {
 	// As nodecheck.py judges a read: where Puppet fails on a candidate, the read must fail naming one
 	// (a key's own error, not the listing's, names it); where only a probe fails, any failure will do.
 	mustFail, mayFail := len(failing) > 0 || probeFails, len(crash) > 0 || probeCrash
-	names := func(keys map[string]bool) bool { return slices.ContainsFunc(failed, func(k string) bool { return keys[k] }) }
+	names := func(keys map[string]bool) bool {
+		return slices.ContainsFunc(failed, func(k string) bool { return keys[k] })
+	}
 	switch {
 	case res.ListErr != nil || len(failed) > 0:
 		switch {

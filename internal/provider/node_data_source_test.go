@@ -218,7 +218,7 @@ data "hiera_node" "test" {
 func TestNodeDataSource_unreadableNode(t *testing.T) {
 	unitTest(t,
 		resource.TestStep{
-			Config:      `data "hiera_node" "test" { environment = "` + production + `" }`,
+			Config: `data "hiera_node" "test" { environment = "` + production + `" }`,
 			ExpectError: errorRE(`Hiera Lookup Failed.*1 of the node's keys failed to look up:.*Looking up "broken::setting" .*module name 'broken'` +
 				`.*Reading the node's keys with environment .*production failed: .*module name 'broken'.*\(the keys above are those that could be listed\)`),
 		},
