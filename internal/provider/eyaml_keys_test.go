@@ -194,6 +194,12 @@ func TestEyamlKeys_environmentVariables(t *testing.T) {
 	if !diags.HasError() || strings.Contains(fmt.Sprint(diags), "SECRET") || diags[0].(interface{ Path() path.Path }).Path().String() != "eyaml.private_key_pem" {
 		t.Errorf("bad text from the environment: %v", diags)
 	}
+	t.Setenv(eyamlEnv.privatePEM, "")
+	_, _, diags = providerEyamlKeys(&providerEyamlModel{PrivateKeyPEM: types.StringNull(), PublicKeyPEM: types.StringValue(readKey(t, "public_key.pkcs7.pem")),
+		PrivateKeyPath: types.StringNull(), PublicKeyPath: types.StringNull()})
+	if !diags.HasError() || diags[0].Summary() != "eyaml Public Key Without Private Key" {
+		t.Errorf("a public key's text alone: %v", diags)
+	}
 	_, unknown, _ = providerEyamlKeys(&providerEyamlModel{PrivateKeyPEM: types.StringUnknown(), PublicKeyPEM: types.StringNull(),
 		PrivateKeyPath: types.StringNull(), PublicKeyPath: types.StringNull()})
 	if !unknown {
