@@ -24,11 +24,6 @@ type EyamlKeys struct {
 	Key *EyamlKey
 }
 
-// given reports whether k replaces anything.
-func (k EyamlKeys) given() bool {
-	return k.Key != nil || k.PrivateKeyPath != "" || k.PublicKeyPath != ""
-}
-
 // privateGiven reports whether k replaces the private key (and so hiera.yaml's key pair).
 func (k EyamlKeys) privateGiven() bool { return k.Key != nil || k.PrivateKeyPath != "" }
 

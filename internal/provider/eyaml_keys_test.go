@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -191,7 +191,8 @@ func TestEyamlKeys_environmentVariables(t *testing.T) {
 	}
 	t.Setenv(eyamlEnv.privatePEM, "SECRET-garbage")
 	_, _, diags = providerEyamlKeys(nil)
-	if !diags.HasError() || strings.Contains(fmt.Sprint(diags), "SECRET") || diags[0].(interface{ Path() path.Path }).Path().String() != "eyaml.private_key_pem" {
+	withPath, ok := diags[0].(diag.DiagnosticWithPath)
+	if !diags.HasError() || strings.Contains(fmt.Sprint(diags), "SECRET") || !ok || withPath.Path().String() != "eyaml.private_key_pem" {
 		t.Errorf("bad text from the environment: %v", diags)
 	}
 	t.Setenv(eyamlEnv.privatePEM, "")

@@ -6,6 +6,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 )
 
+// dbProvider is testdata/site for the node db01, whose node and role files do not exist.
+const dbProvider = `
+provider "hiera" {
+  config = "testdata/site/hiera.yaml"
+  facts  = { role = "db", os = { family = "Debian" } }
+  scope  = { trusted = { certname = "db01.example.com" } }
+}
+`
+
 // "Key not found" names the files it looked in (layer, level, path and why each had nothing),
 // suggests a near key, says what is missing under a root key that was found, and points to explain.
 func TestNotFound_saysWhereItLooked(t *testing.T) {
@@ -20,31 +29,16 @@ func TestNotFound_saysWhereItLooked(t *testing.T) {
 				`.*Did you mean "string"\?.*Set explain = true to see every step`),
 		},
 		resource.TestStep{
-			Config: `provider "hiera" {
-  config = "testdata/site/hiera.yaml"
-  facts  = { role = "db", os = { family = "Debian" } }
-  scope  = { trusted = { certname = "db01.example.com" } }
-}
-data "hiera_lookup" "test" { key = "list.7" }`,
+			Config: dbProvider + `data "hiera_lookup" "test" { key = "list.7" }`,
 			ExpectError: errorRE(`Hiera Key Not Found.*"list.7" was not found.*The root key "list" was found \(global layer, level "Common", .*testdata/site/data/common.yaml\),` +
 				` but the rest of the key is not there: list is an array of 4 elements \(indexes 0 to 3\): it has no index 7\.`),
 		},
 		resource.TestStep{
-			Config: `provider "hiera" {
-  config = "testdata/site/hiera.yaml"
-  facts  = { role = "db", os = { family = "Debian" } }
-  scope  = { trusted = { certname = "db01.example.com" } }
-}
-data "hiera_lookup" "test" { key = "nested.alpah" }`,
+			Config:      dbProvider + `data "hiera_lookup" "test" { key = "nested.alpah" }`,
 			ExpectError: errorRE(`nested is a hash without the key "alpah" \(its keys: "zulu", "alpha"\)\. Did you mean "alpha"\?`),
 		},
 		resource.TestStep{
-			Config: `provider "hiera" {
-  config = "testdata/site/hiera.yaml"
-  facts  = { role = "db", os = { family = "Debian" } }
-  scope  = { trusted = { certname = "db01.example.com" } }
-}
-data "hiera_lookup" "test" { key = "nope" }`,
+			Config:      dbProvider + `data "hiera_lookup" "test" { key = "nope" }`,
 			ExpectError: errorRE(`level "Per node", .*nodes/db01.example.com.yaml: no such file.*level "Per role", .*roles/db.yaml: no such file`),
 		},
 	)

@@ -20,7 +20,11 @@ func TestPitfalls_warnings(t *testing.T) {
 	for _, on := range []bool{true, false} {
 		pd := &providerData{engines: newEngineCache(), config: "testdata/site/hiera.yaml", facts: facts, pitfalls: on}
 		m := lookupModel{Key: types.StringValue("greeting"), lookupArgs: lookupArgs{Facts: types.DynamicNull(), Scope: types.DynamicNull()}, DefaultValue: types.DynamicNull()}
-		diags := pd.lookup(context.Background(), NewLookupDataSource().(*hieraDataSource).kind, &m, nil)
+		ds, isHiera := NewLookupDataSource().(*hieraDataSource)
+		if !isHiera {
+			t.Fatal("hiera_lookup is not a hieraDataSource")
+		}
+		diags := pd.lookup(context.Background(), ds.kind, &m, nil)
 		if diags.HasError() || m.JSON.ValueString() != `"hello  from production, role web"` {
 			t.Fatalf("pitfall_warnings %v: %v %s", on, diags, m.JSON)
 		}

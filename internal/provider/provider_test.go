@@ -95,8 +95,11 @@ data "hiera_lookup" "test" {
 func TestProvider_missingConfigWarning(t *testing.T) {
 	t.Parallel()
 	diags := providerConfigMissing("testdata/nowhere/hiera.yaml")
-	if len(diags) != 1 || diags.HasError() || !strings.Contains(diags[0].Detail(), "testdata/nowhere/hiera.yaml") ||
-		diags[0].(diag.DiagnosticWithPath).Path().String() != "config" {
+	if len(diags) != 1 {
+		t.Fatalf("diagnostics %v", diags)
+	}
+	withPath, ok := diags[0].(diag.DiagnosticWithPath)
+	if diags.HasError() || !strings.Contains(diags[0].Detail(), "testdata/nowhere/hiera.yaml") || !ok || withPath.Path().String() != "config" {
 		t.Errorf("diagnostics %v", diags)
 	}
 	if diags := providerConfigMissing("testdata/site/hiera.yaml"); len(diags) != 0 {
