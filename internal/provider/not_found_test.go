@@ -49,6 +49,9 @@ func TestNotFound_function(t *testing.T) {
 	unitTestFrom(t, functionsCLI, resource.TestStep{
 		Config:      `output "test" { value = provider::hiera::lookup("testdata/site/hiera.yaml", "strnig", { role = "web" }) }`,
 		ExpectError: errorRE(`"strnig" was not found.*Wrap the call in try\(\).*Did you mean "string"\?`),
+	}, resource.TestStep{
+		Config:      `output "test" { value = provider::hiera::lookup("testdata/nowhere/hiera.yaml", "string", null) }`,
+		ExpectError: errorRE(`There is no hiera.yaml at .*testdata/nowhere/hiera.yaml, the path the function's config argument names`),
 	})
 }
 
