@@ -97,10 +97,11 @@ func strategyInputs(strategy string) string {
 	return "the values have the wrong types"
 }
 
-// Terraform ends a function error's message with a period of its own.
-
 // funcErrorFromDiags turns the errors of a lookup into a function error; an error on an argument
-// (path.Root(name)) becomes an error on that argument, found by name in positions.
+// (path.Root(name)) becomes an error on that argument, found by name in positions. An error on an
+// attribute that is no parameter of its own (value_type, the lookup function's fifth argument, is
+// part of its variadic "scope" parameter) names it in the message: Terraform would name the
+// parameter. Terraform ends a function error's message with a period of its own.
 func funcErrorFromDiags(diags diag.Diagnostics, positions map[string]int64) *function.FuncError {
 	var out *function.FuncError
 	for _, d := range diags.Errors() {
@@ -113,6 +114,8 @@ func funcErrorFromDiags(diags diag.Diagnostics, positions map[string]int64) *fun
 			if name, ok := dp.Path().Steps()[0].(path.PathStepAttributeName); ok {
 				if pos, ok := positions[string(name)]; ok {
 					fe = function.NewArgumentFuncError(pos, msg)
+				} else {
+					fe = function.NewFuncError(string(name) + ": " + msg)
 				}
 			}
 		}

@@ -34,7 +34,7 @@ func TestFuncErrorFromDiags(t *testing.T) {
 		},
 		"another attribute": {
 			diag: diag.NewAttributeErrorDiagnostic(path.Root("default_value"), "Invalid Argument", "bad default"),
-			want: function.NewFuncError("bad default"),
+			want: function.NewFuncError("default_value: bad default"),
 		},
 	}
 	for name, tc := range testCases {

@@ -62,7 +62,8 @@ func (f *mergeFunction) Run(ctx context.Context, req function.RunRequest, resp *
 		resp.Error = resp.Result.Set(ctx, types.DynamicUnknown())
 		return
 	case err != nil:
-		resp.Error = function.NewArgumentFuncError(0, "invalid merge options: "+err.Error())
+		// Terraform ends the message with a full stop of its own.
+		resp.Error = function.NewArgumentFuncError(0, "invalid merge options: "+strings.TrimSuffix(err.Error(), "."))
 		return
 	}
 	result, ferr := mergeArguments(ctx, m, args, 1)

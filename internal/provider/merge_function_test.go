@@ -111,7 +111,8 @@ func TestMergeFunction_errors(t *testing.T) {
 		step(`1, {}`, `options must be a strategy name such as "deep" or an object .*not a number`),
 		step(`{ knockout_prefix = "--" }`, `must contain the name of a strategy`),
 		// worded as the merge block's error for the same mistake (TestLookupDataSource_validation)
-		step(`{ strategy = "hash", knockout_prefix = "--" }, {}`, `invalid merge options: knockout_prefix only applies to the "deep" merge strategy, but the strategy is "hash". Set strategy = "deep" or remove the option.`),
+		// Terraform ends the message with its own full stop: one, not two
+		step(`{ strategy = "hash", knockout_prefix = "--" }, {}`, `invalid merge options: knockout_prefix only applies to the "deep" merge strategy, but the strategy is "hash". Set strategy = "deep" or remove the option\.\s`),
 		step(`{ strategy = "first", sort_merged_arrays = true }, {}`, `sort_merged_arrays only applies to the "deep" merge strategy, but the strategy is "first"`),
 		step(`{ strategy = "deep", sort_merged_arrays = "yes" }, {}`, `'sort_merged_arrays' expects a value of type Undef or Boolean, got String`),
 		step(`{ strategy = "deep", knockout_prefix = "(" }, ["a"], ["b"]`, `invalid merge options: knockout_prefix is not a valid regular expression.*not repeated`),

@@ -96,12 +96,13 @@ output "uid" {
 output "uid" {
   value = provider::hiera::lookup("testdata/site/hiera.yaml", "profile::users.alice.uid", ` + siteFacts + `, tomap(null), "String")
 }`,
-		ExpectError: errorRE(`Found value has wrong type, expects a String value, got Integer`),
+		// the fifth argument: named value_type, not the variadic parameter "scope" holding it
+		ExpectError: errorRE(`Call to function "provider::hiera::lookup" failed: value_type: Looking up "profile::users.alice.uid" .* Found value has wrong type, expects a String value, got Integer`),
 	}, resource.TestStep{
 		Config: `
 output "uid" {
   value = provider::hiera::lookup("testdata/site/hiera.yaml", "greeting", tomap(null), tomap(null), "Array[")
 }`,
-		ExpectError: errorRE(`value_type "Array\[": Syntax error at end of input`),
+		ExpectError: errorRE(`Call to function "provider::hiera::lookup" failed: value_type "Array\[": Syntax error at end of input`),
 	})
 }
