@@ -29,6 +29,8 @@ type providerData struct {
 	scope       engineArg
 	eyaml       hiera.EyamlKeys // the provider's eyaml block
 	pitfalls    bool            // pitfall_warnings: ask the engine for pitfalls and warn about them
+	// explainPaths is the provider's explain_paths ("" for the default, absolute).
+	explainPaths string
 	// unknown is set when a provider argument is not known yet (it depends on something computed
 	// at apply time), so no lookup can be answered during this plan.
 	unknown bool

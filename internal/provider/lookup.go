@@ -104,11 +104,7 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	configPath := src.String()
 
 	res, err := engine.Lookup(ctx, lookup)
-	// Never log the value: Hiera holds secrets.
-	tflog.Debug(ctx, "hiera lookup", map[string]any{
-		"key": key, "sources": configPath, "merge": lookup.Merge.String(), "found": res.Found, "levels_searched": res.Searched,
-		"sensitive": res.Sensitive,
-	})
+	logLookup(ctx, key, configPath, lookup, res, err)
 	for _, w := range res.Warnings {
 		diags.AddAttributeWarning(path.Root("key"), "Hiera Warning", w)
 	}
@@ -160,7 +156,11 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	m.sources = res.Sources
 	m.Explanation = types.StringValue("")
 	if lookup.Explain {
-		m.Explanation = types.StringValue(res.Explanation)
+		text := res.Explanation
+		if base := explainBase(src); pd.explainPaths == explainRelative && base != "" {
+			text = relativeExplanation(text, base)
+		}
+		m.Explanation = types.StringValue(text)
 	}
 	return diags
 }
@@ -172,6 +172,26 @@ func argumentsNotKnown(what string) diag.Diagnostic {
 		"The hiera provider's config, environment, modulepath, facts, scope or eyaml keys depend on values known only after apply, so "+what+" during this plan. "+
 			"Pass such facts in the data source's own facts or scope instead (the lookup then waits for apply), "+
 			"or create the resources they come from first.")
+}
+
+// logLookup writes the one log line of a lookup, at DEBUG whatever its outcome: a key not found or
+// a failed lookup is the data source's or function's error diagnostic, which the caller may expect
+// (try() around the lookup function, a default). The plugin library logs that diagnostic at ERROR
+// on its own; the provider adds nothing at that level. It never logs the value: Hiera holds secrets.
+func logLookup(ctx context.Context, key, sources string, lookup hiera.Request, res hiera.Result, err error) {
+	outcome := "found"
+	switch {
+	case err != nil:
+		outcome = "failed"
+	case !res.Found && lookup.HasDefault:
+		outcome = "not found, default returned"
+	case !res.Found:
+		outcome = "not found"
+	}
+	tflog.Debug(ctx, "hiera lookup", map[string]any{
+		"key": key, "sources": sources, "merge": lookup.Merge.String(), "outcome": outcome, "found": res.Found,
+		"levels_searched": res.Searched, "sensitive": res.Sensitive,
+	})
 }
 
 // secretRefusal explains why a plain lookup does not return a secret, and what does.

@@ -3,8 +3,11 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"sync/atomic"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/function"
@@ -12,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -43,6 +47,7 @@ type hieraProviderModel struct {
 	Modulepath      types.List          `tfsdk:"modulepath"`
 	Facts           types.Dynamic       `tfsdk:"facts"`
 	Scope           types.Dynamic       `tfsdk:"scope"`
+	ExplainPaths    types.String        `tfsdk:"explain_paths"`
 	Eyaml           *providerEyamlModel `tfsdk:"eyaml"`
 	PitfallWarnings types.Bool          `tfsdk:"pitfall_warnings"`
 }
@@ -60,19 +65,20 @@ func (p *hieraProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"config": schema.StringAttribute{
 				MarkdownDescription: configDescription("The global layer. Defaults to `hiera.yaml` when neither `environment` nor "+
 					"`modulepath` is set; with either, no `config` means no global layer.") +
-					" A file that does not exist is reported at the first lookup, naming the path tried.",
+					" A file that does not exist is reported at the first lookup, naming the path tried." + envDescription("config"),
 				Optional: true,
 			},
 			"environment": schema.StringAttribute{
-				MarkdownDescription: environmentDescription(""),
+				MarkdownDescription: environmentDescription("") + envDescription("environment"),
 				Optional:            true,
 				Validators:          environmentValidators,
 			},
 			"modulepath": schema.ListAttribute{
-				MarkdownDescription: modulepathDescription(""),
-				ElementType:         types.StringType,
-				Optional:            true,
-				Validators:          modulepathValidators,
+				MarkdownDescription: modulepathDescription("") + envDescription("modulepath") +
+					" There the directories are separated by `:` (`;` on Windows), as in Puppet's `modulepath` setting.",
+				ElementType: types.StringType,
+				Optional:    true,
+				Validators:  modulepathValidators,
 			},
 			"facts": schema.DynamicAttribute{MarkdownDescription: factsDescription, Optional: true},
 			"scope": schema.DynamicAttribute{MarkdownDescription: scopeDescription, Optional: true},
@@ -81,6 +87,14 @@ func (p *hieraProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 					"a fact with a dot in its name (`\"os.family\"`), a fact or variable that a hierarchy path or a value interpolates but " +
 					"that is not set, a module with a `data` directory but no `hiera.yaml`. Defaults to `true`; `false` silences them.",
 				Optional: true,
+			},
+			"explain_paths": schema.StringAttribute{
+				MarkdownDescription: "How `explanation` (with `explain = true`) names files: `\"absolute\"`, as `puppet lookup --explain` " +
+					"prints them, or `\"relative\"` to the directory of the provider's `hiera.yaml` (else of its `environment`), so that " +
+					"the explanation stored in the state is the same on a laptop and a CI runner whatever the checkout's path. " +
+					"Defaults to `\"absolute\"`." + envDescription("explain_paths"),
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.OneOf(explainPathsValues...)},
 			},
 		},
 		Blocks: map[string]schema.Block{"eyaml": providerEyamlBlock()},
@@ -93,9 +107,16 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	withEnvDefaults(ctx, &m, os.Getenv)
 	pd := &providerData{engines: p.engines, config: m.Config.ValueString(), environment: m.Environment.ValueString(),
 		pitfalls: m.PitfallWarnings.IsNull() || m.PitfallWarnings.ValueBool()}
-	pd.unknown = m.Config.IsUnknown() || m.Environment.IsUnknown()
+	pd.unknown = m.Config.IsUnknown() || m.Environment.IsUnknown() || m.ExplainPaths.IsUnknown()
+	switch pd.explainPaths = m.ExplainPaths.ValueString(); pd.explainPaths {
+	case "", explainAbsolute, explainRelative:
+	default: // from HIERA_EXPLAIN_PATHS: the configuration's own value was validated
+		resp.Diagnostics.AddAttributeError(path.Root("explain_paths"), "Invalid Provider Argument",
+			fmt.Sprintf("HIERA_EXPLAIN_PATHS must be %q or %q, not %q.", explainAbsolute, explainRelative, pd.explainPaths))
+	}
 	var err error
 	switch pd.modulepath, err = modulepathArg(m.Modulepath); {
 	case errors.Is(err, errUnknown):

@@ -1,0 +1,71 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+// The environment variables that give the provider's arguments a value when its configuration
+// leaves them out, as most providers offer: a laptop and a CI runner point the same configuration
+// at their own checkout. An empty variable counts as unset.
+var providerEnv = []struct {
+	name, attr string
+	set        func(m *hieraProviderModel, value string)
+}{
+	{"HIERA_CONFIG", "config", func(m *hieraProviderModel, v string) {
+		if m.Config.IsNull() {
+			m.Config = types.StringValue(v)
+		}
+	}},
+	{"HIERA_ENVIRONMENT", "environment", func(m *hieraProviderModel, v string) {
+		if m.Environment.IsNull() {
+			m.Environment = types.StringValue(v)
+		}
+	}},
+	// A list in one variable, as Puppet's modulepath setting: directories separated by ":" (";" on
+	// Windows).
+	{"HIERA_MODULEPATH", "modulepath", func(m *hieraProviderModel, v string) {
+		if !m.Modulepath.IsNull() {
+			return
+		}
+		var dirs []attr.Value
+		for _, d := range filepath.SplitList(v) {
+			if d != "" {
+				dirs = append(dirs, types.StringValue(d))
+			}
+		}
+		if dirs != nil {
+			m.Modulepath = types.ListValueMust(types.StringType, dirs)
+		}
+	}},
+	{"HIERA_EXPLAIN_PATHS", "explain_paths", func(m *hieraProviderModel, v string) {
+		if m.ExplainPaths.IsNull() {
+			m.ExplainPaths = types.StringValue(v)
+		}
+	}},
+}
+
+// envDescription is the sentence each argument's description ends with.
+func envDescription(attr string) string {
+	for _, e := range providerEnv {
+		if e.attr == attr {
+			return fmt.Sprintf(" When not set, the `%s` environment variable gives it.", e.name)
+		}
+	}
+	panic("no environment variable for " + attr) // a mistake in the schema, seen by every test
+}
+
+// withEnvDefaults gives m's unset arguments the values of their environment variables (getenv).
+func withEnvDefaults(ctx context.Context, m *hieraProviderModel, getenv func(string) string) {
+	for _, e := range providerEnv {
+		if v := getenv(e.name); v != "" {
+			e.set(m, v)
+			tflog.Debug(ctx, "provider argument from the environment, unless set in the configuration", map[string]any{"variable": e.name, "attribute": e.attr})
+		}
+	}
+}

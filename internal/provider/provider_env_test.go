@@ -1,0 +1,207 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+)
+
+// serialTest is unitTest for tests that set environment variables, which the in-process provider
+// reads: they cannot run in parallel with others.
+func serialTest(t *testing.T, steps ...resource.TestStep) {
+	t.Helper()
+	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+}
+
+// HIERA_CONFIG, HIERA_ENVIRONMENT and HIERA_MODULEPATH give the provider's arguments when its
+// configuration leaves them out; the configuration's own values win.
+func TestProvider_environmentVariables(t *testing.T) {
+	t.Setenv("HIERA_CONFIG", "testdata/site/hiera.yaml")
+	t.Setenv("HIERA_ENVIRONMENT", "testdata/control_repo/environments/production")
+	// the first directory has no ntp module: the second is searched too
+	t.Setenv("HIERA_MODULEPATH", "testdata/site::testdata/control_repo/environments/production/modules")
+	serialTest(t, resource.TestStep{
+		Config: `
+provider "hiera" {
+  facts = { role = "web", os = { family = "Debian" } }
+}
+# the global layer (HIERA_CONFIG), searched first
+data "hiera_lookup" "global" {
+  key = "string"
+}
+# the environment layer (HIERA_ENVIRONMENT)
+data "hiera_lookup" "environment" {
+  key = "ntp::servers"
+}
+# a module found through HIERA_MODULEPATH (the environment's own modulepath would find it too:
+# ntp::service_name comes only from the module)
+data "hiera_lookup" "module" {
+  key = "ntp::service_name"
+}`,
+		ConfigStateChecks: []statecheck.StateCheck{
+			expect("data.hiera_lookup.global", "value", str("hello")),
+			expect("data.hiera_lookup.environment", "value", tuple(str("ntp1.example.com"), str("ntp2.example.com"))),
+			expect("data.hiera_lookup.module", "value", str("ntp")),
+		},
+	}, resource.TestStep{
+		// the configuration's own value wins over HIERA_CONFIG
+		Config: `
+provider "hiera" {
+  config = "testdata/nowhere/hiera.yaml"
+}
+data "hiera_lookup" "global" {
+  key = "string"
+}`,
+		ExpectError: regexp.MustCompile(`testdata/nowhere/hiera\.yaml`),
+	})
+}
+
+// HIERA_MODULEPATH is split as Puppet's modulepath setting; empty entries and an empty variable
+// count as nothing, and set arguments are left alone.
+func TestWithEnvDefaults(t *testing.T) {
+	t.Parallel()
+	testCases := map[string]struct {
+		env  map[string]string
+		in   hieraProviderModel
+		want hieraProviderModel
+	}{
+		"unset": {
+			env:  map[string]string{"HIERA_CONFIG": "", "HIERA_MODULEPATH": ":"},
+			in:   nullProviderModel(),
+			want: nullProviderModel(),
+		},
+		"all": {
+			env: map[string]string{"HIERA_CONFIG": "h.yaml", "HIERA_ENVIRONMENT": "env", "HIERA_MODULEPATH": "a::b:", "HIERA_EXPLAIN_PATHS": "relative"},
+			in:  nullProviderModel(),
+			want: func() hieraProviderModel {
+				m := nullProviderModel()
+				m.Config, m.Environment, m.ExplainPaths = types.StringValue("h.yaml"), types.StringValue("env"), types.StringValue("relative")
+				m.Modulepath = types.ListValueMust(types.StringType, []attr.Value{types.StringValue("a"), types.StringValue("b")})
+				return m
+			}(),
+		},
+		"configured wins": {
+			env: map[string]string{"HIERA_CONFIG": "h.yaml", "HIERA_MODULEPATH": "a"},
+			in: func() hieraProviderModel {
+				m := nullProviderModel()
+				m.Config, m.Modulepath = types.StringValue("mine.yaml"), types.ListValueMust(types.StringType, nil)
+				return m
+			}(),
+			want: func() hieraProviderModel {
+				m := nullProviderModel()
+				m.Config, m.Modulepath = types.StringValue("mine.yaml"), types.ListValueMust(types.StringType, nil)
+				return m
+			}(),
+		},
+	}
+	for name, tc := range testCases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			got := tc.in
+			withEnvDefaults(context.Background(), &got, func(k string) string { return tc.env[k] })
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want, +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func nullProviderModel() hieraProviderModel {
+	return hieraProviderModel{
+		Config: types.StringNull(), Environment: types.StringNull(), Modulepath: types.ListNull(types.StringType),
+		Facts: types.DynamicNull(), Scope: types.DynamicNull(), ExplainPaths: types.StringNull(),
+	}
+}
+
+// explain_paths = "relative" names files relative to the provider's hiera.yaml (else its
+// environment), so that the state does not depend on where the repository is checked out;
+// HIERA_EXPLAIN_PATHS sets it too, and a wrong value there is an error naming the variable.
+func TestProvider_explainPaths(t *testing.T) {
+	relative := func(provider string) resource.TestStep {
+		return resource.TestStep{
+			Config: provider + `
+data "hiera_lookup" "test" {
+  key     = "string"
+  explain = true
+}`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expect("data.hiera_lookup.test", "explanation", knownvalue.StringRegexp(regexp.MustCompile(
+					`(?s)Using configuration "hiera.yaml".*Path "data/common.yaml"`))),
+				// no quoted absolute path left
+				expect("data.hiera_lookup.test", "explanation", knownvalue.StringRegexp(regexp.MustCompile(`^(?s)(?:[^"]|"[^/])*$`))),
+			},
+		}
+	}
+	serialTest(t,
+		resource.TestStep{
+			Config:      `provider "hiera" {` + "\n" + `  explain_paths = "short"` + "\n}\n" + `data "hiera_lookup" "test" { key = "string" }`,
+			ExpectError: regexp.MustCompile(`explain_paths value must be one of: \["absolute" "relative"\]`),
+		},
+		relative(`provider "hiera" {
+  config        = "testdata/site/hiera.yaml"
+  explain_paths = "relative"
+}`),
+		// the default: absolute, as puppet lookup --explain prints them
+		resource.TestStep{
+			Config: `provider "hiera" {
+  config = "testdata/site/hiera.yaml"
+}
+data "hiera_lookup" "test" {
+  key     = "string"
+  explain = true
+}`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expect("data.hiera_lookup.test", "explanation", knownvalue.StringRegexp(regexp.MustCompile(
+					`Path "/.*/internal/provider/testdata/site/data/common.yaml"`))),
+			},
+		},
+		// relative to the environment when there is no hiera.yaml of the provider's own
+		resource.TestStep{
+			Config: `
+provider "hiera" {
+  environment   = "testdata/control_repo/environments/production"
+  facts         = { role = "web" }
+  explain_paths = "relative"
+}
+data "hiera_lookup" "test" {
+  key     = "ntp::servers"
+  explain = true
+}`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expect("data.hiera_lookup.test", "explanation", knownvalue.StringRegexp(regexp.MustCompile(
+					`(?s)Using configuration "hiera.yaml".*Path "data/common.yaml"`))),
+			},
+		},
+	)
+}
+
+func TestProvider_explainPathsFromEnvironment(t *testing.T) {
+	t.Setenv("HIERA_EXPLAIN_PATHS", "relative")
+	serialTest(t, resource.TestStep{
+		Config: `provider "hiera" {
+  config = "testdata/site/hiera.yaml"
+}
+data "hiera_lookup" "test" {
+  key     = "string"
+  explain = true
+}`,
+		ConfigStateChecks: []statecheck.StateCheck{
+			expect("data.hiera_lookup.test", "explanation", knownvalue.StringRegexp(regexp.MustCompile(`Path "data/common.yaml"`))),
+		},
+	})
+}
+
+func TestProvider_explainPathsFromEnvironmentInvalid(t *testing.T) {
+	t.Setenv("HIERA_EXPLAIN_PATHS", "short")
+	serialTest(t, resource.TestStep{
+		Config:      `data "hiera_lookup" "test" { key = "string" }`,
+		ExpectError: regexp.MustCompile(`HIERA_EXPLAIN_PATHS must be "absolute" or "relative", not "short"`),
+	})
+}
