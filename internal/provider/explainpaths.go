@@ -4,12 +4,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
-// The provider's explain_paths: how an explanation names files. Absolute, as `puppet lookup
+// The provider's explain_paths: how explanation and sources name files. Absolute, as `puppet lookup
 // --explain` prints them, or relative to the directory of the provider's hiera.yaml (else of its
-// environment), so that the explanation in the state is the same on every machine that checks
-// the repository out, wherever.
+// environment), so that the state is the same on every machine that checks the repository out,
+// wherever.
 const (
 	explainAbsolute = "absolute"
 	explainRelative = "relative"
@@ -51,4 +53,19 @@ func explainBase(src dataSources) string {
 		return ""
 	}
 	return abs
+}
+
+// relativeSources is sources with each absolute file made relative to base, in a new slice: the
+// engine caches sources with its results.
+func relativeSources(sources []hiera.Source, base string) []hiera.Source {
+	out := make([]hiera.Source, len(sources))
+	for i, src := range sources {
+		if filepath.IsAbs(src.File) {
+			if rel, err := filepath.Rel(base, src.File); err == nil {
+				src.File = filepath.ToSlash(rel)
+			}
+		}
+		out[i] = src
+	}
+	return out
 }

@@ -154,10 +154,17 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	m.JSON = types.StringValue(string(js))
 	m.Found = types.BoolValue(res.Found)
 	m.sources = res.Sources
+	base := ""
+	if pd.explainPaths == explainRelative {
+		base = explainBase(src)
+	}
+	if base != "" {
+		m.sources = relativeSources(res.Sources, base)
+	}
 	m.Explanation = types.StringValue("")
 	if lookup.Explain {
 		text := res.Explanation
-		if base := explainBase(src); pd.explainPaths == explainRelative && base != "" {
+		if base != "" {
 			text = relativeExplanation(text, base)
 		}
 		m.Explanation = types.StringValue(text)

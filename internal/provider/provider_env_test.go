@@ -136,6 +136,10 @@ data "hiera_lookup" "test" {
 					`(?s)Using configuration "hiera.yaml".*Path "data/common.yaml"`))),
 				// no quoted absolute path left
 				expect("data.hiera_lookup.test", "explanation", knownvalue.StringRegexp(regexp.MustCompile(`^(?s)(?:[^"]|"[^/])*$`))),
+				// and sources name the same file the same way
+				expect("data.hiera_lookup.test", "sources", knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"layer": str("global"), "module": str(""), "level": str("Common"), "file": str("data/common.yaml"),
+				})})),
 			},
 		}
 	}

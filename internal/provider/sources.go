@@ -23,7 +23,7 @@ var (
 
 const sourcesDescription = "The data files that gave the value, most specific first: the one a first-found lookup took it from, " +
 	"each file whose value a merge took in. Each is an object: `layer` (`global`, `environment` or `module`), `module` (the module's " +
-	"name, or `\"\"`), `level` (the hierarchy level's name) and `file` (the data file's absolute path)."
+	"name, or `\"\"`), `level` (the hierarchy level's name) and `file` (the data file's absolute path, or relative with the provider's `explain_paths = \"relative\"`)."
 
 // sourcesList is a result's sources as the attribute holds them (empty when the default answered).
 func sourcesList(sources []hiera.Source) types.List {
