@@ -98,15 +98,18 @@ func Parse(text string, opts Options) (obj *Object, err error) {
 	if !isObject {
 		return nil, &Error{Msg: "the root did not resolve to an object"}
 	}
-	u := unwrapper{depthLimit: opts.Limits.Depth, valueLimit: w.tokens + copiedValues}
-	out := u.object(o, 1)
-	switch {
-	case u.tooDeep != "":
-		return nil, &Error{Msg: fmt.Sprintf("the value of %s nests objects and arrays more than %d levels (through substitutions or includes)", u.tooDeep, u.depthLimit)}
-	case u.values > u.valueLimit:
-		return nil, &Error{Msg: fmt.Sprintf("the data holds more than %d values once substitutions are resolved (each copies the value it names; the text has %d tokens)", u.valueLimit, w.tokens)}
+	valueLimit, total := w.tokens+copiedValues, 0
+	m := measurer{memo: map[value]size{}, limit: valueLimit}
+	for _, k := range o.keys { // measured before anything is built
+		sz := m.measure(o.m[k])
+		if sz.depth+1 > opts.Limits.Depth { // the root object is the first level
+			return nil, &Error{Msg: fmt.Sprintf("the value of %s nests objects and arrays more than %d levels (through substitutions or includes)", renderPath([]string{k}), opts.Limits.Depth)}
+		}
+		if total += sz.values; total > valueLimit {
+			return nil, &Error{Msg: fmt.Sprintf("the data holds more than %d values once substitutions are resolved (each copies the value it names; the text has %d tokens)", valueLimit, w.tokens)}
+		}
 	}
-	return out, nil
+	return unwrapObject(o), nil
 }
 
 // parseRoot reads one file's text to its (unresolved) root object.
@@ -128,52 +131,60 @@ func parseRoot(text string, b *builder) (*objectValue, error) {
 	return o, nil
 }
 
-// unwrapper converts a resolved value to plain Go values, refusing one nested more than depthLimit
-// levels or holding more than valueLimit values: the parser refuses deeper text, but substitutions
-// and includes can build deeper values, and more of them than the text (see copiedValues).
-type unwrapper struct {
-	depthLimit, valueLimit int
-	values                 int
-	tooDeep                string // the root key whose value is too deep
-	key                    string // the root key being converted
+// size is how many values a resolved value holds once written out, and how deeply its objects and
+// arrays nest. The parser refuses deeper text, but substitutions and includes can build deeper
+// values, and a resolved value shares what two references found, so that a few lines can stand for
+// more values than memory holds (see copiedValues): both are measured on the shared form.
+type size struct{ values, depth int }
+
+type measurer struct {
+	memo  map[value]size // objects and lists measured
+	limit int            // values: counting stops past it
 }
 
-func (u *unwrapper) failed() bool { return u.tooDeep != "" || u.values > u.valueLimit }
+func (m *measurer) measure(v value) size {
+	if sz, ok := m.memo[v]; ok {
+		return sz
+	}
+	var children []value
+	switch t := v.(type) {
+	case *objectValue:
+		for _, k := range t.keys {
+			children = append(children, t.m[k])
+		}
+	case *listValue:
+		children = t.items
+	default:
+		return size{values: 1}
+	}
+	sz := size{values: 1}
+	for _, c := range children {
+		csz := m.measure(c)
+		sz.values = min(sz.values+csz.values, m.limit+1)
+		sz.depth = max(sz.depth, csz.depth)
+	}
+	sz.depth++
+	m.memo[v] = sz
+	return sz
+}
 
-func (u *unwrapper) object(o *objectValue, depth int) *Object {
+func unwrapObject(o *objectValue) *Object {
 	out := &Object{Keys: o.keys, Values: make(map[string]any, len(o.keys))}
 	for _, k := range o.keys {
-		if depth == 1 {
-			u.key = k
-		}
-		out.Values[k] = u.value(o.m[k], depth+1)
-		if u.failed() {
-			return nil
-		}
+		out.Values[k] = unwrap(o.m[k])
 	}
 	return out
 }
 
-func (u *unwrapper) value(v value, depth int) any {
-	if u.values++; u.values > u.valueLimit {
-		return nil
-	}
-	switch v.(type) {
-	case *objectValue, *listValue:
-		if depth > u.depthLimit {
-			u.tooDeep = renderPath([]string{u.key})
-			return nil
-		}
-	}
+// unwrap converts a resolved value (measured) to plain Go values.
+func unwrap(v value) any {
 	switch t := v.(type) {
 	case *objectValue:
-		return u.object(t, depth)
+		return unwrapObject(t)
 	case *listValue:
 		out := make([]any, len(t.items))
 		for i, item := range t.items {
-			if out[i] = u.value(item, depth+1); u.failed() {
-				return nil
-			}
+			out[i] = unwrap(item)
 		}
 		return out
 	case *stringValue:
