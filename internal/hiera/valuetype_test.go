@@ -160,8 +160,8 @@ func TestValueTypePatternWork(t *testing.T) {
 	if allocs > 20000 { // compiling the 1,000 regexps again would be over 300,000
 		t.Errorf("a repeated lookup allocates %.0f times: the value_type is parsed again", allocs)
 	}
-	real := `Pattern[/\A[a-z0-9-]+\.example\.com\z/, /\A\d+\.\d+\.\d+\.\d+\z/]`
-	if _, err := lookupTyped(t, e, "host", real); err != nil {
+	realistic := `Pattern[/\A[a-z0-9-]+\.example\.com\z/, /\A\d+\.\d+\.\d+\.\d+\z/]`
+	if _, err := lookupTyped(t, e, "host", realistic); err != nil {
 		t.Errorf("a real pattern: %v", err)
 	}
 }
