@@ -4,6 +4,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
+// configsFor are the configurations worth comparing for a data source type.
+func configsFor(typeName string, typ tftypes.Object) map[string]map[string]tftypes.Value {
+	if typeName == "hiera_node" {
+		return nodeConfigs()
+	}
+	return dataConfigs(typ)
+}
+
 // nodeConfigs are hiera_node configurations worth comparing between the server's direct read and
 // the framework's (TestServer_sameAnswersAsFramework): whole nodes, keys and prefixes, each
 // validation error and each kind of failure.

@@ -56,11 +56,7 @@ func TestHotCalls_sameAnswersAsPluginGo(t *testing.T) {
 	slow := tf6server.New("registry.terraform.io/hieraform/hiera", direct)
 	severities := map[string]bool{} // of the reads' diagnostics
 	for typeName, ds := range direct.dataSources {
-		configs := dataConfigs(ds.typ)
-		if typeName == "hiera_node" {
-			configs = nodeConfigs()
-		}
-		for name, attrs := range configs {
+		for name, attrs := range configsFor(typeName, ds.typ) {
 			cfg := encodeConfig(t, ds.typ, attrs)
 			for _, rpc := range []string{"ValidateDataResourceConfig", "ReadDataSource"} {
 				t.Run(typeName+"/"+name+"/"+rpc, func(t *testing.T) {

@@ -148,11 +148,7 @@ func TestServer_sameAnswersAsFramework(t *testing.T) {
 			if !ds.validate.Handled {
 				t.Errorf("%s: the quick validation does not cover the schema; extend handled() and validatorsPass()", typeName)
 			}
-			configs := dataConfigs(ds.typ)
-			if typeName == "hiera_node" {
-				configs = nodeConfigs()
-			}
-			for name, attrs := range configs {
+			for name, attrs := range configsFor(typeName, ds.typ) {
 				t.Run(providerName+"/"+typeName+"/"+name, func(t *testing.T) {
 					compareServers(ctx, t, direct, fw, typeName, ds, attrs)
 				})
