@@ -360,11 +360,12 @@ if want fleet; then
 		done
 		measure fleet-trivial-null null "$work/tf/fleet-trivial" 2000
 		measure fleet-node new "$work/tf/fleet-node" 500
+		measure fleet-node-null null "$work/tf/fleet-node" 500
 	done
 	list=(builtin builtin)
 	for b in $builds; do list+=("fleet-$b" "fleet, $b" "fleet-trivial-$b" "trivial hierarchy, $b"); done
 	rows 2000 "${list[@]}" fleet-trivial-null "trivial hierarchy, null"
-	rows 500 fleet-node "fleet as 500 hiera_node"
+	rows 500 fleet-node "fleet as 500 hiera_node" fleet-node-null "500 hiera_node, null"
 	for b in $builds; do
 		echo "   fleet $b / trivial hierarchy $b: $(split "fleet-$b" "fleet-trivial-$b") (wall target <= 1.10)"
 		echo "   trivial hierarchy $b / builtin: $(split "fleet-trivial-$b" builtin) (wall target <= 2)"
@@ -375,6 +376,8 @@ if want fleet; then
 		echo "   trivial hierarchy $b / null: $(split "fleet-trivial-$b" fleet-trivial-null)"
 	done
 	echo "   fleet as 500 hiera_node / builtin: $(split fleet-node builtin) (wall target <= 0.5)"
+	echo "   500 hiera_node null / builtin: $(split fleet-node-null builtin) (any provider's floor)"
+	echo "     $(bound fleet-node-null builtin)"
 	for b in $builds; do echo "   fleet as 500 hiera_node / fleet $b: $(split fleet-node "fleet-$b")"; done
 fi
 
