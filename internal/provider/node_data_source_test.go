@@ -288,3 +288,31 @@ func TestNodeDataSource_secrets(t *testing.T) {
 		},
 	)
 }
+
+// The eyaml block: a hiera.yaml naming the Puppet server's key paths fails each eyaml key with the
+// key error and how to give the keys; the data source's own key paths decrypt.
+func TestNodeDataSource_eyamlKeys(t *testing.T) {
+	unitTest(t,
+		resource.TestStep{
+			Config: `data "hiera_node" "test" {
+  config = "` + serverKeysConfig + `"
+  keys   = ["db_password", "plain_in_eyaml"]
+}`,
+			ExpectError: errorRE(`Hiera Lookup Failed.*Looking up "db_password" .*cannot read the eyaml private key` +
+				`.*give them in the provider's eyaml block`),
+		},
+		resource.TestStep{
+			Config: `data "hiera_node" "test" {
+  config = "` + serverKeysConfig + `"
+  keys   = ["db_password", "plain_in_eyaml"]
+  eyaml {
+    private_key_path = "testdata/eyaml/keys/private_key.pkcs7.pem"
+  }
+}`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expect("data.hiera_node.test", "secret_keys", strs("db_password")),
+				expect("data.hiera_node.test", "json", str(`{"plain_in_eyaml":"not a secret"}`)),
+			},
+		},
+	)
+}
