@@ -120,86 +120,55 @@ func nullProviderModel() hieraProviderModel {
 	}
 }
 
-// explain_paths = "relative" names files relative to the provider's hiera.yaml (else its
-// environment), so that the state does not depend on where the repository is checked out;
-// HIERA_EXPLAIN_PATHS sets it too, and a wrong value there is an error naming the variable.
-func TestProvider_explainPaths(t *testing.T) {
-	relative := func(provider string) resource.TestStep {
-		return resource.TestStep{
-			Config: provider + `
-data "hiera_lookup" "test" {
-  key     = "string"
-  explain = true
-}`,
-			ConfigStateChecks: []statecheck.StateCheck{
-				expect("data.hiera_lookup.test", "explanation", knownvalue.StringRegexp(regexp.MustCompile(
-					`(?s)Using configuration "hiera.yaml".*Path "data/common.yaml"`))),
-				// no quoted absolute path left
-				expect("data.hiera_lookup.test", "explanation", knownvalue.StringRegexp(regexp.MustCompile(`^(?s)(?:[^"]|"[^/])*$`))),
-				// and sources name the same file the same way
-				expect("data.hiera_lookup.test", "sources", knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
-					"layer": str("global"), "module": str(""), "level": str("Common"), "file": str("data/common.yaml"),
-				})})),
-			},
-		}
+// explainStep looks key up with explain = true under provider and checks its explanation against
+// want, and anything more.
+func explainStep(provider, key, want string, more ...statecheck.StateCheck) resource.TestStep {
+	return resource.TestStep{
+		Config: provider + "\ndata \"hiera_lookup\" \"test\" {\n  key     = \"" + key + "\"\n  explain = true\n}\n",
+		ConfigStateChecks: append([]statecheck.StateCheck{
+			expect("data.hiera_lookup.test", "explanation", knownvalue.StringRegexp(regexp.MustCompile(want))),
+		}, more...),
 	}
+}
+
+// explain_paths = "relative" names files relative to the provider's hiera.yaml (else its
+// environment), in explanation and sources, so that the state does not depend on where the
+// repository is checked out; HIERA_EXPLAIN_PATHS sets it too, and a wrong value there is an error
+// naming the variable.
+func TestProvider_explainPaths(t *testing.T) {
 	serialTest(t,
 		resource.TestStep{
 			Config:      `provider "hiera" {` + "\n" + `  explain_paths = "short"` + "\n}\n" + `data "hiera_lookup" "test" { key = "string" }`,
 			ExpectError: regexp.MustCompile(`explain_paths value must be one of: \["absolute" "relative"\]`),
 		},
-		relative(`provider "hiera" {
+		explainStep(`provider "hiera" {
   config        = "testdata/site/hiera.yaml"
   explain_paths = "relative"
-}`),
+}`, "string", `(?s)Using configuration "hiera.yaml".*Path "data/common.yaml"`,
+			// no quoted absolute path left
+			expect("data.hiera_lookup.test", "explanation", knownvalue.StringRegexp(regexp.MustCompile(`^(?s)(?:[^"]|"[^/])*$`))),
+			// and sources name the same file the same way
+			expect("data.hiera_lookup.test", "sources", knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"layer": str("global"), "module": str(""), "level": str("Common"), "file": str("data/common.yaml"),
+			})}))),
 		// the default: absolute, as puppet lookup --explain prints them
-		resource.TestStep{
-			Config: `provider "hiera" {
+		explainStep(`provider "hiera" {
   config = "testdata/site/hiera.yaml"
-}
-data "hiera_lookup" "test" {
-  key     = "string"
-  explain = true
-}`,
-			ConfigStateChecks: []statecheck.StateCheck{
-				expect("data.hiera_lookup.test", "explanation", knownvalue.StringRegexp(regexp.MustCompile(
-					`Path "/.*/internal/provider/testdata/site/data/common.yaml"`))),
-			},
-		},
+}`, "string", `Path "/.*/internal/provider/testdata/site/data/common.yaml"`),
 		// relative to the environment when there is no hiera.yaml of the provider's own
-		resource.TestStep{
-			Config: `
-provider "hiera" {
+		explainStep(`provider "hiera" {
   environment   = "testdata/control_repo/environments/production"
   facts         = { role = "web" }
   explain_paths = "relative"
-}
-data "hiera_lookup" "test" {
-  key     = "ntp::servers"
-  explain = true
-}`,
-			ConfigStateChecks: []statecheck.StateCheck{
-				expect("data.hiera_lookup.test", "explanation", knownvalue.StringRegexp(regexp.MustCompile(
-					`(?s)Using configuration "hiera.yaml".*Path "data/common.yaml"`))),
-			},
-		},
+}`, "ntp::servers", `(?s)Using configuration "hiera.yaml".*Path "data/common.yaml"`),
 	)
 }
 
 func TestProvider_explainPathsFromEnvironment(t *testing.T) {
 	t.Setenv("HIERA_EXPLAIN_PATHS", "relative")
-	serialTest(t, resource.TestStep{
-		Config: `provider "hiera" {
+	serialTest(t, explainStep(`provider "hiera" {
   config = "testdata/site/hiera.yaml"
-}
-data "hiera_lookup" "test" {
-  key     = "string"
-  explain = true
-}`,
-		ConfigStateChecks: []statecheck.StateCheck{
-			expect("data.hiera_lookup.test", "explanation", knownvalue.StringRegexp(regexp.MustCompile(`Path "data/common.yaml"`))),
-		},
-	})
+}`, "string", `Path "data/common.yaml"`))
 }
 
 func TestProvider_explainPathsFromEnvironmentInvalid(t *testing.T) {
