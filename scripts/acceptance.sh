@@ -17,7 +17,7 @@ echo "provider tests on $(cli_label "$cli") ($cli)"
 # in-process providers must be attached there.
 case $(basename "$cli") in tofu*) export TF_ACC_PROVIDER_HOST=registry.opentofu.org ;; esac
 
-go test -p 2 -count=1 -timeout 30m -v ./internal/provider/ >"$log" 2>&1
+heartbeat "provider tests on $(cli_label "$cli")" go test -p 2 -count=1 -timeout 30m -v ./internal/provider/ >"$log"
 rc=$?
 if [ $rc -ne 0 ]; then # the failures, without the lines of tests that passed or the provider's JSON logs
 	grep -Ev '^=== (RUN|PAUSE|CONT|NAME)|^\s*--- PASS|^\{"@' "$log"

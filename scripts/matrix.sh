@@ -3,10 +3,10 @@
 # docs promise (data sources), under the first Terraform with provider functions, and under
 # OpenTofu; scripts/test.sh runs it after running them under the newest Terraform, where nothing
 # may skip. Here a test that needs a newer CLI skips and says so. Each Terraform is built from its
-# Go source into .tfbin once: about 7 minutes each on two quiet cores with a cold Go build cache
-# (1.8.5: 760 s of CPU), a link when the cache is warm.
-# OpenTofu runs only when it is at hand: TOFU=/path/to/tofu, or tofu OPENTOFU on PATH or already in
-# .tfbin; TOFU=1 builds it first. Its cold build (about 10 minutes more on two quiet cores, and
+# Go source once per machine into the tool cache (scripts/lib.sh), with progress: a few minutes each
+# on two cores with cold Go caches, nothing when built before.
+# OpenTofu runs only when it is at hand: TOFU=/path/to/tofu, or tofu OPENTOFU on PATH or already
+# built; TOFU=1 builds it first. Its cold build (about 10 minutes more on two quiet cores, and
 # many more modules to download) would take a fresh machine's test command too close to CI's 90
 # minutes, so the test command does not build it. A failing entry does not stop the others; the
 # exit status says whether all passed.
@@ -28,7 +28,7 @@ entry() { # entry LABEL COMMAND...: gets a CLI with COMMAND, then runs the provi
 entry "Terraform $TERRAFORM_OLDEST" terraform_at "$TERRAFORM_OLDEST"
 entry "Terraform $TERRAFORM_FUNCTIONS" terraform_at "$TERRAFORM_FUNCTIONS"
 # OpenTofu: TOFU=1 builds it, TOFU=PATH names one; else it runs when at hand.
-notofu="== provider tests, OpenTofu $OPENTOFU: skipped, not built (TOFU=1 bash scripts/matrix.sh builds it into .tfbin once)"
+notofu="== provider tests, OpenTofu $OPENTOFU: skipped, not built (TOFU=1 bash scripts/matrix.sh builds it once per machine)"
 case ${TOFU:-} in
 1) entry "OpenTofu $OPENTOFU" find_tofu ;;
 "") if cached_tofu >/dev/null; then entry "OpenTofu $OPENTOFU" cached_tofu; else echo "$notofu"; fi ;;

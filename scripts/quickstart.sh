@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the provider and applies examples/quickstart with it through a dev_overrides CLI config:
 # no registry, no network, no terraform init. Under OpenTofu: TOFU=/path/to/tofu, or TOFU=1 for
-# the OpenTofu of tools/versions.env (built into .tfbin once).
+# the OpenTofu of tools/versions.env (built once per machine).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$root"

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Every check, as CI runs it: go vet, gofmt, golangci-lint, terraform fmt of the examples, docs/
-# freshness, goreleaser check, then the unit and Terraform tests (the real terraform CLI, offline)
-# and the version matrix (scripts/matrix.sh).
+# Every check, as CI runs it: go vet, gofmt, the unit and Terraform tests (the real terraform CLI,
+# offline), then the checks that need tools of their own (golangci-lint, terraform fmt of the
+# examples, docs/ freshness with tfplugindocs, goreleaser check) and the version matrix
+# (scripts/matrix.sh: the provider tests under older Terraforms).
+# The tools are built from source once per machine (scripts/lib.sh: the tool cache), each saying
+# what it builds, how long that usually takes and, every 30 seconds, how far it is. With 4 cores or
+# more (or TOOLS_IN_BACKGROUND=1) they are built while the tests run.
 # A failing check does not stop the others; the exit status says whether all passed.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$root" || exit 1
+start=$SECONDS
 
 tf=$(find_terraform) || { echo "no terraform and it could not be built"; exit 1; }
 echo "newest terraform: $tf ($(cli_label "$tf")); every provider test runs under it"
@@ -18,9 +23,39 @@ export TF_ACC_TERRAFORM_PATH=$tf
 export TF_CLI_CONFIG_FILE=$tmp/terraform.rc
 
 failed=()
-check() { # check NAME COMMAND...: runs one check and records its failure
-	echo "== $1"
-	"${@:2}" || failed+=("$1")
+check() { # check NAME COMMAND...: runs one check, never silent for long, and records its failure
+	echo "== $1 ($(elapsed "$start") so far)"
+	heartbeat "$1" "${@:2}" || failed+=("$1")
+}
+
+# The tools of the later checks and of the version matrix; each is built once per machine.
+tool_builds() {
+	go_tool golangci-lint github.com/golangci/golangci-lint/v2/cmd/golangci-lint "$GOLANGCI_LINT" >/dev/null
+	go_tool tfplugindocs github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs "$TFPLUGINDOCS" >/dev/null
+	go_tool goreleaser github.com/goreleaser/goreleaser/v2 "$GORELEASER" >/dev/null
+	terraform_at "$TERRAFORM_OLDEST" >/dev/null
+	terraform_at "$TERRAFORM_FUNCTIONS" >/dev/null
+	return 0 # a tool that fails to build fails its check later, with the reason
+}
+background=
+if [ "${TOOLS_IN_BACKGROUND:-}" = 1 ] || { [ -z "${TOOLS_IN_BACKGROUND:-}" ] && [ "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" -ge 4 ]; }; then
+	echo "building the missing tools in the background while the tests run ($tmp/tools.log)"
+	tool_builds >"$tmp/tools.log" 2>&1 &
+	background=$!
+fi
+# tools_ready waits for the background builds, passing their progress on as it comes.
+tools_ready() {
+	[ -n "$background" ] || return 0
+	local shown=0 size
+	while :; do
+		size=$(wc -c <"$tmp/tools.log")
+		[ "$size" -gt "$shown" ] && tail -c +$((shown + 1)) "$tmp/tools.log" | head -c $((size - shown))
+		shown=$size
+		kill -0 "$background" 2>/dev/null || break
+		sleep 2
+	done
+	wait "$background"
+	background=
 }
 
 gofmt_check() {
@@ -54,20 +89,22 @@ release_config() {
 
 check "go vet" go vet ./...
 check gofmt gofmt_check
-check golangci-lint lint
-check "terraform fmt" "$tf" fmt -check -recursive -diff examples/
-check "docs current" docs_current
-check "goreleaser check" release_config
 # Under the newest CLI every provider test must run: a skip for want of a newer one fails.
 check "go test" env HIERAFORM_TEST_NO_SKIP=1 go test -race -p 2 -count=1 -timeout 30m ./...
 # the engine's agreement with Puppet's recorded answers, as a number (the test above enforces it)
 conformance() { go test -count=1 -run '^TestConformance$' -v ./internal/hiera/ | grep '^conformance:'; }
 check "conformance" conformance
 check "concurrent plan" env TERRAFORM="$tf" bash scripts/stress.sh 300
+tools_ready
+check golangci-lint lint
+check "terraform fmt" "$tf" fmt -check -recursive -diff examples/
+check "docs current" docs_current
+check "goreleaser check" release_config
 # the provider tests again under the oldest Terraform the docs promise, the first with functions
 # and OpenTofu when it is built (scripts/matrix.sh says why only then); no race detector there
 check "version matrix" bash scripts/matrix.sh
 
+echo "== all checks took $(elapsed "$start")"
 if [ ${#failed[@]} -gt 0 ]; then
 	printf 'FAILED: %s\n' "${failed[@]}"
 	exit 1

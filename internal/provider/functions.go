@@ -98,11 +98,13 @@ func strategyInputs(strategy string) string {
 }
 
 // funcErrorFromDiags turns the errors of a lookup into a function error; an error on an argument
-// (path.Root(name)) becomes an error on that argument, found by name in positions. An error on an
-// attribute that is no parameter of its own (value_type, the lookup function's fifth argument, is
-// part of its variadic "scope" parameter) names it in the message: Terraform would name the
-// parameter. Terraform ends a function error's message with a period of its own.
-func funcErrorFromDiags(diags diag.Diagnostics, positions map[string]int64) *function.FuncError {
+// (path.Root(name)) becomes an error on that argument, found by name in positions. params are the
+// function's parameter names, the variadic one last. Terraform and OpenTofu name the parameter in
+// their message; for an argument of the variadic parameter that is not the parameter's own
+// (value_type, the lookup function's fifth argument, in "scope"), the message names it too. An error on no argument names its attribute, if any (OpenTofu reports such an
+// error against the first parameter). Terraform ends a function error's message with a period of
+// its own.
+func funcErrorFromDiags(diags diag.Diagnostics, params []string, positions map[string]int64) *function.FuncError {
 	var out *function.FuncError
 	for _, d := range diags.Errors() {
 		msg := strings.TrimSuffix(d.Detail(), ".") // the detail is a full sentence; the summary adds little
@@ -112,10 +114,15 @@ func funcErrorFromDiags(diags diag.Diagnostics, positions map[string]int64) *fun
 		var fe *function.FuncError
 		if dp, ok := d.(diag.DiagnosticWithPath); ok && len(dp.Path().Steps()) > 0 {
 			if name, ok := dp.Path().Steps()[0].(path.PathStepAttributeName); ok {
-				if pos, ok := positions[string(name)]; ok {
+				pos, ok := positions[string(name)]
+				variadic := len(params) - 1
+				if !ok || int(pos) >= variadic && params[variadic] != string(name) {
+					msg = string(name) + ": " + msg
+				}
+				if ok {
 					fe = function.NewArgumentFuncError(pos, msg)
 				} else {
-					fe = function.NewFuncError(string(name) + ": " + msg)
+					fe = function.NewFuncError(msg)
 				}
 			}
 		}

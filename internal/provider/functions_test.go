@@ -15,7 +15,8 @@ import (
 // Lookup errors become function errors on the argument they name.
 func TestFuncErrorFromDiags(t *testing.T) {
 	t.Parallel()
-	positions := map[string]int64{"key": 1, "facts": 2}
+	params := []string{"config", "key", "facts", "scope"}
+	positions := map[string]int64{"key": 1, "facts": 2, "environment": 0, "value_type": 4}
 	testCases := map[string]struct {
 		diag diag.Diagnostic
 		want *function.FuncError
@@ -36,12 +37,20 @@ func TestFuncErrorFromDiags(t *testing.T) {
 			diag: diag.NewAttributeErrorDiagnostic(path.Root("default_value"), "Invalid Argument", "bad default"),
 			want: function.NewFuncError("default_value: bad default"),
 		},
+		"part of an argument": {
+			diag: diag.NewAttributeErrorDiagnostic(path.Root("environment"), "Environment Directory Not Found", "not a directory"),
+			want: function.NewArgumentFuncError(0, "not a directory"),
+		},
+		"in the variadic argument": {
+			diag: diag.NewAttributeErrorDiagnostic(path.Root("value_type"), "Hiera Value Has Wrong Type", "Found value has wrong type"),
+			want: function.NewArgumentFuncError(4, "value_type: Found value has wrong type"),
+		},
 	}
 	for name, tc := range testCases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			diags := diag.Diagnostics{diag.NewWarningDiagnostic("ignored", "warnings are dropped"), tc.diag}
-			if diff := cmp.Diff(tc.want, funcErrorFromDiags(diags, positions)); diff != "" {
+			if diff := cmp.Diff(tc.want, funcErrorFromDiags(diags, params, positions)); diff != "" {
 				t.Errorf("(-want, +got):\n%s", diff)
 			}
 		})

@@ -27,6 +27,9 @@ type lookupFunction struct {
 	engines *engineCache
 }
 
+// lookupParams are the lookup function's parameter names, the variadic one last.
+var lookupParams = []string{"config", "key", "facts", "scope"}
+
 var lookupFunctionKind = lookupVariant{
 	name:        "lookup",
 	function:    hiera.FuncLookup,
@@ -106,14 +109,14 @@ func (f *lookupFunction) Run(ctx context.Context, req function.RunRequest, resp 
 	}
 	if len(scope) == 2 {
 		var err *function.FuncError
-		if m.ValueType, err = valueTypeArgument(scope[1]); err != nil {
+		if m.ValueType, err = valueTypeArgument(scope[1], 4); err != nil {
 			resp.Error = err
 			return
 		}
 	}
 	pd := &providerData{engines: f.engines}
 	if diags := pd.lookup(ctx, lookupFunctionKind, &m, nil); diags.HasError() {
-		resp.Error = funcErrorFromDiags(diags, map[string]int64{"config": 0, "environment": 0, "modulepath": 0, "key": 1, "facts": 2, "scope": 3})
+		resp.Error = funcErrorFromDiags(diags, lookupParams, map[string]int64{"config": 0, "environment": 0, "modulepath": 0, "key": 1, "facts": 2, "scope": 3, "value_type": 4})
 		return
 	}
 	resp.Error = resp.Result.Set(ctx, m.Value)

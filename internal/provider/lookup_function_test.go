@@ -91,7 +91,7 @@ func TestLookupFunction_errors(t *testing.T) {
 		step(`"testdata/site/hiera.yaml", "", tomap(null)`, `Invalid value for "key" parameter: the key must not be empty`),
 		step(`"testdata/site/hiera.yaml", tostring(null), tomap(null)`, `Invalid value for "key" parameter: argument must not be null`),
 		step(`"testdata/bad_yaml/hiera.yaml", "ok", tomap(null)`, `broken\.yaml.*line:? 3`),
-		step(`"testdata/site/hiera.yaml", "string", tomap(null), {}, {}`, `Call to function "provider::hiera::lookup" failed: value_type must be a string`),
+		step(`"testdata/site/hiera.yaml", "string", tomap(null), {}, {}`, `Invalid value for "scope" parameter: value_type must be a string`),
 		step(`"testdata/site/hiera.yaml", "string", tomap(null), {}, "String", 1`, `Invalid value for "scope" parameter: give at most a scope object and a value_type`),
 		step(`"testdata/site/hiera.yaml", "string", tomap(null), []`, `Invalid value for "scope" parameter: scope must be an object`),
 	)

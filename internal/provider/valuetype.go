@@ -40,19 +40,19 @@ func (valueTypeValidator) ValidateString(_ context.Context, req validator.String
 	}
 }
 
-// valueTypeArgument reads the lookup function's value_type argument: a string that parses as a
-// Puppet type, or null for none. Its errors name value_type, not the variadic parameter ("scope")
-// Terraform would name for an argument error at its position.
-func valueTypeArgument(arg types.Dynamic) (types.String, *function.FuncError) {
+// valueTypeArgument reads the lookup function's value_type argument (at position pos): a string
+// that parses as a Puppet type, or null for none. Its errors name value_type: the CLI names the
+// variadic parameter that holds it ("scope").
+func valueTypeArgument(arg types.Dynamic, pos int64) (types.String, *function.FuncError) {
 	if arg.IsNull() || arg.IsUnderlyingValueNull() {
 		return types.StringNull(), nil
 	}
 	s, ok := arg.UnderlyingValue().(types.String)
 	if !ok {
-		return types.StringNull(), function.NewFuncError("value_type must be a string holding a Puppet type expression, such as \"Array[String]\"")
+		return types.StringNull(), function.NewArgumentFuncError(pos, "value_type must be a string holding a Puppet type expression, such as \"Array[String]\"")
 	}
 	if err := hiera.ParseValueType(s.ValueString()); err != nil {
-		return types.StringNull(), function.NewFuncError("value_type " + strconv.Quote(s.ValueString()) + ": " + err.Error())
+		return types.StringNull(), function.NewArgumentFuncError(pos, "value_type "+strconv.Quote(s.ValueString())+": "+err.Error())
 	}
 	return s, nil
 }

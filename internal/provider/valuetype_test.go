@@ -96,13 +96,13 @@ output "uid" {
 output "uid" {
   value = provider::hiera::lookup("testdata/site/hiera.yaml", "profile::users.alice.uid", ` + siteFacts + `, tomap(null), "String")
 }`,
-		// the fifth argument: named value_type, not the variadic parameter "scope" holding it
-		ExpectError: errorRE(`Call to function "provider::hiera::lookup" failed: value_type: Looking up "profile::users.alice.uid" .* Found value has wrong type, expects a String value, got Integer`),
+		// the fifth argument: the CLI names the variadic parameter "scope" that holds it, the message value_type
+		ExpectError: errorRE(`Invalid value for "scope" parameter: value_type: Looking up "profile::users.alice.uid" .* Found value has wrong type, expects a String value, got Integer`),
 	}, resource.TestStep{
 		Config: `
 output "uid" {
   value = provider::hiera::lookup("testdata/site/hiera.yaml", "greeting", tomap(null), tomap(null), "Array[")
 }`,
-		ExpectError: errorRE(`Call to function "provider::hiera::lookup" failed: value_type "Array\[": Syntax error at end of input`),
+		ExpectError: errorRE(`Invalid value for "scope" parameter: value_type "Array\[": Syntax error at end of input`),
 	})
 }
