@@ -88,9 +88,11 @@ func lookupSchema(kind lookupVariant) schema.Schema {
 			Sensitive:           kind.secret,
 		},
 		"json": schema.StringAttribute{
-			MarkdownDescription: "The result as JSON, with hash keys in Hiera's order (Terraform objects sort their keys).",
-			Computed:            true,
-			Sensitive:           kind.secret,
+			MarkdownDescription: "The result as JSON, with hash keys in Hiera's order (Terraform objects sort their keys). " +
+				"A plan displays a JSON string as `jsonencode({...})` with the keys sorted; the string itself, in outputs, " +
+				"the state and files written from it, keeps Hiera's order.",
+			Computed:  true,
+			Sensitive: kind.secret,
 		},
 		"found": schema.BoolAttribute{
 			MarkdownDescription: "`false` when `default_value` was returned because no hierarchy level has the key.",
