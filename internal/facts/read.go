@@ -1,0 +1,265 @@
+package facts
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+)
+
+// MaxFileSize bounds one facts file: `facter -j` of a large server is a few hundred kilobytes.
+const MaxFileSize = 16 << 20
+
+// maxDirFiles bounds how many facts files a directory may hold.
+const maxDirFiles = 100000
+
+// Node is the facts of one node.
+type Node struct {
+	// Name is the node's certname as the file gives it (the wrapped form's name, PuppetDB's
+	// certname), else the file's name without its extension.
+	Name  string
+	File  string
+	Facts *hiera.Hash
+}
+
+// Error is a facts file that cannot be read. Line and Column are 1-based, 0 when unknown.
+type Error struct {
+	File         string
+	Line, Column int
+	Msg          string
+}
+
+func (e *Error) Error() string {
+	pos := ""
+	switch {
+	case e.Line > 0 && e.Column > 0:
+		pos = fmt.Sprintf(", line %d, column %d", e.Line, e.Column)
+	case e.Line > 0:
+		pos = fmt.Sprintf(", line %d", e.Line)
+	}
+	return fmt.Sprintf("facts file %s%s: %s", e.File, pos, e.Msg)
+}
+
+// Read reads the facts file at path, or every facts file (*.json, *.yaml, *.yml) directly inside
+// the directory at path, in the order of their names.
+func Read(path string) ([]*Node, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: statMessage(err)}
+	}
+	if !fi.IsDir() {
+		n, err := ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return []*Node{n}, nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: err.Error()}
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && isFactsFile(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	switch {
+	case len(names) == 0:
+		return nil, &Error{File: path, Msg: "the directory holds no facts files (*.json, *.yaml, *.yml)"}
+	case len(names) > maxDirFiles:
+		return nil, &Error{File: path, Msg: fmt.Sprintf("the directory holds %d facts files, more than the %d allowed", len(names), maxDirFiles)}
+	}
+	sort.Strings(names)
+	nodes := make([]*Node, 0, len(names))
+	for _, name := range names {
+		n, err := ReadFile(filepath.Join(path, name))
+		if err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, n)
+	}
+	return nodes, nil
+}
+
+func isFactsFile(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".json", ".yaml", ".yml":
+		return true
+	}
+	return false
+}
+
+func statMessage(err error) string {
+	if errors.Is(err, os.ErrNotExist) {
+		return "no such file or directory"
+	}
+	return err.Error()
+}
+
+// ReadFile reads one facts file.
+func ReadFile(path string) (*Node, error) {
+	data, err := boundedfile.Read(path, MaxFileSize)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, &Error{File: path, Msg: "no such file or directory"}
+		}
+		return nil, &Error{File: path, Msg: err.Error()}
+	}
+	return Parse(path, data)
+}
+
+// Parse reads the text of the facts file named file: JSON when its name ends in .json, YAML when
+// in .yaml or .yml, else JSON when the text starts with { or [, else YAML.
+func Parse(file string, data []byte) (*Node, error) {
+	var v any
+	var err error
+	if isJSON(file, data) {
+		v, err = hiera.ReadJSON(data)
+	} else {
+		v, err = hiera.ReadYAML(puppetCacheAsPlain(data))
+	}
+	if err != nil {
+		return nil, positioned(file, err)
+	}
+	n, msg := unwrap(v)
+	if msg != "" {
+		return nil, &Error{File: file, Msg: msg}
+	}
+	n.File = file
+	if n.Name == "" {
+		n.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	}
+	return n, nil
+}
+
+func isJSON(file string, data []byte) bool {
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".json":
+		return true
+	case ".yaml", ".yml":
+		return false
+	}
+	t := bytes.TrimLeft(data, " \t\r\n")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
+// positioned turns a reader's error into an *Error naming file, line and column.
+func positioned(file string, err error) *Error {
+	var ye *hiera.YAMLError
+	var je *hiera.JSONError
+	switch {
+	case errors.As(err, &ye):
+		return &Error{File: file, Line: ye.Line, Column: ye.Column, Msg: ye.Msg}
+	case errors.As(err, &je):
+		return &Error{File: file, Line: je.Line, Column: je.Column, Msg: je.Msg}
+	}
+	return &Error{File: file, Msg: err.Error()}
+}
+
+// Puppet Server's YAML facts cache (and `puppet facts find --render-as yaml`) tags the document
+// with Ruby's class and adds Time values, neither of which safe_load reads. The tag is blanked
+// and the top-level timestamp and expiration lines become comments, keeping every line in place.
+var (
+	rubyFactsTag   = regexp.MustCompile(`\A(---[ \t]*)(!ruby/object:Puppet::Node::Facts)`)
+	cacheTimeLines = regexp.MustCompile(`(?m)^(?:timestamp|expiration):`)
+)
+
+func puppetCacheAsPlain(data []byte) []byte {
+	m := rubyFactsTag.FindSubmatchIndex(data)
+	if m == nil {
+		return data
+	}
+	out := bytes.Clone(data)
+	for i := m[4]; i < m[5]; i++ {
+		out[i] = ' '
+	}
+	for _, loc := range cacheTimeLines.FindAllIndex(out, -1) {
+		out[loc[0]] = '#'
+	}
+	return out
+}
+
+// wrapperKeys are the keys the wrapped form has besides name and values.
+var wrapperKeys = map[string]bool{"name": true, "values": true, "timestamp": true, "expiration": true}
+
+// unwrap finds the facts in a file's value; msg says why there are none.
+func unwrap(v any) (n *Node, msg string) {
+	switch t := v.(type) {
+	case *hiera.Hash:
+		if name, values, ok := wrapped(t); ok {
+			return &Node{Name: name, Facts: values}, ""
+		}
+		return &Node{Facts: t}, ""
+	case []any:
+		return puppetDBList(t)
+	case nil:
+		return nil, "the file holds no facts (it is empty)"
+	}
+	return nil, fmt.Sprintf("the file holds %s, not a hash of facts", describe(v))
+}
+
+// wrapped recognizes {"name": certname, "values": {facts}} with at most timestamp and expiration besides.
+func wrapped(h *hiera.Hash) (name string, values *hiera.Hash, ok bool) {
+	nv, _ := h.Get("name")
+	vv, _ := h.Get("values")
+	name, isName := nv.(string)
+	values, isValues := vv.(*hiera.Hash)
+	if !isName || !isValues {
+		return "", nil, false
+	}
+	for _, k := range h.Keys() {
+		if s, isStr := k.(string); !isStr || !wrapperKeys[s] {
+			return "", nil, false
+		}
+	}
+	return name, values, true
+}
+
+// puppetDBList reads PuppetDB's facts of one node: [{"certname": c, "name": fact, "value": v}, ...].
+func puppetDBList(list []any) (*Node, string) {
+	facts := hiera.NewHash(len(list))
+	certname := ""
+	for i, e := range list {
+		h, _ := e.(*hiera.Hash)
+		var name any
+		var value any
+		var hasValue bool
+		if h != nil {
+			name, _ = h.Get("name")
+			value, hasValue = h.Get("value")
+		}
+		fact, isStr := name.(string)
+		if !isStr || !hasValue {
+			return nil, fmt.Sprintf("entry %d of the list is not a PuppetDB fact ({\"name\": ..., \"value\": ...}); a facts file is a hash of facts", i)
+		}
+		if c, _ := h.Get("certname"); c != nil {
+			cs, _ := c.(string)
+			if certname != "" && cs != certname {
+				return nil, fmt.Sprintf("the list holds facts of more than one node (%q and %q); give one file per node", certname, cs)
+			}
+			certname = cs
+		}
+		facts.Set(fact, value)
+	}
+	return &Node{Name: certname, Facts: facts}, ""
+}
+
+func describe(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case int64, float64:
+		return "a number"
+	}
+	return fmt.Sprintf("a %T", v)
+}
