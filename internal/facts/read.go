@@ -11,7 +11,8 @@ import (
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // MaxFileSize bounds one facts file: `facter -j` of a large server is a few hundred kilobytes.
@@ -22,11 +23,11 @@ const maxDirFiles = 100000
 
 // Node is the facts of one node.
 type Node struct {
-	// Name is the node's certname as the file gives it (the wrapped form's name, PuppetDB's
-	// certname), else the file's name without its extension.
+	// Name is the node's certname where the file gives one (the wrapped form's name, PuppetDB's
+	// certname), else "".
 	Name  string
 	File  string
-	Facts *hiera.Hash
+	Facts *model.Hash
 }
 
 // Error is a facts file that cannot be read. Line and Column are 1-based, 0 when unknown.
@@ -122,9 +123,9 @@ func Parse(file string, data []byte) (*Node, error) {
 	var v any
 	var err error
 	if isJSON(file, data) {
-		v, err = hiera.ReadJSON(data)
+		v, err = datafile.ParseJSON(data)
 	} else {
-		v, err = hiera.ReadYAML(puppetCacheAsPlain(data))
+		v, _, err = datafile.ParseYAML(puppetCacheAsPlain(data))
 	}
 	if err != nil {
 		return nil, positioned(file, err)
@@ -134,9 +135,6 @@ func Parse(file string, data []byte) (*Node, error) {
 		return nil, &Error{File: file, Msg: msg}
 	}
 	n.File = file
-	if n.Name == "" {
-		n.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
-	}
 	return n, nil
 }
 
@@ -153,8 +151,8 @@ func isJSON(file string, data []byte) bool {
 
 // positioned turns a reader's error into an *Error naming file, line and column.
 func positioned(file string, err error) *Error {
-	var ye *hiera.YAMLError
-	var je *hiera.JSONError
+	var ye *datafile.YAMLError
+	var je *datafile.JSONError
 	switch {
 	case errors.As(err, &ye):
 		return &Error{File: file, Line: ye.Line, Column: ye.Column, Msg: ye.Msg}
@@ -193,7 +191,7 @@ var wrapperKeys = map[string]bool{"name": true, "values": true, "timestamp": tru
 // unwrap finds the facts in a file's value; msg says why there are none.
 func unwrap(v any) (n *Node, msg string) {
 	switch t := v.(type) {
-	case *hiera.Hash:
+	case *model.Hash:
 		if name, values, ok := wrapped(t); ok {
 			return &Node{Name: name, Facts: values}, ""
 		}
@@ -207,11 +205,11 @@ func unwrap(v any) (n *Node, msg string) {
 }
 
 // wrapped recognizes {"name": certname, "values": {facts}} with at most timestamp and expiration besides.
-func wrapped(h *hiera.Hash) (name string, values *hiera.Hash, ok bool) {
+func wrapped(h *model.Hash) (name string, values *model.Hash, ok bool) {
 	nv, _ := h.Get("name")
 	vv, _ := h.Get("values")
 	name, isName := nv.(string)
-	values, isValues := vv.(*hiera.Hash)
+	values, isValues := vv.(*model.Hash)
 	if !isName || !isValues {
 		return "", nil, false
 	}
@@ -225,10 +223,10 @@ func wrapped(h *hiera.Hash) (name string, values *hiera.Hash, ok bool) {
 
 // puppetDBList reads PuppetDB's facts of one node: [{"certname": c, "name": fact, "value": v}, ...].
 func puppetDBList(list []any) (*Node, string) {
-	facts := hiera.NewHash(len(list))
+	facts := model.NewHash(len(list))
 	certname := ""
 	for i, e := range list {
-		h, _ := e.(*hiera.Hash)
+		h, _ := e.(*model.Hash)
 		var name any
 		var value any
 		var hasValue bool

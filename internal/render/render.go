@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Formats are the --render-as formats, as puppet lookup names them.
@@ -24,7 +25,7 @@ func Render(v any, format string) ([]byte, error) {
 	case "yaml":
 		out = YAML(v)
 	case "s":
-		out = []byte(hiera.RubyString(v))
+		out = []byte(model.ToS(v))
 	default:
 		return nil, fmt.Errorf("unknown rendering format '%s' (use %s)", format, strings.Join(Formats, ", "))
 	}

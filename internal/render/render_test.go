@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // golden.json holds, for every value of values.yaml, what Puppet's renderers print for it
@@ -17,11 +18,11 @@ func TestRenderMatchesPuppet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := hiera.ReadYAML(text)
+	v, _, err := datafile.ParseYAML(text)
 	if err != nil {
 		t.Fatal(err)
 	}
-	values, _ := v.(*hiera.Hash)
+	values, _ := v.(*model.Hash)
 	var golden map[string]map[string]string
 	raw, err := os.ReadFile(filepath.Join("testdata", "golden.json"))
 	if err != nil {

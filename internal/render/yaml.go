@@ -7,7 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // YAML is v.to_yaml as Psych 4 writes it through libyaml 0.2.5 (lines of at most about 80
@@ -84,7 +85,7 @@ func psychScalar(v any) scalar {
 		}
 	case *big.Float, bool, int64, *big.Int:
 	}
-	return scalar{text: hiera.RubyString(v)}
+	return scalar{text: model.ToS(v)}
 }
 
 // psychStringStyle is visit_String's choice (line_width unset, strings never binary here).
@@ -96,7 +97,7 @@ func psychStringStyle(s string) scalarStyle {
 		return doubleQuoted
 	case startsWithNonWordWithoutQuote(s):
 		return doubleQuoted
-	case !hiera.PlainIsString(s) || octalLookingDecimal(s):
+	case !datafile.PlainIsString(s) || octalLookingDecimal(s):
 		return singleQuoted
 	}
 	return plainStyle
@@ -174,7 +175,7 @@ func (e *emitter) node(v any, sequence, mapping, simpleKey bool) {
 			e.node(item, true, false, false)
 		}
 		e.popIndent()
-	case *hiera.Hash:
+	case *model.Hash:
 		if t.Len() == 0 {
 			e.writeIndicator("{", true, true, false)
 			e.writeIndicator("}", false, false, false)

@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Env is what the command reads and writes besides its arguments.
+type Env struct {
+	Stdout, Stderr io.Writer
+	Version        string
+	// Terminal and ErrTerminal say whether stdout and stderr are terminals (a table for people,
+	// progress on stderr).
+	Terminal, ErrTerminal bool
+}
+
+// Exit codes: lookup exits as puppet lookup does (1 for not found and for any error); diff as
+// git diff (1: the sides differ) and check (1: problems found) keep 1 for their answer and exit
+// 2 when they cannot run.
+const (
+	exitOK      = 0
+	exitAnswer  = 1
+	exitFailure = 2
+)
+
+type command struct {
+	name, summary string
+	run           func(args []string, env Env) int
+}
+
+var commands = []command{
+	{"lookup", "look keys up as `puppet lookup` does", runLookup},
+}
+
+const usage = `hieraform answers Hiera lookups as Puppet does, without Puppet.
+
+Usage:
+  hieraform <command> [flags] [arguments]
+
+Commands:
+%s
+Run "hieraform <command> --help" for a command's flags and an example.
+"hieraform --version" prints the version.
+`
+
+// Run runs the command line args (without the program name) and returns the exit code.
+func Run(args []string, env Env) int {
+	if len(args) == 0 {
+		fmt.Fprintf(env.Stderr, usage, commandList())
+		return exitFailure
+	}
+	switch args[0] {
+	case "--version", "-version", "version":
+		fmt.Fprintln(env.Stdout, "hieraform", env.Version)
+		return exitOK
+	case "--help", "-help", "-h", "help":
+		fmt.Fprintf(env.Stdout, usage, commandList())
+		return exitOK
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:], env)
+		}
+	}
+	fmt.Fprintf(env.Stderr, "hieraform: unknown command %q\n\n"+usage, args[0], commandList())
+	return exitFailure
+}
+
+func commandList() string {
+	var b strings.Builder
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-8s %s\n", c.name, c.summary)
+	}
+	return b.String()
+}
+
+// errHelp is parseArgs' answer to --help: the help was printed, exit 0.
+var errHelp = errors.New("help")
+
+// parseArgs parses flags and positional arguments in any order, as puppet lookup takes them
+// (`lookup KEY --node n`); "--" ends the flags.
+func parseArgs(fs *flag.FlagSet, args []string) (positional []string, err error) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				helps[fs.Name()]()
+				return nil, errHelp
+			}
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// newFlagSet is a command's flag set: errors and help on stderr and stdout, help with an example.
+func newFlagSet(name, synopsis, example string, env Env) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	// the flag package calls Usage after a bad flag too: there it only points to --help
+	fs.Usage = func() {}
+	helps[name] = func() {
+		fmt.Fprintf(env.Stdout, "Usage: hieraform %s\n\nFlags:\n", synopsis)
+		fs.SetOutput(env.Stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(env.Stderr)
+		fmt.Fprintf(env.Stdout, "\nExample:\n%s\n", example)
+	}
+	return fs
+}
+
+// helps print each command's --help (one command runs per process; tests run them one at a time).
+var helps = map[string]func(){}
+
+// IsTerminal reports whether f is a character device (a terminal, not a file or a pipe).
+func IsTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// stringList is a flag that may be given many times, each value kept in order.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }

@@ -1,0 +1,7 @@
+// Package cli is the hieraform command: Hiera lookups from a shell with the provider's engine
+// (internal/hiera), facts files (internal/facts) and puppet lookup's output (internal/render).
+//
+//	hieraform lookup KEY...   as puppet lookup: its flags, its output byte for byte, its exit codes
+//
+// Run is the whole command, with its streams in Env, so that tests run it in process.
+package cli

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// siteDir writes a small hierarchy (a node level from $trusted.certname, then common) and facts files.
+func siteDir(t *testing.T) string {
+	dir := t.TempDir()
+	files := map[string]string{
+		"hiera.yaml": "version: 5\nhierarchy:\n  - name: node\n    path: \"nodes/%{trusted.certname}.yaml\"\n" +
+			"  - name: os\n    path: \"os/%{facts.os.family}.yaml\"\n  - name: common\n    path: common.yaml\n",
+		"data/common.yaml":                  "greeting: hello\nport: 80\nlist: [a, b]\n" + "lookup_options:\n  secret:\n    convert_to: Sensitive\nsecret: hunter2\n",
+		"data/os/Debian.yaml":               "packages: [apt]\n",
+		"data/nodes/web01.example.com.yaml": "port: 8080\n",
+		"web01.json":                        `{"os": {"family": "Debian"}, "clientcert": "web01.example.com"}`,
+		"bad.yaml":                          "os:\n  family: [Debian\n",
+	}
+	for rel, text := range files {
+		p := filepath.Join(dir, rel)
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+	return dir
+}
+
+func run(t *testing.T, args ...string) (rc int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	rc = Run(args, Env{Stdout: &out, Stderr: &errOut, Version: "1.2.3"})
+	return rc, out.String(), errOut.String()
+}
+
+func TestLookupAnswers(t *testing.T) {
+	dir := siteDir(t)
+	cfg, facts := filepath.Join(dir, "hiera.yaml"), filepath.Join(dir, "web01.json")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"the node's level, certname from the facts file", []string{"port", "--render-as", "json"}, "8080\n"},
+		{"--node picks another certname", []string{"port", "--node", "db01.example.com", "--render-as", "json"}, "80\n"},
+		{"a hash fact reaches its level", []string{"packages", "--render-as", "yaml"}, "---\n- apt\n"},
+		{"the first of several keys found", []string{"missing", "greeting", "--render-as", "s"}, "hello\n"},
+		{"yaml by default", []string{"list"}, "---\n- a\n- b\n"},
+		{"a default for a missing key", []string{"missing", "--default", "x", "--render-as", "json"}, "\"x\"\n"},
+		{"a merge given as a flag", []string{"list", "--merge", "unique", "--render-as", "json"}, "[\"a\",\"b\"]\n"},
+		{"a secret is redacted", []string{"secret", "--render-as", "json"}, "\"Sensitive [value redacted]\"\n"},
+		{"--reveal prints it", []string{"secret", "--reveal", "--render-as", "s"}, "hunter2\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rc, out, errOut := run(t, append([]string{"lookup", "--config", cfg, "--facts", facts}, tc.args...)...)
+			if rc != 0 || out != tc.want {
+				t.Errorf("rc %d, stdout %q (stderr %q), want 0 and %q", rc, out, errOut, tc.want)
+			}
+			if strings.Contains(out+errOut, "hunter2") && !strings.Contains(strings.Join(tc.args, " "), "--reveal") {
+				t.Errorf("the secret was printed: %q %q", out, errOut)
+			}
+		})
+	}
+}
+
+func TestLookupErrors(t *testing.T) {
+	dir := siteDir(t)
+	cfg, facts := filepath.Join(dir, "hiera.yaml"), filepath.Join(dir, "web01.json")
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		stderr []string
+	}{
+		{"an unknown flag", []string{"lookup", "port", "--colour"}, []string{"flag provided but not defined: -colour"}},
+		{"no key", []string{"lookup", "--config", cfg}, []string{"No keys were given to lookup."}},
+		{"a missing facts file", []string{"lookup", "port", "--config", cfg, "--facts", filepath.Join(dir, "nope.json")},
+			[]string{"facts file", "nope.json", "no such file or directory"}},
+		{"facts that are not YAML", []string{"lookup", "port", "--config", cfg, "--facts", filepath.Join(dir, "bad.yaml")},
+			[]string{"facts file", "bad.yaml, line 2", "did not find expected ',' or ']'"}},
+		{"a key found nowhere", []string{"lookup", "nope", "--config", cfg, "--facts", facts},
+			[]string{"did not find a value for the name 'nope'", "searched node, os, common"}},
+		{"a value of the wrong type", []string{"lookup", "port", "--config", cfg, "--facts", facts, "--type", "String"},
+			[]string{"expects a String value, got Integer"}},
+		{"a type that does not parse", []string{"lookup", "port", "--config", cfg, "--type", "Array[", "--facts", facts}, []string{"Array["}},
+		{"deep options without deep", []string{"lookup", "list", "--config", cfg, "--sort-merged-arrays"},
+			[]string{"only available with '--merge deep'"}},
+		{"an unknown strategy", []string{"lookup", "list", "--config", cfg, "--merge", "sideways"}, []string{"The --merge option only accepts"}},
+		{"an unknown format", []string{"lookup", "list", "--config", cfg, "--render-as", "xml"}, []string{"Unknown rendering format 'xml'"}},
+		{"a missing hiera.yaml", []string{"lookup", "list", "--config", filepath.Join(dir, "none.yaml")}, []string{"hiera.yaml not found", "none.yaml"}},
+		{"a missing environment", []string{"lookup", "list", "--environmentpath", dir, "--environment", "staging"},
+			[]string{"Could not find a directory environment named 'staging'"}},
+		{"a flag given twice", []string{"lookup", "list", "--config", cfg, "--config", cfg}, []string{"--config is given 2 times"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rc, out, errOut := run(t, tc.args...)
+			if rc != 1 || out != "" {
+				t.Errorf("rc %d, stdout %q: want 1 and nothing, as puppet lookup", rc, out)
+			}
+			for _, w := range tc.stderr {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr %q does not say %q", errOut, w)
+				}
+			}
+			if strings.Contains(errOut, "panic") {
+				t.Errorf("stderr: %s", errOut)
+			}
+		})
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	if rc, out, _ := run(t, "--version"); rc != 0 || out != "hieraform 1.2.3\n" {
+		t.Errorf("--version: %d %q", rc, out)
+	}
+	if rc, out, _ := run(t, "lookup", "--help"); rc != 0 || !strings.Contains(out, "Example:") || !strings.Contains(out, "--render-as") {
+		t.Errorf("lookup --help: %d %q", rc, out)
+	}
+	if rc, _, errOut := run(t, "frobnicate"); rc != 2 || !strings.Contains(errOut, `unknown command "frobnicate"`) {
+		t.Errorf("an unknown command: %d %q", rc, errOut)
+	}
+	if rc, _, _ := run(t); rc != 2 {
+		t.Errorf("no command: %d", rc)
+	}
+}

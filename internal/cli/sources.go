@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/facts"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+)
+
+// sourceFlags are the flags that say where data and facts come from, as puppet lookup names them.
+// diff takes each twice (its two sides); the other commands once.
+type sourceFlags struct {
+	config, environment, environmentpath, modulepath, facts, node stringList
+}
+
+func (s *sourceFlags) register(fs *flag.FlagSet) {
+	fs.Var(&s.config, "config", "the global `hiera.yaml` (default: hiera.yaml here, unless --environment or --modulepath is given)")
+	fs.Var(&s.environment, "environment", "the Puppet environment `NAME`: the directory NAME under --environmentpath")
+	fs.Var(&s.environmentpath, "environmentpath", "the `directory` holding the environments (default: environments)")
+	fs.Var(&s.modulepath, "modulepath", "module `directories`, separated by ':' (default: the environment's environment.conf, else its modules/)")
+	fs.Var(&s.facts, "facts", "the node's facts: a `file` as facter -j or puppet facts show write it (JSON or YAML)")
+	fs.Var(&s.node, "node", "the node's certname, $trusted.certname (default: the facts file's name, clientcert or fqdn)")
+}
+
+// setup is one side's sources: each flag's value ("" when not given).
+type setup struct {
+	config, environment, environmentpath, modulepath, facts, node string
+}
+
+// side is the setup of side i (0 or 1) of a comparison: a flag given twice gives each side its
+// value, a flag given once applies to both. sides is how many sides the command has.
+func (s *sourceFlags) side(i, sides int) (setup, error) {
+	var st setup
+	for _, f := range []struct {
+		name string
+		list stringList
+		out  *string
+	}{{"config", s.config, &st.config}, {"environment", s.environment, &st.environment},
+		{"environmentpath", s.environmentpath, &st.environmentpath}, {"modulepath", s.modulepath, &st.modulepath},
+		{"facts", s.facts, &st.facts}, {"node", s.node, &st.node}} {
+		switch n := len(f.list); {
+		case n > sides:
+			if sides == 1 {
+				return st, fmt.Errorf("--%s is given %d times; give it once", f.name, n)
+			}
+			return st, fmt.Errorf("--%s is given %d times; give it once (both sides) or twice (one per side)", f.name, n)
+		case n == 1:
+			*f.out = f.list[0]
+		case n == sides:
+			*f.out = f.list[i]
+		}
+	}
+	return st, nil
+}
+
+// engine builds the engine of the setup's data, checking that an environment exists, as Puppet does.
+func (st setup) engine() (*hiera.Engine, error) {
+	var layers hiera.Layers
+	if st.environment == "" && st.environmentpath != "" {
+		return nil, fmt.Errorf("--environmentpath needs --environment NAME")
+	}
+	if st.environment != "" {
+		path := st.environmentpath
+		if path == "" {
+			path = "environments"
+		}
+		layers.Environment = filepath.Join(path, st.environment)
+		if fi, err := os.Stat(layers.Environment); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("Could not find a directory environment named '%s' anywhere in the path: %s. Does the directory exist?",
+				st.environment, path)
+		}
+	}
+	if st.modulepath != "" {
+		layers.Modulepath = filepath.SplitList(st.modulepath)
+	}
+	config := st.config
+	if config == "" && layers.Environment == "" && layers.Modulepath == nil {
+		config = "hiera.yaml"
+	}
+	if _, err := os.Stat(config); config != "" && err != nil {
+		// Puppet reads a global hiera.yaml that does not exist as an empty global layer; with
+		// nothing else to look in, that is a mistake worth saying.
+		if layers.Environment == "" && layers.Modulepath == nil {
+			return nil, fmt.Errorf("hiera.yaml not found: no file at %s (give --config, or --environment)", config)
+		}
+		config = ""
+	}
+	return hiera.NewLayeredEngine(config, layers), nil
+}
+
+// describe names the setup's data in messages.
+func (st setup) describe() string {
+	var parts []string
+	if st.config != "" {
+		parts = append(parts, st.config)
+	}
+	if st.environment != "" {
+		parts = append(parts, "environment "+st.environment)
+	}
+	if st.modulepath != "" {
+		parts = append(parts, "modulepath "+st.modulepath)
+	}
+	if st.facts != "" {
+		parts = append(parts, "facts "+st.facts)
+	}
+	if st.node != "" {
+		parts = append(parts, "node "+st.node)
+	}
+	if len(parts) == 0 {
+		return "hiera.yaml"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// scope is the setup's node: the facts file (one node) and its certname.
+func (st setup) scope() (hiera.Scope, error) {
+	if st.facts == "" {
+		return facts.Scope(nil, st.node), nil
+	}
+	n, err := facts.ReadFile(st.facts)
+	if err != nil {
+		return hiera.Scope{}, err
+	}
+	certname := st.node
+	if certname == "" {
+		certname = n.Certname()
+	}
+	return facts.Scope(n.Facts, certname), nil
+}

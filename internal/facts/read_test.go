@@ -1,0 +1,122 @@
+package facts
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+)
+
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// factsJSON is the facts as JSON, hash keys in the order read.
+func factsJSON(t *testing.T, n *Node) string {
+	t.Helper()
+	js, err := datafile.MarshalJSON(n.Facts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(js)
+}
+
+func TestReadForms(t *testing.T) {
+	dir := t.TempDir()
+	const want = `{"networking":{"zeta":1,"alpha":2},"os":{"family":"Debian"}}`
+	for _, tc := range []struct {
+		name, file, text, certname string
+	}{
+		{"facter -j", "a.json", `{"networking": {"zeta": 1, "alpha": 2}, "os": {"family": "Debian"}}`, ""},
+		{"YAML", "b.yaml", "networking:\n  zeta: 1\n  alpha: 2\nos:\n  family: Debian\n", ""},
+		{"puppet facts find, wrapped", "c.json",
+			`{"name": "web01.example.com", "values": {"networking": {"zeta": 1, "alpha": 2}, "os": {"family": "Debian"}}, "timestamp": "2024-01-02T10:00:00Z"}`,
+			"web01.example.com"},
+		{"Puppet Server's YAML cache", "d.yaml", "--- !ruby/object:Puppet::Node::Facts\nname: web01.example.com\nvalues:\n  networking:\n" +
+			"    zeta: 1\n    alpha: 2\n  os:\n    family: Debian\ntimestamp: 2024-01-02 10:00:00.123 +00:00\nexpiration: 2024-01-02 10:30:00.123 +00:00\n",
+			"web01.example.com"},
+		{"PuppetDB's list", "e.json", `[{"certname": "db01", "name": "networking", "value": {"zeta": 1, "alpha": 2}}, {"certname": "db01", "name": "os", "value": {"family": "Debian"}}]`, "db01"},
+		{"no extension, JSON text", "f", `{"networking": {"zeta": 1, "alpha": 2}, "os": {"family": "Debian"}}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n, err := ReadFile(writeFile(t, dir, tc.file, tc.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := factsJSON(t, n); got != want {
+				t.Errorf("facts %s, want %s (the file's order)", got, want)
+			}
+			if n.Name != tc.certname {
+				t.Errorf("name %q, want %q", n.Name, tc.certname)
+			}
+		})
+	}
+}
+
+func TestReadDirectory(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "web02.yaml", "fqdn: web02.example.com\n")
+	writeFile(t, dir, "web01.json", `{"clientcert": "web01.example.com"}`)
+	writeFile(t, dir, "README.md", "not facts")
+	nodes, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes) != 2 || nodes[0].Certname() != "web01.example.com" || nodes[1].Certname() != "web02.example.com" {
+		t.Fatalf("nodes %+v", nodes)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, file, text string
+		want             []string
+	}{
+		{"bad YAML", "a.yaml", "os:\n  family: [Debian\n", []string{"a.yaml, line 2", "did not find expected"}},
+		{"bad JSON", "b.json", "{\n  \"os\": ,\n}", []string{"b.json, line 2"}},
+		{"not a hash", "c.yaml", "- a\n- b\n", []string{"c.yaml", "not a PuppetDB fact"}},
+		{"a string", "d.yaml", "just text\n", []string{"d.yaml", "holds a string, not a hash of facts"}},
+		{"empty", "e.yaml", "", []string{"e.yaml", "holds no facts"}},
+		{"two nodes in one list", "f.json", `[{"certname": "a", "name": "x", "value": 1}, {"certname": "b", "name": "x", "value": 1}]`,
+			[]string{"more than one node"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadFile(writeFile(t, dir, tc.file, tc.text))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%q does not say %q", err, w)
+				}
+			}
+		})
+	}
+	if _, err := Read(filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "no such file or directory") {
+		t.Errorf("a missing path: %v", err)
+	}
+	empty := t.TempDir()
+	if _, err := Read(empty); err == nil || !strings.Contains(err.Error(), "no facts files") {
+		t.Errorf("an empty directory: %v", err)
+	}
+}
+
+func TestScope(t *testing.T) {
+	s := Scope(nil, "web01.example.com")
+	trusted, _ := s.Vars.Get("trusted")
+	js, _ := datafile.MarshalJSON(trusted)
+	if want := `{"authenticated":"local","certname":"web01.example.com","extensions":{},"hostname":"web01","domain":"example.com","external":{}}`; string(js) != want {
+		t.Errorf("trusted %s, want %s (puppet lookup's)", js, want)
+	}
+	if h, _ := s.Facts.Get("hostname"); h != "web01" {
+		t.Errorf("hostname fact %v", h)
+	}
+}
