@@ -34,6 +34,8 @@ type command struct {
 
 var commands = []command{
 	{"lookup", "look keys up as `puppet lookup` does", runLookup},
+	{"node", "every key of a node, as the hiera_node data source", runNode},
+	{"diff", "compare two nodes, environments or checkouts", runDiff},
 }
 
 const usage = `hieraform answers Hiera lookups as Puppet does, without Puppet.

@@ -2,6 +2,8 @@
 // (internal/hiera), facts files (internal/facts) and puppet lookup's output (internal/render).
 //
 //	hieraform lookup KEY...   as puppet lookup: its flags, its output byte for byte, its exit codes
+//	hieraform node            every key of a node, as the hiera_node data source
+//	hieraform diff            two nodes, environments or checkouts: keys added, removed, changed
 //
 // Run is the whole command, with its streams in Env, so that tests run it in process.
 package cli

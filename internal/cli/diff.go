@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/render"
+)
+
+const diffSynopsis = `diff [flags]
+
+Compares two nodes as the node command answers them: the keys one side has and the other not, and
+the keys whose values differ, each with the data file that gave each side its value. A flag given
+twice gives each side its value (two --facts: two nodes; two --environment: two environments; two
+--environmentpath or --config: two checkouts); a flag given once applies to both. Exits 0 when the
+sides agree, 1 when they differ, 2 when they cannot be compared. Secrets are compared, never shown.`
+
+const diffExample = `  hieraform diff --environment production --facts facts/web01.json --facts facts/web02.json
+  hieraform diff --environmentpath main/environments --environmentpath branch/environments --environment production --facts web01.json`
+
+// keyChange is one key that differs between the sides.
+type keyChange struct {
+	key, change string // change: added, removed, changed
+	left, right *hiera.Result
+}
+
+func runDiff(args []string, env Env) int {
+	fs := newFlagSet("diff", diffSynopsis, diffExample, env)
+	var src sourceFlags
+	src.register(fs)
+	var prefixes stringList
+	fs.Var(&prefixes, "prefix", "only keys starting with this `prefix` (the flag may be repeated)")
+	renderAs := fs.String("render-as", "", "json for JSON (default: a table)")
+	rest, err := parseArgs(fs, args)
+	if errors.Is(err, errHelp) {
+		return exitOK
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(env.Stderr, "Error: %s\n", err)
+		return exitFailure
+	}
+	switch {
+	case err != nil:
+		return fail(err)
+	case len(rest) > 0:
+		return fail(fmt.Errorf("diff takes no arguments (got %q)", rest[0]))
+	case *renderAs != "" && *renderAs != "json":
+		return fail(fmt.Errorf("diff renders a table or --render-as json, not %q", *renderAs))
+	}
+	twice := false
+	for _, l := range []stringList{src.config, src.environment, src.environmentpath, src.modulepath, src.facts, src.node} {
+		twice = twice || len(l) == 2
+	}
+	if !twice {
+		return fail(errors.New("nothing to compare: give --facts, --environment, --environmentpath, --config, --modulepath or --node twice, once per side"))
+	}
+	var sides [2]nodeAnswers
+	var setups [2]setup
+	for i := range sides {
+		if setups[i], err = src.side(i, 2); err != nil {
+			return fail(err)
+		}
+		if sides[i], err = lookupNode(setups[i], hiera.NodeRequest{Prefixes: prefixes}, env); err != nil {
+			return fail(err)
+		}
+	}
+	changes := compareNodes(sides[0], sides[1])
+	if *renderAs == "json" {
+		out, err := render.Render(changesHash(changes, setups), "json")
+		if err != nil {
+			return fail(err)
+		}
+		_, _ = env.Stdout.Write(out)
+	} else {
+		writeTable(env, changes, setups)
+	}
+	if len(changes) > 0 {
+		return exitAnswer
+	}
+	return exitOK
+}
+
+// compareNodes lists the keys that differ: the left side's order, then keys only the right has.
+func compareNodes(left, right nodeAnswers) []keyChange {
+	rightByKey := map[string]*hiera.Result{}
+	for i := range right.found {
+		rightByKey[right.found[i].Key] = &right.found[i].Result
+	}
+	var changes []keyChange
+	seen := map[string]bool{}
+	for i := range left.found {
+		a := &left.found[i]
+		seen[a.Key] = true
+		r, ok := rightByKey[a.Key]
+		switch {
+		case !ok:
+			changes = append(changes, keyChange{key: a.Key, change: "removed", left: &a.Result})
+		case a.Result.Sensitive != r.Sensitive || !hiera.Equal(a.Result.Value, r.Value):
+			changes = append(changes, keyChange{key: a.Key, change: "changed", left: &a.Result, right: r})
+		}
+	}
+	for i := range right.found {
+		if a := &right.found[i]; !seen[a.Key] {
+			changes = append(changes, keyChange{key: a.Key, change: "added", right: &a.Result})
+		}
+	}
+	return changes
+}
+
+// sideJSON is one side of a change: its value (a secret redacted) and the file that gave it.
+func sideJSON(r *hiera.Result) any {
+	if r == nil {
+		return nil
+	}
+	h := model.NewHash(2)
+	h.Set("value", shownValue(*r))
+	h.Set("file", sourceFile(r))
+	return h
+}
+
+func sourceFile(r *hiera.Result) string {
+	if r == nil || len(r.Sources) == 0 {
+		return ""
+	}
+	return r.Sources[0].File
+}
+
+func changesHash(changes []keyChange, setups [2]setup) *model.Hash {
+	list := make([]any, len(changes))
+	for i, c := range changes {
+		h := model.NewHash(4)
+		h.Set("key", c.key)
+		h.Set("change", c.change)
+		h.Set("left", sideJSON(c.left))
+		h.Set("right", sideJSON(c.right))
+		list[i] = h
+	}
+	out := model.NewHash(3)
+	out.Set("left", setups[0].describe())
+	out.Set("right", setups[1].describe())
+	out.Set("changes", list)
+	return out
+}
+
+// writeTable writes the changes for people: one row per key, values as puppet lookup --render-as s.
+func writeTable(env Env, changes []keyChange, setups [2]setup) {
+	if len(changes) == 0 {
+		fmt.Fprintf(env.Stdout, "no differences between %s and %s\n", setups[0].describe(), setups[1].describe())
+		return
+	}
+	fmt.Fprintf(env.Stdout, "left:  %s\nright: %s\n\n", setups[0].describe(), setups[1].describe())
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CHANGE\tKEY\tLEFT\tLEFT FROM\tRIGHT\tRIGHT FROM")
+	cell := func(r *hiera.Result) string {
+		if r == nil {
+			return "-"
+		}
+		s := model.ToS(shownValue(*r))
+		if r.Value == nil && !r.Sensitive {
+			s = "nil"
+		}
+		if r := []rune(s); len(r) > 60 {
+			s = string(r[:57]) + "..."
+		}
+		return strings.NewReplacer("\n", `\n`, "\t", `\t`).Replace(s)
+	}
+	for _, c := range changes {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.change, c.key, cell(c.left), orDash(sourceFile(c.left)), cell(c.right), orDash(sourceFile(c.right)))
+	}
+	_ = tw.Flush()
+	fmt.Fprintf(env.Stdout, "\n%d keys differ\n", len(changes))
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestNode(t *testing.T) {
+	dir := siteDir(t)
+	cfg, facts := filepath.Join(dir, "hiera.yaml"), filepath.Join(dir, "web01.json")
+	rc, out, errOut := run(t, "node", "--config", cfg, "--facts", facts, "--render-as", "json")
+	// most specific level first; the secret left out and named on stderr
+	if want := `{"port":8080,"packages":["apt"],"greeting":"hello","list":["a","b"]}` + "\n"; rc != 0 || out != want {
+		t.Errorf("rc %d, stdout %q, want %q (stderr %q)", rc, out, want, errOut)
+	}
+	if !strings.Contains(errOut, "secret keys left out: secret") || strings.Contains(out+errOut, "hunter2") {
+		t.Errorf("stderr %q", errOut)
+	}
+	rc, out, _ = run(t, "node", "--config", cfg, "--facts", facts, "--keys", "port,nope", "--sources", "--render-as", "json")
+	if !strings.Contains(out, `"port":{"value":8080,"sources":[{"layer":"global","module":"","level":"node","file":"`) || rc != 0 {
+		t.Errorf("--sources: rc %d, %s", rc, out)
+	}
+	rc, _, errOut = run(t, "node", "--config", cfg, "--facts", filepath.Join(dir, "bad.yaml"))
+	if rc != 1 || !strings.Contains(errOut, "bad.yaml, line 2") {
+		t.Errorf("bad facts: rc %d, %q", rc, errOut)
+	}
+}
+
+// As a new user would: a colleague changes a node's data in a branch; diff shows the change with
+// the file on each side, and a broken data file on one side is an error naming file and line.
+func TestDiffTwoCheckouts(t *testing.T) {
+	main, branch := siteDir(t), siteDir(t)
+	nodeFile := filepath.Join(branch, "data", "nodes", "web01.example.com.yaml")
+	must(t, os.WriteFile(nodeFile, []byte("port: 8443\nextra: new\n"), 0o644))
+	must(t, os.Remove(filepath.Join(branch, "data", "os", "Debian.yaml")))
+	args := []string{"diff", "--config", filepath.Join(main, "hiera.yaml"), "--config", filepath.Join(branch, "hiera.yaml"),
+		"--facts", filepath.Join(main, "web01.json")}
+	rc, out, errOut := run(t, args...)
+	if rc != 1 {
+		t.Fatalf("rc %d (stderr %q), want 1: the checkouts differ", rc, errOut)
+	}
+	for _, w := range []string{"changed  port", "8080", "8443", nodeFile, "removed  packages", "added    extra", "3 keys differ"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the table does not show %q:\n%s", w, out)
+		}
+	}
+	rc, out, _ = run(t, append(args, "--render-as", "json")...)
+	if rc != 1 || !strings.Contains(out, `{"key":"port","change":"changed","left":{"value":8080,"file":"`) {
+		t.Errorf("json: rc %d, %s", rc, out)
+	}
+	if rc, out, _ := run(t, "diff", "--config", filepath.Join(main, "hiera.yaml"), "--config", filepath.Join(main, "hiera.yaml"),
+		"--facts", filepath.Join(main, "web01.json")); rc != 0 || !strings.Contains(out, "no differences") {
+		t.Errorf("the same checkout twice: rc %d, %s", rc, out)
+	}
+	must(t, os.WriteFile(filepath.Join(branch, "data", "common.yaml"), []byte("greeting: [unclosed\n"), 0o644))
+	rc, _, errOut = run(t, args...)
+	if rc != 2 || !strings.Contains(errOut, filepath.Join(branch, "data", "common.yaml")) || !strings.Contains(errOut, "line") {
+		t.Errorf("a broken data file: rc %d, stderr %q, want 2 naming the file and line", rc, errOut)
+	}
+	if rc, _, errOut := run(t, "diff", "--config", filepath.Join(main, "hiera.yaml")); rc != 2 || !strings.Contains(errOut, "nothing to compare") {
+		t.Errorf("one side only: rc %d, %q", rc, errOut)
+	}
+}
+
+func TestDiffTwoNodes(t *testing.T) {
+	dir := siteDir(t)
+	db := filepath.Join(dir, "db01.json")
+	must(t, os.WriteFile(db, []byte(`{"os": {"family": "RedHat"}, "clientcert": "db01.example.com"}`), 0o644))
+	rc, out, errOut := run(t, "diff", "--config", filepath.Join(dir, "hiera.yaml"), "--facts", filepath.Join(dir, "web01.json"),
+		"--facts", db, "--render-as", "json")
+	if rc != 1 || !strings.Contains(out, `"key":"port","change":"changed"`) || !strings.Contains(out, `"key":"packages","change":"removed"`) {
+		t.Errorf("rc %d, %s (stderr %q)", rc, out, errOut)
+	}
+}
