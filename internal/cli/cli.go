@@ -52,15 +52,15 @@ Run "hieraform <command> --help" for a command's flags and an example.
 // Run runs the command line args (without the program name) and returns the exit code.
 func Run(args []string, env Env) int {
 	if len(args) == 0 {
-		fmt.Fprintf(env.Stderr, usage, commandList())
+		_, _ = fmt.Fprintf(env.Stderr, usage, commandList())
 		return exitFailure
 	}
 	switch args[0] {
 	case "--version", "-version", "version":
-		fmt.Fprintln(env.Stdout, "hieraform", env.Version)
+		_, _ = fmt.Fprintln(env.Stdout, "hieraform", env.Version)
 		return exitOK
 	case "--help", "-help", "-h", "help":
-		fmt.Fprintf(env.Stdout, usage, commandList())
+		_, _ = fmt.Fprintf(env.Stdout, usage, commandList())
 		return exitOK
 	}
 	for _, c := range commands {
@@ -68,14 +68,14 @@ func Run(args []string, env Env) int {
 			return c.run(args[1:], env)
 		}
 	}
-	fmt.Fprintf(env.Stderr, "hieraform: unknown command %q\n\n"+usage, args[0], commandList())
+	_, _ = fmt.Fprintf(env.Stderr, "hieraform: unknown command %q\n\n"+usage, args[0], commandList())
 	return exitFailure
 }
 
 func commandList() string {
 	var b strings.Builder
 	for _, c := range commands {
-		fmt.Fprintf(&b, "  %-8s %s\n", c.name, c.summary)
+		_, _ = fmt.Fprintf(&b, "  %-8s %s\n", c.name, c.summary)
 	}
 	return b.String()
 }
@@ -113,11 +113,11 @@ func newFlagSet(name, synopsis, example string, env Env) *flag.FlagSet {
 	// the flag package calls Usage after a bad flag too: there it only points to --help
 	fs.Usage = func() {}
 	helps[name] = func() {
-		fmt.Fprintf(env.Stdout, "Usage: hieraform %s\n\nFlags:\n", synopsis)
+		_, _ = fmt.Fprintf(env.Stdout, "Usage: hieraform %s\n\nFlags:\n", synopsis)
 		fs.SetOutput(env.Stdout)
 		fs.PrintDefaults()
 		fs.SetOutput(env.Stderr)
-		fmt.Fprintf(env.Stdout, "\nExample:\n%s\n", example)
+		_, _ = fmt.Fprintf(env.Stdout, "\nExample:\n%s\n", example)
 	}
 	return fs
 }

@@ -40,7 +40,7 @@ func runDiff(args []string, env Env) int {
 		return exitOK
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(env.Stderr, "Error: %s\n", err)
+		_, _ = fmt.Fprintf(env.Stderr, "Error: %s\n", err)
 		return exitFailure
 	}
 	switch {
@@ -149,12 +149,12 @@ func changesHash(changes []keyChange, setups [2]setup) *model.Hash {
 // writeTable writes the changes for people: one row per key, values as puppet lookup --render-as s.
 func writeTable(env Env, changes []keyChange, setups [2]setup) {
 	if len(changes) == 0 {
-		fmt.Fprintf(env.Stdout, "no differences between %s and %s\n", setups[0].describe(), setups[1].describe())
+		_, _ = fmt.Fprintf(env.Stdout, "no differences between %s and %s\n", setups[0].describe(), setups[1].describe())
 		return
 	}
-	fmt.Fprintf(env.Stdout, "left:  %s\nright: %s\n\n", setups[0].describe(), setups[1].describe())
+	_, _ = fmt.Fprintf(env.Stdout, "left:  %s\nright: %s\n\n", setups[0].describe(), setups[1].describe())
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CHANGE\tKEY\tLEFT\tLEFT FROM\tRIGHT\tRIGHT FROM")
+	_, _ = fmt.Fprintln(tw, "CHANGE\tKEY\tLEFT\tLEFT FROM\tRIGHT\tRIGHT FROM")
 	cell := func(r *hiera.Result) string {
 		if r == nil {
 			return "-"
@@ -169,10 +169,10 @@ func writeTable(env Env, changes []keyChange, setups [2]setup) {
 		return strings.NewReplacer("\n", `\n`, "\t", `\t`).Replace(s)
 	}
 	for _, c := range changes {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.change, c.key, cell(c.left), orDash(sourceFile(c.left)), cell(c.right), orDash(sourceFile(c.right)))
+		_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.change, c.key, cell(c.left), orDash(sourceFile(c.left)), cell(c.right), orDash(sourceFile(c.right)))
 	}
 	_ = tw.Flush()
-	fmt.Fprintf(env.Stdout, "\n%d keys differ\n", len(changes))
+	_, _ = fmt.Fprintf(env.Stdout, "\n%d keys differ\n", len(changes))
 }
 
 func orDash(s string) string {

@@ -46,14 +46,14 @@ func runLookup(args []string, env Env) int {
 		return exitOK
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(env.Stderr, "Error: Could not run: %s\n", err)
+		_, _ = fmt.Fprintf(env.Stderr, "Error: Could not run: %s\n", err)
 		return exitAnswer // puppet lookup exits 1 on any failure
 	}
 	if err != nil {
 		return fail(err)
 	}
 	if len(keys) == 0 {
-		return fail(errors.New("No keys were given to lookup."))
+		return fail(model.Errorf("No keys were given to lookup."))
 	}
 	format := *renderAs
 	switch {
@@ -65,7 +65,7 @@ func runLookup(args []string, env Env) int {
 		return fail(errors.New("--explain prints text: use --render-as s or no --render-as"))
 	}
 	if !isFormat(format) {
-		return fail(fmt.Errorf("Unknown rendering format '%s' (use %s)", format, strings.Join(render.Formats, ", ")))
+		return fail(model.Errorf("Unknown rendering format '%s' (use %s)", format, strings.Join(render.Formats, ", ")))
 	}
 	m, err := mergeOption(merge, knockout, *sortArrays, *mergeHashArrays)
 	if err != nil {
@@ -92,24 +92,24 @@ func runLookup(args []string, env Env) int {
 	}
 	res, err := engine.Lookup(context.Background(), req)
 	for _, w := range res.Warnings {
-		fmt.Fprintf(env.Stderr, "Warning: %s\n", w)
+		_, _ = fmt.Fprintf(env.Stderr, "Warning: %s\n", w)
 	}
 	if err != nil {
 		return fail(err)
 	}
 	if *explain {
-		fmt.Fprint(env.Stdout, strings.TrimSuffix(res.Explanation, "\n")+"\n")
+		_, _ = fmt.Fprint(env.Stdout, strings.TrimSuffix(res.Explanation, "\n")+"\n")
 		return exitOK
 	}
 	if !res.Found && !req.HasDefault {
-		fmt.Fprintf(env.Stderr, "Error: Function lookup() did not find a value for the name '%s' (%s; searched %s)\n",
+		_, _ = fmt.Fprintf(env.Stderr, "Error: Function lookup() did not find a value for the name '%s' (%s; searched %s)\n",
 			strings.Join(keys, "', '"), st.describe(), searched(res.Searched))
 		return exitAnswer
 	}
 	value := res.Value
 	if res.Sensitive && !*reveal {
 		value = redacted
-		fmt.Fprintf(env.Stderr, "Note: the value of '%s' is secret (eyaml, or convert_to Sensitive); --reveal prints it\n", keys[0])
+		_, _ = fmt.Fprintf(env.Stderr, "Note: the value of '%s' is secret (eyaml, or convert_to Sensitive); --reveal prints it\n", keys[0])
 	}
 	out, err := render.Render(value, format)
 	if err != nil {
@@ -139,7 +139,7 @@ func isFormat(f string) bool {
 func mergeOption(strategy, knockout optional, sortArrays, mergeHashArrays bool) (*hiera.Merge, error) {
 	const runHelp = "Run 'hieraform lookup --help' for more details"
 	if (sortArrays || mergeHashArrays || knockout.set) && strategy.value != "deep" {
-		return nil, fmt.Errorf("The options --knock-out-prefix, --sort-merged-arrays, and --merge-hash-arrays are only available with '--merge deep'\n%s", runHelp)
+		return nil, model.Errorf("The options --knock-out-prefix, --sort-merged-arrays, and --merge-hash-arrays are only available with '--merge deep'\n%s", runHelp)
 	}
 	if !strategy.set {
 		return nil, nil
@@ -147,7 +147,7 @@ func mergeOption(strategy, knockout optional, sortArrays, mergeHashArrays bool) 
 	switch strategy.value {
 	case "first", "unique", "hash", "deep", "reverse_deep", "unconstrained_deep":
 	default:
-		return nil, fmt.Errorf("The --merge option only accepts 'first', 'unique', 'hash', 'deep', 'reverse_deep', or 'unconstrained_deep'\n%s", runHelp)
+		return nil, model.Errorf("The --merge option only accepts 'first', 'unique', 'hash', 'deep', 'reverse_deep', or 'unconstrained_deep'\n%s", runHelp)
 	}
 	opts := model.NewHash(4)
 	opts.Set("strategy", strategy.value)

@@ -39,7 +39,7 @@ func runNode(args []string, env Env) int {
 		return exitOK
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(env.Stderr, "Error: %s\n", err)
+		_, _ = fmt.Fprintf(env.Stderr, "Error: %s\n", err)
 		return exitAnswer
 	}
 	switch {
@@ -48,7 +48,7 @@ func runNode(args []string, env Env) int {
 	case len(rest) > 0:
 		return fail(fmt.Errorf("node takes no arguments (got %q): use --keys", rest[0]))
 	case !isFormat(*renderAs):
-		return fail(fmt.Errorf("Unknown rendering format '%s' (use %s)", *renderAs, strings.Join(render.Formats, ", ")))
+		return fail(model.Errorf("Unknown rendering format '%s' (use %s)", *renderAs, strings.Join(render.Formats, ", ")))
 	}
 	st, err := src.side(0, 1)
 	if err != nil {
@@ -80,10 +80,10 @@ func runNode(args []string, env Env) int {
 	}
 	_, _ = env.Stdout.Write(text)
 	if len(node.secret) > 0 {
-		fmt.Fprintf(env.Stderr, "Note: secret keys left out: %s\n", strings.Join(node.secret, ", "))
+		_, _ = fmt.Fprintf(env.Stderr, "Note: secret keys left out: %s\n", strings.Join(node.secret, ", "))
 	}
 	if len(node.missing) > 0 && req.Keys != nil {
-		fmt.Fprintf(env.Stderr, "Note: keys found nowhere: %s\n", strings.Join(node.missing, ", "))
+		_, _ = fmt.Fprintf(env.Stderr, "Note: keys found nowhere: %s\n", strings.Join(node.missing, ", "))
 	}
 	return exitOK
 }
@@ -106,7 +106,7 @@ func lookupNode(st setup, req hiera.NodeRequest, env Env) (nodeAnswers, error) {
 	}
 	res, err := engine.LookupNode(context.Background(), req)
 	for _, w := range res.Warnings {
-		fmt.Fprintf(env.Stderr, "Warning: %s\n", w)
+		_, _ = fmt.Fprintf(env.Stderr, "Warning: %s\n", w)
 	}
 	if err != nil {
 		return node, err

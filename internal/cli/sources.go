@@ -9,6 +9,7 @@ import (
 
 	"github.com/hieraform/terraform-provider-hiera/internal/facts"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // sourceFlags are the flags that say where data and facts come from, as puppet lookup names them.
@@ -70,7 +71,7 @@ func (st setup) engine() (*hiera.Engine, error) {
 		}
 		layers.Environment = filepath.Join(path, st.environment)
 		if fi, err := os.Stat(layers.Environment); err != nil || !fi.IsDir() {
-			return nil, fmt.Errorf("Could not find a directory environment named '%s' anywhere in the path: %s. Does the directory exist?",
+			return nil, model.Errorf("Could not find a directory environment named '%s' anywhere in the path: %s. Does the directory exist?",
 				st.environment, path)
 		}
 	}

@@ -67,7 +67,8 @@ func withNameFacts(facts *model.Hash, certname string) *model.Hash {
 			continue
 		}
 		if out == facts {
-			out = model.Copy(facts).(*model.Hash)
+			out = model.NewHash(facts.Len() + len(defaults))
+			facts.Each(func(k, v any) bool { out.Set(k, v); return true })
 		}
 		out.Set(d[0], d[1])
 	}

@@ -18,7 +18,7 @@ import (
 func YAML(v any) []byte {
 	e := &emitter{whitespace: true, indention: true, indent: -1}
 	e.writeIndicator("---", true, false, false)
-	e.node(v, false, false, false)
+	e.node(v, false, false)
 	e.writeIndent()
 	if e.openEnded {
 		e.writeIndicator("...", true, false, false)
@@ -107,7 +107,7 @@ func psychStringStyle(s string) scalarStyle {
 // the one before a final line feed.
 func hasInnerLineBreak(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' && i != len(s)-1 && !(i == len(s)-2 && s[len(s)-1] == '\n') {
+		if s[i] == '\n' && i != len(s)-1 && (i != len(s)-2 || s[len(s)-1] != '\n') {
 			return true
 		}
 	}
@@ -160,7 +160,7 @@ func octalLookingDecimal(s string) bool {
 }
 
 // node writes a value; the flags are libyaml's contexts.
-func (e *emitter) node(v any, sequence, mapping, simpleKey bool) {
+func (e *emitter) node(v any, mapping, simpleKey bool) {
 	switch t := v.(type) {
 	case []any:
 		if len(t) == 0 {
@@ -172,7 +172,7 @@ func (e *emitter) node(v any, sequence, mapping, simpleKey bool) {
 		for _, item := range t {
 			e.writeIndent()
 			e.writeIndicator("-", true, false, true)
-			e.node(item, true, false, false)
+			e.node(item, false, false)
 		}
 		e.popIndent()
 	case *model.Hash:
@@ -195,7 +195,7 @@ func (e *emitter) node(v any, sequence, mapping, simpleKey bool) {
 				e.writeIndent()
 				e.writeIndicator(":", true, false, true)
 			}
-			e.node(val, false, true, false)
+			e.node(val, true, false)
 			return true
 		})
 		e.popIndent()

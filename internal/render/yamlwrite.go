@@ -143,7 +143,7 @@ func isPrintable(s string, i int) bool {
 	c, c1, c2 := s[i], at(s, i+1), at(s, i+2)
 	return c == 0x0A || (c >= 0x20 && c <= 0x7E) || (c == 0xC2 && c1 >= 0xA0) || (c > 0xC2 && c < 0xED) ||
 		(c == 0xED && c1 < 0xA0) || c == 0xEE ||
-		(c == 0xEF && !(c1 == 0xBB && c2 == 0xBF) && !(c1 == 0xBF && (c2 == 0xBE || c2 == 0xBF)))
+		(c == 0xEF && (c1 != 0xBB || c2 != 0xBF) && (c1 != 0xBF || (c2 != 0xBE && c2 != 0xBF)))
 }
 
 func (e *emitter) put(c byte) {
