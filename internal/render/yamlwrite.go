@@ -209,41 +209,28 @@ func (e *emitter) writePlain(s string, allowBreaks bool) {
 	if !e.whitespace && (len(s) > 0 || e.flowLevel > 0) {
 		e.put(' ')
 	}
-	spaces, breaks := false, false
-	for i := 0; i < len(s); {
-		switch {
-		case s[i] == ' ':
-			if allowBreaks && !spaces && e.column > bestWidth && at(s, i+1) != ' ' {
-				e.writeIndent()
-				i++
-			} else {
-				i += e.write(s, i)
-			}
-			spaces = true
-		case isBreak(s, i):
-			if !breaks && s[i] == '\n' {
-				e.putBreak()
-			}
-			i += e.writeBreak(s, i)
-			e.indention, breaks = true, true
-		default:
-			if breaks {
-				e.writeIndent()
-			}
-			i += e.write(s, i)
-			e.indention, spaces, breaks = false, false, false
-		}
-	}
+	e.writeFoldable(s, allowBreaks, false)
 	e.whitespace, e.indention = false, false
 }
 
 func (e *emitter) writeSingleQuoted(s string, allowBreaks bool) {
 	e.writeIndicator("'", true, false, false)
-	spaces, breaks := false, false
+	if e.writeFoldable(s, allowBreaks, true) {
+		e.writeIndent()
+	}
+	e.writeIndicator("'", false, false, false)
+	e.whitespace, e.indention = false, false
+}
+
+// writeFoldable is the text of a plain or single-quoted scalar, which libyaml writes alike: a
+// space past the line width becomes a line break (in quotes never the first or last character),
+// line breaks are doubled, quotes doubled in quotes. It reports whether the text ended in breaks.
+func (e *emitter) writeFoldable(s string, allowBreaks, quoted bool) (breaks bool) {
+	spaces := false
 	for i := 0; i < len(s); {
 		switch {
 		case s[i] == ' ':
-			if allowBreaks && !spaces && e.column > bestWidth && i != 0 && i != len(s)-1 && at(s, i+1) != ' ' {
+			if allowBreaks && !spaces && e.column > bestWidth && (!quoted || (i != 0 && i != len(s)-1)) && at(s, i+1) != ' ' {
 				e.writeIndent()
 				i++
 			} else {
@@ -260,18 +247,14 @@ func (e *emitter) writeSingleQuoted(s string, allowBreaks bool) {
 			if breaks {
 				e.writeIndent()
 			}
-			if s[i] == '\'' {
+			if quoted && s[i] == '\'' {
 				e.put('\'')
 			}
 			i += e.write(s, i)
 			e.indention, spaces, breaks = false, false, false
 		}
 	}
-	if breaks {
-		e.writeIndent()
-	}
-	e.writeIndicator("'", false, false, false)
-	e.whitespace, e.indention = false, false
+	return breaks
 }
 
 // doubleQuotedEscapes are libyaml's short escapes.
