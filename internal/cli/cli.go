@@ -36,6 +36,7 @@ var commands = []command{
 	{"lookup", "look keys up as `puppet lookup` does", runLookup},
 	{"node", "every key of a node, as the hiera_node data source", runNode},
 	{"diff", "compare two nodes, environments or checkouts", runDiff},
+	{"check", "find broken data files, interpolations and lookup_options", runCheck},
 }
 
 const usage = `hieraform answers Hiera lookups as Puppet does, without Puppet.
