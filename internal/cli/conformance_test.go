@@ -52,23 +52,7 @@ func TestLookupConformance(t *testing.T) {
 			Results []map[string]json.RawMessage `json:"results"`
 		}
 		readJSON(t, filepath.Join(dir, "expected", filepath.Base(p)), &exp)
-		root := t.TempDir()
-		for rel, text := range c.Files {
-			f := filepath.Join(root, rel)
-			must(t, os.MkdirAll(filepath.Dir(f), 0o755))
-			must(t, os.WriteFile(f, []byte(strings.ReplaceAll(text, "@ROOT@", root)), 0o644))
-		}
-		if len(c.Facts) == 0 {
-			c.Facts = json.RawMessage("{}")
-		}
-		factsFile := filepath.Join(root, "facts.json")
-		must(t, os.WriteFile(factsFile, c.Facts, 0o644))
-		var facts map[string]any
-		_ = json.Unmarshal(c.Facts, &facts)
-		certname, _ := facts["clientcert"].(string)
-		if certname == "" {
-			certname = "node1.example.com"
-		}
+		root, factsFile, certname := writeCase(t, c)
 		for i, lk := range c.Lookups {
 			args, ok := lookupArgs(lk, c, root, factsFile, certname)
 			if !ok {
@@ -91,6 +75,28 @@ func TestLookupConformance(t *testing.T) {
 		}
 	}
 	fmt.Printf("cli conformance: %d/%d lookups agree with Puppet (%d skipped: not expressible as flags)\n", agree, total, skipped)
+}
+
+// writeCase writes a case's files (@ROOT@ replaced) and facts, and returns its root, facts file and
+// the certname the corpus gives it (its clientcert fact, else node1.example.com).
+func writeCase(t *testing.T, c cliCase) (root, factsFile, certname string) {
+	root = t.TempDir()
+	for rel, text := range c.Files {
+		f := filepath.Join(root, rel)
+		must(t, os.MkdirAll(filepath.Dir(f), 0o755))
+		must(t, os.WriteFile(f, []byte(strings.ReplaceAll(text, "@ROOT@", root)), 0o644))
+	}
+	if len(c.Facts) == 0 {
+		c.Facts = json.RawMessage("{}")
+	}
+	factsFile = filepath.Join(root, "facts.json")
+	must(t, os.WriteFile(factsFile, c.Facts, 0o644))
+	var facts map[string]any
+	_ = json.Unmarshal(c.Facts, &facts)
+	if certname, _ = facts["clientcert"].(string); certname == "" {
+		certname = "node1.example.com"
+	}
+	return root, factsFile, certname
 }
 
 // lookupArgs are clicheck.py's flags for a lookup; false when flags cannot express it.
