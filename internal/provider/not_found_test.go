@@ -50,7 +50,7 @@ func TestNotFound_function(t *testing.T) {
 		Config:      `output "test" { value = provider::hiera::lookup("testdata/site/hiera.yaml", "strnig", { role = "web" }) }`,
 		ExpectError: errorRE(`"strnig" was not found.*Wrap the call in try\(\).*Did you mean "string"\?`),
 	}, resource.TestStep{
-		Config:      `output "test" { value = provider::hiera::lookup("testdata/nowhere/hiera.yaml", "string", null) }`,
+		Config:      `output "test" { value = provider::hiera::lookup("testdata/nowhere/hiera.yaml", "string", {}) }`,
 		ExpectError: errorRE(`There is no hiera.yaml at .*testdata/nowhere/hiera.yaml, the path the function's config argument names`),
 	})
 }
