@@ -81,6 +81,14 @@ func commandList() string {
 	return b.String()
 }
 
+// failer returns a command's way to fail: the error on stderr after prefix, then exit code.
+func (env Env) failer(prefix string, code int) func(error) int {
+	return func(err error) int {
+		_, _ = fmt.Fprintf(env.Stderr, "%s%s\n", prefix, err)
+		return code
+	}
+}
+
 // errHelp is parseArgs' answer to --help: the help was printed, exit 0.
 var errHelp = errors.New("help")
 

@@ -39,10 +39,7 @@ func runDiff(args []string, env Env) int {
 	if errors.Is(err, errHelp) {
 		return exitOK
 	}
-	fail := func(err error) int {
-		_, _ = fmt.Fprintf(env.Stderr, "Error: %s\n", err)
-		return exitFailure
-	}
+	fail := env.failer("Error: ", exitFailure)
 	switch {
 	case err != nil:
 		return fail(err)

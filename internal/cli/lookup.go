@@ -45,10 +45,7 @@ func runLookup(args []string, env Env) int {
 	if errors.Is(err, errHelp) {
 		return exitOK
 	}
-	fail := func(err error) int {
-		_, _ = fmt.Fprintf(env.Stderr, "Error: Could not run: %s\n", err)
-		return exitAnswer // puppet lookup exits 1 on any failure
-	}
+	fail := env.failer("Error: Could not run: ", exitAnswer) // puppet lookup exits 1 on any failure
 	if err != nil {
 		return fail(err)
 	}

@@ -38,10 +38,7 @@ func runNode(args []string, env Env) int {
 	if errors.Is(err, errHelp) {
 		return exitOK
 	}
-	fail := func(err error) int {
-		_, _ = fmt.Fprintf(env.Stderr, "Error: %s\n", err)
-		return exitAnswer
-	}
+	fail := env.failer("Error: ", exitAnswer)
 	switch {
 	case err != nil:
 		return fail(err)
