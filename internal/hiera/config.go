@@ -361,10 +361,11 @@ func countKeys(h *model.Hash, keys []string) int {
 	return n
 }
 
-// sourceLine is the 1-based line of a node of the hiera.yaml text, reached from the top mapping by
-// path: a string step selects a mapping key (a symbol key matches without its ':') and gives the
-// key's own line, as Puppet reports it; an int step selects a sequence element. 0 when not found.
-// Only error paths use it, so re-reading the text is fine.
+// sourceLine is the 1-based line of a node of a YAML (or JSON) text, reached from the top mapping
+// by path: a string step selects a mapping key (exactly, or a symbol key without its ':') and gives
+// the key's own line, as Puppet reports it; an int step selects a sequence element. Where the path
+// leaves the text, the line of the last step found; 0 when not even the first is. Only error paths
+// use it, so re-reading the text is fine.
 func sourceLine(src []byte, path ...any) (line int) {
 	defer func() {
 		if recover() != nil {
@@ -384,10 +385,10 @@ func sourceLine(src []byte, path ...any) (line int) {
 		switch s := step.(type) {
 		case string:
 			if n.Kind != yaml.MappingNode {
-				return 0
+				return line
 			}
 			for i := 0; i+1 < len(n.Content); i += 2 {
-				if k := n.Content[i]; k.Kind == yaml.ScalarNode && strings.TrimPrefix(k.Value, ":") == s {
+				if k := n.Content[i]; k.Kind == yaml.ScalarNode && (k.Value == s || strings.TrimPrefix(k.Value, ":") == s) {
 					next, line = n.Content[i+1], k.Line // a duplicate key: the last one wins
 				}
 			}
@@ -398,7 +399,7 @@ func sourceLine(src []byte, path ...any) (line int) {
 			}
 		}
 		if next == nil {
-			return 0
+			return line
 		}
 		n = next
 	}

@@ -53,12 +53,12 @@ func TestErrorFields(t *testing.T) {
 			file: "data/common.json", message: "Value returned from data_hash function 'json_data', when using location '@ROOT@/data/common.json', has wrong type, expects a Hash value, got Tuple",
 		},
 		"symbol-value": {
-			node: "a: :sym\n", json: "{}",
-			file: "data/node.yaml", message: "Value for key 'a', in hash returned from data_hash function 'yaml_data', when using location '@ROOT@/data/node.yaml', has wrong type, expects Puppet::LookupValue, got Runtime[ruby, 'Symbol']",
+			node: "b: 1\na: :sym\n", json: "{}",
+			file: "data/node.yaml", line: 2, message: "Value for key 'a', in hash returned from data_hash function 'yaml_data', when using location '@ROOT@/data/node.yaml', has wrong type, expects Puppet::LookupValue, got Runtime[ruby, 'Symbol']",
 		},
 		"non-richdata-key": {
-			node: "a: {true: x}\n", json: "{}",
-			file: "data/node.yaml", message: "has wrong type, expects Puppet::LookupValue",
+			node: "b: 1\na: {true: x}\n", json: "{}",
+			file: "data/node.yaml", line: 2, message: "has wrong type, expects Puppet::LookupValue",
 		},
 	}
 	for name, tt := range tests {

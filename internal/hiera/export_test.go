@@ -15,3 +15,10 @@ func CachedDecryptors(e *Engine) int {
 
 // MissCompared counts the keys ExplainMiss compared for its suggestions.
 func MissCompared(m Miss) int { return m.compared }
+
+// SetListBounds lowers DataFiles' bounds until the returned function restores them.
+func SetListBounds(files, entries int) (restore func()) {
+	f, e := maxListedDataFiles, maxListedEntries
+	maxListedDataFiles, maxListedEntries = files, entries
+	return func() { maxListedDataFiles, maxListedEntries = f, e }
+}

@@ -40,6 +40,7 @@ func (inv *invocation) interpolateAny(v any, allowMethods bool) (any, error) {
 		for i, el := range t {
 			nv, err := inv.interpolateAny(el, allowMethods)
 			if err != nil {
+				inv.errPath = append(inv.errPath, i)
 				return nil, err
 			}
 			if out == nil && !sameRef(nv, el) {
@@ -62,14 +63,17 @@ func (inv *invocation) interpolateAny(v any, allowMethods bool) (any, error) {
 			val := t.Vals[i]
 			nk, err := inv.interpolateAny(k, allowMethods)
 			if err != nil {
+				inv.errPath = append(inv.errPath, model.ToS(k))
 				return nil, err
 			}
 			switch nk.(type) {
 			case []any, *model.Hash: // an alias() key; engine hashes only have scalar keys
+				inv.errPath = append(inv.errPath[:0], model.ToS(k))
 				return nil, model.Errorf("Interpolation of the hash key %s produced %s: hash keys must be scalars", model.Inspect(k), describe(nk))
 			}
 			nv, err := inv.interpolateAny(val, allowMethods)
 			if err != nil {
+				inv.errPath = append(inv.errPath, model.ToS(k))
 				return nil, err
 			}
 			if out == nil && (!sameRef(nk, k) || !sameRef(nv, val)) {
@@ -141,6 +145,9 @@ func (inv *invocation) interpolateString(s string, allowMethods bool) (any, erro
 			text, whole, isWhole, err = inv.token5(s, token, expr, allowMethods)
 		}
 		if err != nil {
+			// what the error path holds is about the values this token read (a nested lookup's,
+			// a fact's): the containers around this string add theirs as the error returns
+			inv.errPath = inv.errPath[:0]
 			return nil, err
 		}
 		if isWhole {
@@ -245,6 +252,9 @@ const maxNestedLookups = 100000
 // nestedLookup is the lookup()/hiera()/alias() interpolation function: a whole lookup in the same
 // invocation with a default of "".
 func (inv *invocation) nestedLookup(key string) (any, error) {
+	if inv.withoutNode {
+		return inv.keySyntaxOnly(key)
+	}
 	if inv.nestedLookups++; inv.nestedLookups > maxNestedLookups {
 		return nil, model.ValueFreef("The lookup made more than %d nested lookup()/hiera()/alias() interpolations (the last of '%s'): the data's interpolations multiply", maxNestedLookups, key)
 	}
@@ -300,4 +310,15 @@ func (inv *invocation) reinterpolate(method, arg string, value any, allowMethods
 		return "", nil, false, err
 	}
 	return model.ToS(value), nil, false, nil
+}
+
+// keySyntaxOnly is a nested lookup without a node (CheckDataFile): the key is parsed as a lookup
+// parses it, and nothing is looked up (what a key holds depends on the node).
+func (inv *invocation) keySyntaxOnly(key string) (any, error) {
+	if !plainKey(key) {
+		if _, err := parseKey(key); err != nil {
+			return nil, err
+		}
+	}
+	return "", nil
 }

@@ -56,6 +56,12 @@ type invocation struct {
 	warned      map[string]bool
 	pitfalls    []string // pitfalls.go, when the request asks for them
 	pitfallSeen map[string]bool
+	// errPath is where in a data value a failed interpolation sits, innermost first (hash keys and
+	// array indexes), filled as the error returns: lookupInLocation turns it into a line.
+	errPath []any
+	// withoutNode: interpolation makes no nested lookups (CheckDataFile checks what is decided
+	// without a node).
+	withoutNode bool
 
 	// Storage for the above that a warm lookup would otherwise allocate one by one.
 	own struct {

@@ -79,25 +79,31 @@ func (inv *invocation) locateOptionsError(err error, root string, all *model.Has
 	c := *e
 	for _, l := range layers {
 		if level, file, ok := inv.optionsEntryFile(l, entryKey); ok {
-			c.Level, c.File = level, file
+			c.Level, c.File, c.Line = level, file, keyLine(file, "lookup_options", entryKey)
 			break
 		}
 	}
-	c.Hint = fmt.Sprintf("In the lookup_options entry %q", entryKey)
-	if strings.HasPrefix(c.Message, "Unknown merge strategy") {
-		c.Hint += fmt.Sprintf(": merge must be one of %s", strings.Join(merge.Strategies, ", "))
-	}
+	c.Hint = optionsEntryHint(entryKey, c.Message)
 	return &c
 }
 
-// matchingPattern is the first lookup_options pattern (a key starting with ^) that matches root.
+// optionsEntryHint names the lookup_options entry a message is about, and the merges there are.
+func optionsEntryHint(entryKey, message string) string {
+	if strings.HasPrefix(message, "Unknown merge strategy") {
+		return fmt.Sprintf("In the lookup_options entry %q: merge must be one of %s", entryKey, strings.Join(merge.Strategies, ", "))
+	}
+	return fmt.Sprintf("In the lookup_options entry %q", entryKey)
+}
+
+// matchingPattern is the lookup_options pattern (a key starting with ^) selectOptions stops at for
+// root: the first one that matches it, or that does not compile.
 func matchingPattern(all *model.Hash, root string) string {
 	for _, k := range all.Keys() {
 		p, isStr := k.(string)
 		if !isStr || !strings.HasPrefix(p, "^") {
 			continue
 		}
-		if re, err := compilePattern(p); err == nil && re.MatchString(root) {
+		if re, err := compilePattern(p); err != nil || re.MatchString(root) {
 			return p
 		}
 	}
@@ -124,17 +130,23 @@ func (inv *invocation) locateLayerOptionsError(err error, l *layer, v any) error
 		oh, optsHash := opts.(*model.Hash)
 		_, hasKey := oh.Get(key)
 		if found && (!isHash && !optsHash || isHash && optsHash && hasKey) {
-			c.Level, c.File = en.name, loc.path
+			c.Level, c.File, c.Line = en.name, loc.path, keyLine(loc.path, "lookup_options", key)
 			return false
 		}
 		return true
 	})
-	if key != "" {
-		c.Hint = fmt.Sprintf("The lookup_options key %q is not module %q's own: a module's data may only give lookup_options for "+
-			"keys starting with %q (patterns \"^%s\"); options for other keys belong in the environment's or the global data",
-			key, l.module, l.module+"::", l.module+"::")
-	}
+	c.Hint = foreignOptionsHint(key, l.module)
 	return &c
+}
+
+// foreignOptionsHint says why a module's lookup_options key is refused ("" for no key).
+func foreignOptionsHint(key, module string) string {
+	if key == "" {
+		return ""
+	}
+	return fmt.Sprintf("The lookup_options key %q is not module %q's own: a module's data may only give lookup_options for "+
+		"keys starting with %q (patterns \"^%s\"); options for other keys belong in the environment's or the global data",
+		key, module, module+"::", module+"::")
 }
 
 // locateMergeTypeError names the data files whose value for root the merge cannot take, and
@@ -156,7 +168,7 @@ func (inv *invocation) locateMergeTypeError(err error, root string, m *merge.Mer
 			v, ok := rootValue(df, root)
 			if _, isHash := v.(*model.Hash); ok && v != nil && isHash != wantHash {
 				if len(wrong) == 0 {
-					c.Level, c.File = en.name, loc.path
+					c.Level, c.File, c.Line = en.name, loc.path, keyLine(loc.path, root)
 				}
 				wrong = append(wrong, fmt.Sprintf("%s in %s", kindOf(v), loc.path))
 			}

@@ -373,7 +373,7 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 		return nil, false, nil
 	}
 	if badType != "" {
-		return nil, false, withLevel(richDataError(root, e.fn.name, loc.path, badType), e.name)
+		return nil, false, withLevel(atKey(richDataError(root, e.fn.name, loc.path, badType), root), e.name)
 	}
 	decrypted := false
 	if e.fn.decrypt != nil {
@@ -387,7 +387,8 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 	raw := v
 	v, err = inv.interpolateValue(v)
 	if err != nil {
-		return nil, false, withFile(err, e.name, loc.path) // quoting the text: withheld by run() if it is secret
+		// quoting the text: withheld by run() if it is secret
+		return nil, false, inv.interpolationError(err, e.name, loc.path, root)
 	}
 	if decrypted || !sameRef(raw, v) {
 		inv.volatile++ // the value depends on the scope or is secret: not for the result cache

@@ -99,7 +99,7 @@ func TestHashDataSource_notAHash(t *testing.T) {
 data "hiera_hash" "test" {
   key = "packages"
 }`,
-			ExpectError: errorRE(`Hiera Lookup Failed.*"packages".*expects a Hash value, got Tuple \(hierarchy level "Per role", file: .*testdata/site/data/roles/web.yaml\)\.` +
+			ExpectError: errorRE(`Hiera Lookup Failed.*"packages".*expects a Hash value, got Tuple \(hierarchy level "Per role", file: .*testdata/site/data/roles/web.yaml, line: 8\)\.` +
 				` The hash merge takes hashes only, and "packages" holds an array in .*roles/web.yaml, an array in .*common.yaml: hiera_hash merges hashes; use hiera_array for arrays, or hiera_lookup`),
 		},
 		resource.TestStep{

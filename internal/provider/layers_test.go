@@ -226,7 +226,7 @@ data "hiera_lookup" "test" {
   key = "broken::setting"
   ` + production + `
 }`,
-			ExpectError: errorRE(`Hiera Lookup Failed.*"broken::setting".*all lookup_options keys must start with module name 'broken' \(hierarchy level "common", file: \S*modules/broken/data/common.yaml\)\.` +
+			ExpectError: errorRE(`Hiera Lookup Failed.*"broken::setting".*all lookup_options keys must start with module name 'broken' \(hierarchy level "common", file: \S*modules/broken/data/common.yaml, line: 3\)\.` +
 				` The lookup_options key "ntp::servers" is not module "broken"'s own`),
 		},
 		// An error in a module's data names the key, the file, the line and the level.

@@ -61,7 +61,7 @@ func TestLookupOptions_unknownStrategyNamesTheEntry(t *testing.T) {
 	unitTest(t, resource.TestStep{
 		Config: `provider "hiera" { config = "testdata/merge_typo/hiera.yaml" }
 data "hiera_lookup" "test" { key = "ntp::servers" }`,
-		ExpectError: errorRE(`Hiera Lookup Failed.*Unknown merge strategy: 'uniq' \(hierarchy level "Common", file: .*testdata/merge_typo/data/common.yaml\)\.` +
+		ExpectError: errorRE(`Hiera Lookup Failed.*Unknown merge strategy: 'uniq' \(hierarchy level "Common", file: .*testdata/merge_typo/data/common.yaml, line: 3\)\.` +
 			` In the lookup_options entry "ntp::servers": merge must be one of first, unique, hash, deep`),
 	})
 }

@@ -1,0 +1,50 @@
+package hiera
+
+// Lines of data files in errors, found on error paths only: the file is read again.
+
+import (
+	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+)
+
+// keyLine is the 1-based line of a value in a YAML or JSON data file, reached by its root key, then
+// hash keys and array indexes (the deepest step found); 0 when the file does not read as YAML (HOCON).
+func keyLine(file string, path ...any) int {
+	text, err := boundedfile.Read(file, maxDataFileSize)
+	if err != nil {
+		return 0
+	}
+	return sourceLine(text, path...)
+}
+
+// atKey gives an error about a value of its file the line of that value (path as keyLine takes
+// it), when the error names a file and no line yet.
+func atKey(err error, path ...any) error {
+	e, ok := err.(*model.Error)
+	if !ok || e.File == "" || e.Line > 0 {
+		return err
+	}
+	if line := keyLine(e.File, path...); line > 0 {
+		c := *e
+		c.Line = line
+		return &c
+	}
+	return err
+}
+
+// interpolationError places a failed interpolation of root's value read from file at level: the
+// line of the string that failed (inv.errPath, filled as the error returned), unless the error
+// names a file already (a nested lookup's value failed: its own file and line).
+func (inv *invocation) interpolationError(err error, level, file, root string) error {
+	path := inv.errPath
+	inv.errPath = inv.errPath[:0]
+	if e, ok := err.(*model.Error); ok && e.File != "" {
+		return withLevel(err, level)
+	}
+	steps := make([]any, 0, len(path)+1)
+	steps = append(steps, root)
+	for i := len(path) - 1; i >= 0; i-- {
+		steps = append(steps, path[i])
+	}
+	return atKey(withFile(err, level, file), steps...)
+}
