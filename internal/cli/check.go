@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"time"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/facts"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
@@ -13,20 +15,34 @@ import (
 
 const checkSynopsis = `check [flags]
 
-Looks up every key of every node given (each facts file, or each file of a facts directory) as
-the node command does, and reports every problem a lookup meets, with its file, line and
-hierarchy level: a data file that does not parse, an interpolation that fails, lookup_options that
-Puppet rejects, a hiera.yaml that does not validate. Without --facts it checks the node with no
-facts (the levels every node reaches). Exits 0 when all is well, 1 when it found problems, 2 when
-it cannot run. Secrets are looked up but never shown.`
+Checks Hiera data as Puppet reads it and reports every problem with its file, line and
+hierarchy level, each once:
+  - every data file under the datadir of every level of every layer (global, environment, each
+    module of the modulepath, default_hierarchy too), whatever the node: a file that does not
+    parse, lookup_options Puppet rejects, an interpolation that fails without a node (its syntax,
+    an unknown method, alias() inside a longer string; a fact it names is no problem);
+  - every key of every node given (--facts: a facts file or a directory of them; none: the node
+    with no facts) looked up as Puppet looks it up: interpolations, nested lookups, merges;
+  - with --types, every key the file names must have its type on every node that finds it (a
+    key no level gives the node is no problem).
+A datadir that depends on a fact is walked for each node given; with no --facts it is skipped
+with a warning. Exits 0 when all is well, 1 when it found problems, 2 when it cannot run. Secrets
+are checked but never shown.`
 
-const checkExample = `  hieraform check --environment production --facts facts/
-  hieraform check --config hiera.yaml --facts web01.yaml --facts db01.yaml`
+const checkExample = `  hieraform check --environment production
+  hieraform check --environment production --facts facts/ --types types.yaml
+  hieraform check --config hiera.yaml --facts web01.yaml --facts db01.yaml
+
+A types file (YAML or JSON) maps lookup keys to Puppet types, as lookup()'s value_type takes them:
+  ntp::servers: Array[String, 1]
+  profile::web::port: Integer[1, 65535]
+  profile::users.alice.uid: Integer`
 
 func runCheck(args []string, env Env) int {
 	fs := newFlagSet("check", checkSynopsis, checkExample, env)
 	var src sourceFlags
 	src.register(fs)
+	typesFile := fs.String("types", "", "a `file` mapping lookup keys to the Puppet types their values must have (YAML or JSON)")
 	rest, err := parseArgs(fs, args)
 	if errors.Is(err, errHelp) {
 		return exitOK
@@ -39,6 +55,12 @@ func runCheck(args []string, env Env) int {
 		return fail(fmt.Errorf("check takes no arguments (got %q): give facts with --facts", rest[0]))
 	case len(src.node) > 0:
 		return fail(errors.New("check takes each node's certname from its facts file: no --node"))
+	}
+	var types []typedKey
+	if *typesFile != "" {
+		if types, err = readTypes(*typesFile); err != nil {
+			return fail(err)
+		}
 	}
 	paths := src.facts
 	src.facts = nil
@@ -54,46 +76,177 @@ func runCheck(args []string, env Env) int {
 		}
 		nodes = append(nodes, read...)
 	}
-	if len(paths) == 0 {
-		nodes = []*facts.Node{{File: "(no facts)", Facts: model.NewHash(0)}}
-	}
 	engine, err := st.engine()
 	if err != nil {
 		return fail(err)
 	}
-	problems := 0
-	seen := map[string]bool{} // a broken file is reported once, not once per node
+	c := &checker{env: env, engine: engine, reported: map[string]bool{}, warned: map[string]bool{}}
+	if env.ErrTerminal {
+		c.progress.out = env.Stderr
+	}
+	var scopes []hiera.Scope
+	for _, n := range nodes {
+		scopes = append(scopes, facts.Scope(n.Facts, n.Certname()))
+	}
+	files, err := c.walk(scopes)
+	if err != nil {
+		return fail(err)
+	}
+	if len(nodes) == 0 {
+		nodes = []*facts.Node{{File: "(no facts)", Facts: model.NewHash(0)}}
+		scopes = []hiera.Scope{facts.Scope(nil, "")}
+	}
 	for i, n := range nodes {
-		if env.ErrTerminal && len(nodes) > 1 {
-			_, _ = fmt.Fprintf(env.Stderr, "\rchecking node %d/%d", i+1, len(nodes))
-		}
-		res, err := engine.LookupNode(context.Background(), hiera.NodeRequest{Scope: facts.Scope(n.Facts, n.Certname())})
-		failures := res.Answers
-		if err != nil {
-			failures = []hiera.NodeAnswer{{Err: err}}
-		}
-		for _, a := range failures {
-			if a.Err == nil || seen[problemLine(a.Err, "")] {
-				continue
-			}
-			seen[problemLine(a.Err, "")] = true
-			problems++
-			_, _ = fmt.Fprintf(env.Stdout, "%s (node %s)\n", problemLine(a.Err, a.Key), n.File)
+		c.progress.show("node", i, len(nodes))
+		if err := c.node(n.File, scopes[i], types); err != nil {
+			return fail(err)
 		}
 	}
-	if env.ErrTerminal && len(nodes) > 1 {
-		_, _ = fmt.Fprintln(env.Stderr)
+	c.progress.clear()
+	checked := fmt.Sprintf("%d data files and %d nodes", files, len(nodes))
+	if len(paths) == 0 {
+		checked = fmt.Sprintf("%d data files and the node with no facts", files)
 	}
-	if problems > 0 {
-		_, _ = fmt.Fprintf(env.Stdout, "%d problems in %s\n", problems, st.describe())
+	if c.problems > 0 {
+		_, _ = fmt.Fprintf(env.Stdout, "%d problems in %s (%s checked)\n", c.problems, st.describe(), checked)
 		return exitAnswer
 	}
-	_, _ = fmt.Fprintf(env.Stdout, "no problems: %d nodes checked against %s\n", len(nodes), st.describe())
+	_, _ = fmt.Fprintf(env.Stdout, "no problems: %s checked against %s\n", checked, st.describe())
 	return exitOK
 }
 
-// problemLine is one problem as "file:line: level "x": message (key k)", the engine's error placed.
-func problemLine(err error, key string) string {
+// checker reports each problem and warning once, however many files and nodes meet it.
+type checker struct {
+	env      Env
+	engine   *hiera.Engine
+	problems int
+	reported map[string]bool // problems by where and what (problemKey)
+	warned   map[string]bool
+	progress progress
+}
+
+// walk checks every data file of every level, whatever the node (datadirs that depend on the
+// node resolved for scopes), and returns how many it checked.
+func (c *checker) walk(scopes []hiera.Scope) (int, error) {
+	ctx := context.Background()
+	list, err := c.engine.DataFiles(ctx, scopes)
+	if err != nil {
+		return 0, err
+	}
+	for _, w := range list.Warnings {
+		c.warn(w)
+	}
+	for _, p := range list.Problems {
+		c.report(p, "")
+	}
+	if len(list.Files) == 0 {
+		return 0, nil
+	}
+	check, err := c.engine.NewFileCheck(ctx, list.Files)
+	if err != nil {
+		return 0, err // the listing started: this is the context's
+	}
+	for i, f := range list.Files {
+		c.progress.show("data file", i, len(list.Files))
+		problems, warnings := check.Check(f)
+		for _, w := range warnings {
+			c.warn(w)
+		}
+		for _, p := range problems {
+			c.report(p, "")
+		}
+	}
+	return len(list.Files), nil
+}
+
+// node looks up every key of one node, and checks the types of the keys types names.
+func (c *checker) node(name string, scope hiera.Scope, types []typedKey) error {
+	ctx := context.Background()
+	res, err := c.engine.LookupNode(ctx, hiera.NodeRequest{Scope: scope})
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		c.warn(w)
+	}
+	if res.ListErr != nil {
+		c.report(res.ListErr, name)
+	}
+	for _, a := range res.Answers {
+		if a.Err != nil {
+			c.report(a.Err, name)
+		}
+	}
+	for _, t := range types {
+		_, err := c.engine.Lookup(ctx, hiera.Request{Key: t.key, Scope: scope, ValueType: t.typ, HasValueType: true})
+		switch {
+		case err == nil:
+		case errors.Is(err, hiera.ErrValueType):
+			c.report(c.mismatch(err, t, scope), name)
+		default:
+			c.report(err, name)
+		}
+	}
+	return nil
+}
+
+// mismatch places a value_type mismatch at the data file and line the value came from (the first,
+// most specific, of a merge), naming the type's line in the types file.
+func (c *checker) mismatch(err error, t typedKey, scope hiera.Scope) error {
+	var he *model.Error
+	if !errors.As(err, &he) {
+		return err
+	}
+	placed := *he
+	placed.Key = t.key
+	placed.Hint = fmt.Sprintf("The types file's line %d wants %s", t.line, t.typ)
+	res, lerr := c.engine.Lookup(context.Background(), hiera.Request{Key: t.key, Scope: scope})
+	if lerr == nil && len(res.Sources) > 0 {
+		s := res.Sources[0]
+		placed.File, placed.Level, placed.Line = s.File, s.Level, hiera.KeyLine(s.File, t.key)
+		if len(res.Sources) > 1 {
+			placed.Hint += fmt.Sprintf("; the value merges %d files", len(res.Sources))
+		}
+	}
+	return &placed
+}
+
+// report prints a problem once: "file:line: level "x": message (key k, node n). hint".
+func (c *checker) report(err error, node string) {
+	key := problemKey(err)
+	if c.reported[key] {
+		return
+	}
+	c.reported[key] = true
+	c.problems++
+	c.progress.clear()
+	_, _ = fmt.Fprintln(c.env.Stdout, problemLine(err, node))
+}
+
+func (c *checker) warn(msg string) {
+	if c.warned[msg] {
+		return
+	}
+	c.warned[msg] = true
+	c.progress.clear()
+	_, _ = fmt.Fprintf(c.env.Stderr, "Warning: %s\n", msg)
+}
+
+// problemKey identifies a problem across files and nodes: where it is and what it says (a problem
+// without a file by its level and message: every key of a node may meet it).
+func problemKey(err error) string {
+	var he *model.Error
+	if !errors.As(err, &he) {
+		return err.Error()
+	}
+	if he.File == "" {
+		return fmt.Sprintf("\x00%s\x00%s", he.Level, he.Message)
+	}
+	return fmt.Sprintf("%s\x00%d\x00%s", he.File, he.Line, he.Message)
+}
+
+// problemLine is one problem as "file:line: level "x": message (key k, node n). hint".
+func problemLine(err error, node string) string {
 	var he *model.Error
 	if !errors.As(err, &he) {
 		return err.Error()
@@ -108,12 +261,49 @@ func problemLine(err error, key string) string {
 	if he.Level != "" {
 		where = append(where, fmt.Sprintf("level %q:", he.Level))
 	}
-	msg := he.Message
-	if he.Err != nil && !strings.Contains(msg, he.Err.Error()) {
-		msg += ": " + he.Err.Error()
+	msg := he.Message // whole, as Error() shows it: Err is a cause it names, or a sentinel
+	var about []string
+	if he.Key != "" {
+		about = append(about, "key "+he.Key)
 	}
-	if key != "" {
-		msg += fmt.Sprintf(" (key %s)", key)
+	if node != "" {
+		about = append(about, "node "+node)
+	}
+	if len(about) > 0 {
+		msg += " (" + strings.Join(about, ", ") + ")"
+	}
+	if he.Hint != "" {
+		msg += ". " + he.Hint
 	}
 	return strings.Join(append(where, msg), " ")
+}
+
+// progress is a line on stderr, when it is a terminal (out set), that a long check rewrites as
+// it goes.
+type progress struct {
+	out   io.Writer
+	shown bool
+	last  time.Time
+}
+
+// progressFrom is the number of data files from which their progress is shown (nodes: from two).
+const progressFrom = 200
+
+// show says that item i of n is being checked, at most ten times a second.
+func (p *progress) show(what string, i, n int) {
+	if p.out == nil || n < 2 || what == "data file" && n < progressFrom {
+		return
+	}
+	if now := time.Now(); i == 0 || i == n-1 || now.Sub(p.last) >= 100*time.Millisecond {
+		p.last, p.shown = now, true
+		_, _ = fmt.Fprintf(p.out, "\rchecking %s %d/%d\x1b[K", what, i+1, n)
+	}
+}
+
+// clear removes the progress line, so that what prints next has a line of its own.
+func (p *progress) clear() {
+	if p.shown {
+		_, _ = fmt.Fprint(p.out, "\r\x1b[K")
+		p.shown = false
+	}
 }

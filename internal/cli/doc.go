@@ -4,7 +4,8 @@
 //	hieraform lookup KEY...   as puppet lookup: its flags, its output byte for byte, its exit codes
 //	hieraform node            every key of a node, as the hiera_node data source
 //	hieraform diff            two nodes, environments or checkouts: keys added, removed, changed
-//	hieraform check           every problem the lookups of the given nodes meet, with file and line
+//	hieraform check           every problem in the data (every data file, every node given, value
+//	                          types from a file), with file and line
 //
 // Run is the whole command, with its streams in Env, so that tests run it in process.
 package cli

@@ -270,7 +270,7 @@ func levelClaims(dir string, levels []*entry) claims {
 		}
 		isGlob := en.locKind == "glob" || en.locKind == "globs"
 		for _, t := range templates {
-			literal := !strings.Contains(t, "%{") && !(isGlob && strings.ContainsAny(t, "*?[{"))
+			literal := !strings.Contains(t, "%{") && (!isGlob || !strings.ContainsAny(t, "*?[{"))
 			if literal {
 				if p := joinPath(dir, t); c.literal[p] == nil {
 					c.literal[p] = en

@@ -48,3 +48,14 @@ func (inv *invocation) interpolationError(err error, level, file, root string) e
 	}
 	return atKey(withFile(err, level, file), steps...)
 }
+
+// KeyLine is the line of a lookup key's value in a YAML or JSON data file (a dotted key digs:
+// "users.alice.uid"; the deepest part found), 0 when unknown. It reads the file again: it is for
+// reporting a problem (a value of the wrong type), not for lookups.
+func KeyLine(file, key string) int {
+	segs, err := parseKey(key)
+	if err != nil {
+		return 0
+	}
+	return keyLine(file, segs...)
+}

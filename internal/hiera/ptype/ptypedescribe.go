@@ -283,6 +283,10 @@ func describeMismatch(expected, actual *Type, path []pathElem) []mismatch {
 	return internalDescribe(normalize(expected), expected, actual, path)
 }
 
+// Unresolved is the first type name in t that names no type Puppet has built in (a typo, or a
+// module's type alias such as Stdlib::Port, which the engine does not read), "" for none.
+func Unresolved(t *Type) string { return findReference(t, 0) }
+
 // findReference returns the first unresolved type name in t (aliases are not entered: Puppet's own
 // contain none).
 func findReference(t *Type, depth int) string {
