@@ -125,10 +125,10 @@ func TestQuickUnmarshal(t *testing.T) {
 			t.Fatal(err)
 		}
 		for round := range 2 { // the second time with the types remembered
-			got, ok := wire.QuickUnmarshal(cfg.MsgPack, ds.typ)
+			attrs, ok := wire.QuickUnmarshal(cfg.MsgPack, ds.typ)
 			if !ok {
 				t.Errorf("%s: not read", name)
-			} else if !got.Equal(want) {
+			} else if got := tftypes.NewValue(ds.typ, attrs); !got.Equal(want) {
 				t.Errorf("%s (round %d): got %s, want %s", name, round, got, want)
 			}
 		}

@@ -145,8 +145,8 @@ func (s *server) quickValid(ctx context.Context, typeName string, dv *tfprotov6.
 	if !ok || dv == nil {
 		return false
 	}
-	config, err := wire.UnmarshalConfig(dv, ds.typ, ds.validate.Unchecked...)
-	return err == nil && ds.validate.Valid(ctx, config)
+	attrs, err := wire.UnmarshalConfig(dv, ds.typ, ds.validate.Unchecked...)
+	return err == nil && ds.validate.Valid(ctx, attrs)
 }
 
 // ReadDataSource does what hieraDataSource.Read does through the framework.
@@ -171,7 +171,7 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	if cached != nil {
 		skip = scopeAttributes
 	}
-	config, err := wire.UnmarshalConfig(req.Config, ds.typ, skip...)
+	attrs, err := wire.UnmarshalConfig(req.Config, ds.typ, skip...)
 	if err != nil {
 		diags.AddError("Unable to Convert Configuration", "An unexpected error was encountered when converting the configuration from the protocol type. "+
 			"This is always an issue in terraform-plugin-framework used to implement the provider and should be reported to the provider developers.\n\n"+
@@ -185,7 +185,7 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		return resp, nil
 	}
 	args := withArgs.args()
-	if err := ds.model.Decode(ctx, config, m); err != nil {
+	if err := ds.model.Decode(ctx, attrs, m); err != nil {
 		diags.AddError("Value Conversion Error", "An unexpected error was encountered trying to convert the configuration. This is always an error in the provider. "+
 			"Please report the following to the provider developer:\n\n"+err.Error())
 		return resp, nil

@@ -172,7 +172,8 @@ func compareServers(ctx context.Context, t *testing.T, direct *server, fw tfprot
 		t.Errorf("validation diagnostics differ (-framework +direct):\n%s", diff)
 	}
 	if len(wantV.Diagnostics) == 0 {
-		if v, err := cfg.Unmarshal(typ); err != nil || !ds.validate.Valid(ctx, v) {
+		var config map[string]tftypes.Value
+		if v, err := cfg.Unmarshal(typ); err != nil || v.As(&config) != nil || !ds.validate.Valid(ctx, config) {
 			t.Errorf("the quick validation left a valid configuration to the framework (%v)", err)
 		}
 	}

@@ -25,9 +25,36 @@ type Codec struct {
 
 type modelField struct {
 	name     string
-	index    []int     // reflect's FieldByIndex: a field of an embedded struct has two
-	attrType attr.Type // for attr.Value fields: the schema's (a list's knows its element type)
-	block    *Codec    // for nested blocks
+	index    []int         // reflect's FieldByIndex: a field of an embedded struct has two
+	attrType attrConverter // for attr.Value fields: the schema's (a list's knows its element type)
+	block    *Codec        // for nested blocks
+}
+
+// attrConverter is ValueFromTerraform of an attribute's type, with the null value of that type made
+// once: most of a configuration's attributes are null (the computed ones always are), and the
+// framework builds a list or object's whole Terraform type again to convert one (sources: nine
+// allocations, a tenth of a trivial read).
+type attrConverter struct {
+	attr.Type
+	tfType tftypes.Type
+	null   attr.Value
+}
+
+func newAttrConverter(ctx context.Context, t attr.Type) (attrConverter, error) {
+	tfType := t.TerraformType(ctx)
+	null, err := t.ValueFromTerraform(ctx, tftypes.NewValue(tfType, nil))
+	return attrConverter{Type: t, tfType: tfType, null: null}, err
+}
+
+// ValueFromTerraform is the attribute type's own, the same value, for v read against the schema
+// (UnmarshalConfig). A null read so has no contents, so it is of the attribute's very type when it
+// is of its kind (Is: comparing list of objects types in full cost as much as the rest); only a
+// dynamic attribute may hold a null of another type, which Is tells apart.
+func (c attrConverter) ValueFromTerraform(ctx context.Context, v tftypes.Value) (attr.Value, error) {
+	if v.IsNull() && c.tfType.Is(v.Type()) {
+		return c.null, nil
+	}
+	return c.Type.ValueFromTerraform(ctx, v)
 }
 
 var attrValueType = reflect.TypeFor[attr.Value]()
@@ -54,7 +81,11 @@ func NewCodec(ctx context.Context, model reflect.Type, schemaType types.ObjectTy
 		mf := modelField{name: name, index: f.Index}
 		switch {
 		case f.Type.Implements(attrValueType):
-			mf.attrType = at
+			conv, err := newAttrConverter(ctx, at)
+			if err != nil {
+				return nil, fmt.Errorf("%s.%s: %w", model.Name(), f.Name, err)
+			}
+			mf.attrType = conv
 		case f.Type.Kind() == reflect.Pointer && f.Type.Elem().Kind() == reflect.Struct:
 			obj, ok := at.(types.ObjectType)
 			if !ok {
@@ -78,24 +109,25 @@ func NewCodec(ctx context.Context, model reflect.Type, schemaType types.ObjectTy
 	return c, nil
 }
 
-// Decode fills the struct dst points to from v.
-func (c *Codec) Decode(ctx context.Context, v tftypes.Value, dst any) error {
-	return c.decodeInto(ctx, v, reflect.ValueOf(dst).Elem())
+// Decode fills the struct dst points to from attrs, the top-level attributes of a value of the
+// codec's type (UnmarshalConfig's).
+func (c *Codec) Decode(ctx context.Context, attrs map[string]tftypes.Value, dst any) error {
+	return c.decodeInto(ctx, attrs, reflect.ValueOf(dst).Elem())
 }
 
-func (c *Codec) decodeInto(ctx context.Context, v tftypes.Value, dst reflect.Value) error {
-	var attrs map[string]tftypes.Value
-	if err := v.As(&attrs); err != nil {
-		return err
-	}
+func (c *Codec) decodeInto(ctx context.Context, attrs map[string]tftypes.Value, dst reflect.Value) error {
 	for _, f := range c.fields {
 		tv := attrs[f.name]
 		if f.block != nil {
 			if tv.IsNull() {
 				continue // the zero value: a nil pointer
 			}
+			var inner map[string]tftypes.Value
+			if err := tv.As(&inner); err != nil {
+				return err
+			}
 			p := reflect.New(f.block.goType)
-			if err := f.block.decodeInto(ctx, tv, p.Elem()); err != nil {
+			if err := f.block.decodeInto(ctx, inner, p.Elem()); err != nil {
 				return err
 			}
 			dst.FieldByIndex(f.index).Set(p)

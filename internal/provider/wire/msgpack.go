@@ -16,44 +16,49 @@ import (
 // terraform-plugin-go decodes a configuration item by item, with an attribute path built for each
 // (for its error messages) and the JSON type of every dynamic value (facts, scope) parsed again:
 // half the cost of a trivial data source's validation. UnmarshalConfig reads the top-level
-// attributes itself, remembers the types, and leaves anything unusual to terraform-plugin-go.
+// attributes itself, remembers the types, and leaves anything unusual to terraform-plugin-go. It
+// returns them without the object value around them: building one checks every attribute's type
+// again (a tenth of a trivial read), which only validators need (QuickValidator.Valid).
 
-// UnmarshalConfig is dv.Unmarshal(typ), the same value, faster for the configurations Terraform
-// sends. The attributes named in skip may read as null instead (the caller has them already).
-func UnmarshalConfig(dv *tfprotov6.DynamicValue, typ tftypes.Object, skip ...string) (tftypes.Value, error) {
-	if v, ok := QuickUnmarshal(dv.MsgPack, typ, skip...); ok {
-		return v, nil
+// UnmarshalConfig is the top-level attributes of dv.Unmarshal(typ), the same values, faster for
+// the configurations Terraform sends. The attributes named in skip may read as null instead (the
+// caller has them already).
+func UnmarshalConfig(dv *tfprotov6.DynamicValue, typ tftypes.Object, skip ...string) (map[string]tftypes.Value, error) {
+	if attrs, ok := QuickUnmarshal(dv.MsgPack, typ, skip...); ok {
+		return attrs, nil
 	}
-	return dv.Unmarshal(typ)
+	v, err := dv.Unmarshal(typ)
+	var attrs map[string]tftypes.Value
+	if err == nil {
+		err = v.As(&attrs)
+	}
+	return attrs, err
 }
 
-// QuickUnmarshal reads b, a msgpack map with every attribute of typ; ok is false otherwise. The
-// attributes named in skip read as null.
-func QuickUnmarshal(b []byte, typ tftypes.Object, skip ...string) (v tftypes.Value, ok bool) {
+// QuickUnmarshal reads b, a msgpack map with every attribute of typ, into the attributes' values,
+// each of its type; ok is false otherwise. The attributes named in skip read as null.
+func QuickUnmarshal(b []byte, typ tftypes.Object, skip ...string) (attrs map[string]tftypes.Value, ok bool) {
 	n, at := mapHeader(b)
 	if at == 0 || n != len(typ.AttributeTypes) || len(typ.OptionalAttributes) > 0 {
-		return v, false
+		return nil, false
 	}
-	attrs := make(map[string]tftypes.Value, n)
+	attrs = make(map[string]tftypes.Value, n)
 	for range n {
 		name, keyLen := msgpackString(b[at:])
 		at += keyLen
 		valueLen := MsgpackLen(b[at:])
 		t, known := typ.AttributeTypes[name]
 		if keyLen == 0 || valueLen == 0 || !known {
-			return v, false
+			return nil, false
 		}
 		if slices.Contains(skip, name) {
 			attrs[name] = tftypes.NewValue(t, nil)
 		} else if attrs[name], ok = quickValue(b[at:at+valueLen], t); !ok {
-			return v, false
+			return nil, false
 		}
 		at += valueLen
 	}
-	if at != len(b) || len(attrs) != n {
-		return v, false
-	}
-	return tftypes.NewValue(typ, attrs), true
+	return attrs, at == len(b) && len(attrs) == n
 }
 
 // AttributeBytes returns the msgpack encodings of the named top-level attributes of config, a

@@ -23,6 +23,7 @@ import (
 // are then the ones Terraform sees.
 type QuickValidator struct {
 	Schema schema.Schema
+	typ    tftypes.Type // the schema's
 	// Handled is false when the schema or the data source has checks the quick path does not run.
 	Handled bool
 	// What valid checks, worked out once: Terraform validates each data source twice per plan.
@@ -39,8 +40,15 @@ type QuickValidator struct {
 type quickAttribute struct {
 	name string
 	a    schema.Attribute
+	conv attrConverter // its type's
 	at   schemaPath
 	null tftypes.Value // its null value, for an absent block
+}
+
+// newQuickAttribute is the attribute a named name at path p; ok is false when its type does not convert.
+func newQuickAttribute(ctx context.Context, name string, a schema.Attribute, p path.Path) (qa quickAttribute, ok bool) {
+	conv, err := newAttrConverter(ctx, a.GetType())
+	return quickAttribute{name: name, a: a, conv: conv, at: newSchemaPath(p), null: tftypes.NewValue(conv.tfType, nil)}, err == nil
 }
 
 // schemaPath is a path and its expression, as validators are given both.
@@ -63,13 +71,16 @@ func NewQuickValidator(ds datasource.DataSource, s schema.Schema) *QuickValidato
 	ctx := context.Background()
 	_, configValidators := ds.(datasource.DataSourceWithConfigValidators)
 	_, validateConfig := ds.(datasource.DataSourceWithValidateConfig)
-	q := &QuickValidator{Schema: s, Handled: !configValidators && !validateConfig && s.DeprecationMessage == ""}
+	q := &QuickValidator{Schema: s, typ: s.Type().TerraformType(ctx),
+		Handled: !configValidators && !validateConfig && s.DeprecationMessage == ""}
 	for name, a := range s.Attributes {
 		q.Handled = q.Handled && handled(a)
 		if anyValuePasses(a) {
 			q.Unchecked = append(q.Unchecked, name)
 		} else {
-			q.attributes = append(q.attributes, quickAttribute{name: name, a: a, at: newSchemaPath(path.Root(name))})
+			qa, ok := newQuickAttribute(ctx, name, a, path.Root(name))
+			q.Handled = q.Handled && ok
+			q.attributes = append(q.attributes, qa)
 		}
 	}
 	for name, b := range s.Blocks {
@@ -80,8 +91,9 @@ func NewQuickValidator(ds datasource.DataSource, s schema.Schema) *QuickValidato
 		qb := quickBlock{name: name, block: single, at: newSchemaPath(path.Root(name)), null: null}
 		for attrName, a := range single.Attributes {
 			q.Handled = q.Handled && handled(a)
-			qb.content = append(qb.content, quickAttribute{name: attrName, a: a, at: newSchemaPath(qb.at.path.AtName(attrName)),
-				null: tftypes.NewValue(a.GetType().TerraformType(ctx), nil)})
+			qa, ok := newQuickAttribute(ctx, attrName, a, qb.at.path.AtName(attrName))
+			q.Handled = q.Handled && ok
+			qb.content = append(qb.content, qa)
 		}
 		q.blocks = append(q.blocks, qb)
 	}
@@ -104,18 +116,14 @@ func handled(a schema.Attribute) bool {
 	return false
 }
 
-// Valid reports whether the framework would find nothing to report in config, a value of the
-// schema's type (its unchecked attributes may be null). A false answer means "ask the framework",
-// not "invalid".
-func (q *QuickValidator) Valid(ctx context.Context, config tftypes.Value) bool {
+// Valid reports whether the framework would find nothing to report in a configuration, attrs its
+// top-level attributes (UnmarshalConfig's, of the schema's types; its unchecked attributes may be
+// null). A false answer means "ask the framework", not "invalid".
+func (q *QuickValidator) Valid(ctx context.Context, attrs map[string]tftypes.Value) bool {
 	if !q.Handled {
 		return false
 	}
-	var attrs map[string]tftypes.Value
-	if err := config.As(&attrs); err != nil {
-		return false
-	}
-	cfg := tfsdk.Config{Raw: config, Schema: q.Schema}
+	cfg := tfsdk.Config{Raw: tftypes.NewValue(q.typ, attrs), Schema: q.Schema}
 	for _, qa := range q.attributes {
 		if !qa.Valid(ctx, attrs[qa.name], cfg) {
 			return false
@@ -161,7 +169,7 @@ func (qa quickAttribute) Valid(ctx context.Context, v tftypes.Value, cfg tfsdk.C
 	if anyValuePasses(a) {
 		return true
 	}
-	av, err := a.GetType().ValueFromTerraform(ctx, v)
+	av, err := qa.conv.ValueFromTerraform(ctx, v)
 	if err != nil {
 		return false
 	}
