@@ -58,6 +58,7 @@ type Engine struct {
 	modules    moduleCache
 	selected   selectedCache
 	valueTypes valueTypeCache
+	pitfalls   scopePitfallCache
 }
 
 // valueTypeCache holds the value_types parsed, by their text: a Pattern compiles its regexps once,

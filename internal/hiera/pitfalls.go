@@ -4,7 +4,9 @@ package hiera
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // maxPitfalls bounds the pitfalls of one lookup; each is a sentence.
@@ -29,29 +31,25 @@ func (inv *invocation) noteUnset(expr string) {
 		"Give the fact or variable in facts or scope, or check its name.", key, expr))
 }
 
-func (inv *invocation) pitfall(msg string) {
-	if len(inv.pitfalls) >= maxPitfalls || inv.pitfallSeen[msg] {
-		return
+func (inv *invocation) pitfall(msg string) { inv.pitfalls.add(msg) }
+
+// notes are distinct sentences, at most maxPitfalls: no more are reported.
+type notes []string
+
+func (n *notes) add(msg string) {
+	if len(*n) < maxPitfalls && !slices.Contains(*n, msg) {
+		*n = append(*n, msg)
 	}
-	if inv.pitfallSeen == nil {
-		inv.pitfallSeen = map[string]bool{}
-	}
-	inv.pitfallSeen[msg] = true
-	inv.pitfalls = append(inv.pitfalls, msg)
 }
 
 // findPitfalls adds the pitfalls of the key root's lookup that do not come from its values: facts
 // whose names hold a dot, hierarchy paths that interpolate a variable that is not set, and a
 // module with data but no hiera.yaml.
 func (inv *invocation) findPitfalls(root string) {
-	inv.req.Scope.Facts.Each(func(k, _ any) bool {
-		if name, isStr := k.(string); isStr && strings.Contains(name, ".") {
-			top, sub, _ := strings.Cut(name, ".")
-			inv.pitfall(fmt.Sprintf("The fact %q has a dot in its name: %%{facts.%s} reads the fact %q and its key %q, never this fact, "+
-				"as in Puppet. Give it nested instead (facts = { %s = { %s = ... } }).", name, name, top, sub, top, sub))
-		}
-		return len(inv.pitfalls) < maxPitfalls
-	})
+	pitfalls := &inv.engine.pitfalls
+	for _, msg := range pitfalls.get(scopePitfallKey{scope: inv.req.Scope}, inv.dottedFacts) {
+		inv.pitfall(msg)
+	}
 	layers, err := inv.layersFor(root)
 	if err != nil {
 		return
@@ -61,36 +59,88 @@ func (inv *invocation) findPitfalls(root string) {
 			inv.pitfall(note)
 		}
 		if l.cfg != nil {
-			inv.unsetInPaths(l)
+			for _, msg := range pitfalls.get(scopePitfallKey{scope: inv.req.Scope, cfg: l.cfg}, func() notes { return inv.unsetInPaths(l) }) {
+				inv.pitfall(msg)
+			}
 		}
 	}
 }
 
-// unsetInPaths adds a pitfall for each variable a hierarchy path of layer l interpolates that is
-// not set: the path then holds an empty string (nodes/.yaml), and the level silently finds nothing.
-func (inv *invocation) unsetInPaths(l *layer) {
+// scopePitfallCache holds the pitfalls of a scope that no key changes: those of its facts' names
+// (cfg nil) and of each hierarchy's paths (by its configuration). The engine knows a scope by its
+// hashes' identity (see Scope). Scanning the paths, with the trusted hash it builds, cost a warm
+// lookup as much as the rest of it.
+type scopePitfallCache struct {
+	mu      sync.RWMutex
+	entries map[scopePitfallKey]notes
+}
+
+type scopePitfallKey struct {
+	scope Scope
+	cfg   *config
+}
+
+// maxCachedScopePitfalls bounds scopePitfallCache, as maxCachedSignatures the signatures.
+const maxCachedScopePitfalls = 1 << 12
+
+func (c *scopePitfallCache) get(key scopePitfallKey, find func() notes) notes {
+	c.mu.RLock()
+	found, ok := c.entries[key]
+	c.mu.RUnlock()
+	if ok {
+		return found
+	}
+	found = find()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries == nil || len(c.entries) >= maxCachedScopePitfalls {
+		c.entries = map[scopePitfallKey]notes{} // simple bound: start over
+	}
+	c.entries[key] = found
+	return found
+}
+
+// dottedFacts are the pitfalls of the facts whose names hold a dot.
+func (inv *invocation) dottedFacts() notes {
+	var found notes
+	inv.req.Scope.Facts.Each(func(k, _ any) bool {
+		if name, isStr := k.(string); isStr && strings.Contains(name, ".") {
+			top, sub, _ := strings.Cut(name, ".")
+			found.add(fmt.Sprintf("The fact %q has a dot in its name: %%{facts.%s} reads the fact %q and its key %q, never this fact, "+
+				"as in Puppet. Give it nested instead (facts = { %s = { %s = ... } }).", name, name, top, sub, top, sub))
+		}
+		return len(found) < maxPitfalls
+	})
+	return found
+}
+
+// unsetInPaths are the pitfalls of the variables the hierarchy paths of layer l interpolate that
+// are not set: the path then holds an empty string (nodes/.yaml), and the level silently finds nothing.
+func (inv *invocation) unsetInPaths(l *layer) notes {
 	defer inv.leave(inv.enter(l))
+	var found notes
 	for _, entries := range [2][]*entry{l.cfg.entries, l.cfg.defaultEntries} {
 		for _, e := range entries {
-			inv.unsetInPath(l, e, e.datadir)
+			inv.unsetInPath(&found, l, e, e.datadir)
 			if e.locKind == "mapped_paths" { // a variable name, a key and a template: not a path
 				continue
 			}
 			for _, tpl := range e.locs {
-				inv.unsetInPath(l, e, tpl)
+				inv.unsetInPath(&found, l, e, tpl)
 			}
 		}
 	}
+	return found
 }
 
-func (inv *invocation) unsetInPath(l *layer, e *entry, tpl string) {
+func (inv *invocation) unsetInPath(found *notes, l *layer, e *entry, tpl string) {
 	t := compilePathTemplate(tpl)
 	if t.slow {
 		return
 	}
 	for _, v := range t.vars {
 		if inv.unsetVariable(v) {
-			inv.pitfall(fmt.Sprintf("The hierarchy level %q (%s) interpolates %%{%s} in %q, which is not set: the path holds an empty "+
+			found.add(fmt.Sprintf("The hierarchy level %q (%s) interpolates %%{%s} in %q, which is not set: the path holds an empty "+
 				"string there and the level finds nothing, as in Puppet. Give the fact or variable in facts or scope, or check its name.",
 				e.name, l.cfg.path, v.expr, tpl))
 		}
