@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// checkFlagged are the corpus cases where check reports a problem although every lookup Puppet
+// recorded succeeded: the problem is in a key or lookup the case did not record.
+var checkFlagged = map[string]string{
+	"edge-lo-convert-after-dig":    "key a's convert_to fails on its whole value; the case looks up only a dotted subkey",
+	"layer-hf-mod-datadir-outside": "a module datadir leading out of the module: an error here on purpose (deviations.json); the case records no lookup that reaches it",
+	"rand-0030":                    "sort_merged_arrays over a hash and a string for k1, which the case looks up with other merges only",
+	"rand-0149":                    "a unique merge (lookup_options) over a hash for k1, which the case looks up with an explicit merge only",
+}
+
+// The shared conformance corpus through `hieraform check`, each case with its facts (and without
+// any): check never fails to run or crashes; wherever Puppet failed a plain lookup of a root key
+// with an error of the data (not a key that does not parse, nor a key not found), check finds a
+// problem; where every recorded lookup succeeded, it finds none, except checkFlagged.
+func TestCheckConformance(t *testing.T) {
+	dir := filepath.Join("..", "hiera", "testdata", "conformance")
+	paths, _ := filepath.Glob(filepath.Join(dir, "cases", "*.json"))
+	sort.Strings(paths)
+	total, failing, flagged := 0, 0, 0
+	for _, p := range paths {
+		var c cliCase
+		readJSON(t, p, &c)
+		if c.Engine != "puppet" {
+			continue
+		}
+		var exp struct {
+			Results []map[string]json.RawMessage `json:"results"`
+		}
+		readJSON(t, filepath.Join(dir, "expected", filepath.Base(p)), &exp)
+		root, factsFile, certname := writeCase(t, c)
+		withCertname(t, factsFile, certname) // as lookup's --node
+		base := []string{"check", "--config", filepath.Join(root, "hiera.yaml")}
+		if c.Environment != "" {
+			base = append(base, "--environmentpath", filepath.Join(root, "environments"), "--environment", c.Environment)
+		}
+		rc, out := 0, ""
+		for _, args := range [][]string{base, append(base, "--facts", factsFile)} {
+			var stdout, stderr bytes.Buffer
+			rc = Run(args, Env{Stdout: &stdout, Stderr: &stderr})
+			out = strings.ReplaceAll(stdout.String()+stderr.String(), root, "<root>")
+			if rc == exitFailure || strings.Contains(out, "internal error") || strings.Contains(out, "panic") {
+				t.Errorf("%s %v: exit %d\n%s", c.ID, args[1:], rc, out)
+			}
+		}
+		total++
+		puppetFailed, allFound := "", true
+		for i, lk := range c.Lookups {
+			raw, failed := exp.Results[i]["error"]
+			if !failed {
+				continue
+			}
+			allFound = false
+			var msg string
+			_ = json.Unmarshal(raw, &msg)
+			key, _ := lk["key"].(string)
+			if len(lk) == 1 && !strings.ContainsAny(key, `.'"`) && !strings.Contains(msg, "did not find a value") && puppetFailed == "" {
+				puppetFailed = fmt.Sprintf("lookup of %s: %s", key, msg)
+			}
+		}
+		_, listed := checkFlagged[c.ID]
+		switch {
+		case puppetFailed != "":
+			failing++
+			if rc != exitAnswer {
+				t.Errorf("%s: Puppet failed the %s; check exited %d:\n%s", c.ID, puppetFailed, rc, out)
+			}
+		case allFound && rc == exitAnswer:
+			flagged++
+			if !listed {
+				t.Errorf("%s: every recorded lookup succeeded in Puppet; check reports:\n%s", c.ID, out)
+			}
+		case listed:
+			t.Errorf("%s is listed in checkFlagged, and check reports nothing there (exit %d): drop it", c.ID, rc)
+		}
+	}
+	fmt.Printf("check conformance: %d cases checked with and without their facts; %d where Puppet failed a plain lookup, each found; %d more reported (checkFlagged)\n", total, failing, flagged)
+}
+
+// withCertname adds the clientcert fact a facts file lacks, first, the others' order kept: check
+// takes each node's certname from its file, as lookup takes it from --node.
+func withCertname(t *testing.T, factsFile, certname string) {
+	data, err := os.ReadFile(factsFile)
+	must(t, err)
+	var facts map[string]any
+	if json.Unmarshal(data, &facts) != nil || facts == nil || facts["clientcert"] != nil {
+		return
+	}
+	rest := bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(data), []byte("{")))
+	if !bytes.HasPrefix(rest, []byte("}")) {
+		rest = append([]byte(","), rest...)
+	}
+	must(t, os.WriteFile(factsFile, fmt.Appendf(nil, "{%q: %q%s", "clientcert", certname, rest), 0o644))
+}
