@@ -36,7 +36,12 @@ func (e *typesError) Error() string {
 
 // readTypes reads a types file: a YAML or JSON mapping of lookup keys to Puppet type expressions,
 // as lookup()'s value_type takes them, each parsed as Puppet parses it.
-func readTypes(path string) ([]typedKey, error) {
+func readTypes(path string) (keys []typedKey, err error) {
+	defer func() {
+		if r := recover(); r != nil { // the YAML reader on input it does not expect: never a crash
+			keys, err = nil, &typesError{file: path, msg: fmt.Sprintf("cannot be read as YAML: %v", r)}
+		}
+	}()
 	text, err := boundedfile.Read(path, maxTypesFileSize)
 	if err != nil {
 		return nil, &typesError{file: path, msg: err.Error()}
@@ -52,7 +57,6 @@ func readTypes(path string) ([]typedKey, error) {
 	if top.Kind != yaml.MappingNode {
 		return nil, &typesError{file: path, line: top.Line, msg: "must map lookup keys to Puppet types (port: Integer[1, 65535])"}
 	}
-	var keys []typedKey
 	seen := map[string]int{}
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]

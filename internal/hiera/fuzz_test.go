@@ -77,10 +77,46 @@ func FuzzInterpolate(f *testing.F) {
 		_ = os.MkdirAll(filepath.Dir(common), 0o755)
 		_ = os.WriteFile(common, text, 0o644) // JSON is YAML
 		engine := NewEngine(filepath.Join(dir, "hiera.yaml"))
+		var errA error
 		for _, key := range []string{"a", "c"} {
-			_, _ = engine.Lookup(context.Background(), Request{Key: key, Scope: Scope{Facts: facts}, Explain: true})
+			_, err := engine.Lookup(context.Background(), Request{Key: key, Scope: Scope{Facts: facts}, Explain: true})
+			if key == "a" {
+				errA = err
+			}
 		}
+		fuzzCheckFile(t, engine, errA, strings.ContainsAny(value, "("))
 	})
+}
+
+// fuzzCheckFile checks the fuzzed data file as hieraform check does, without a node: where it finds
+// a problem in key a, a lookup of a fails too, at the same place, and in the same words unless the
+// lookup met another problem first (in a nested lookup, which the file check does not make; nested
+// says the value may call one): check reports a
+// problem once, whether the file check or a node's lookup meets it.
+func fuzzCheckFile(t *testing.T, engine *Engine, lookupErr error, nested bool) {
+	list, err := engine.DataFiles(context.Background(), nil)
+	if err != nil || len(list.Files) != 1 {
+		t.Fatalf("listing: %v, %d files", err, len(list.Files))
+	}
+	check, err := engine.NewFileCheck(context.Background(), list.Files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems, _ := check.Check(list.Files[0])
+	for _, p := range problems {
+		pe, _ := p.(*model.Error)
+		le, _ := lookupErr.(*model.Error)
+		switch {
+		case pe == nil || strings.Contains(pe.Message, "internal error"):
+			t.Fatalf("file check: %v", p)
+		case pe.Key != "a":
+			continue
+		case le == nil:
+			t.Fatalf("the file check finds %q in key a, the lookup of a succeeds", pe.Message)
+		case pe.File != le.File || pe.Line != le.Line || pe.Message != le.Message && !nested:
+			t.Fatalf("the file check finds %q at %s:%d, the lookup %q at %s:%d", pe.Message, pe.File, pe.Line, le.Message, le.File, le.Line)
+		}
+	}
 }
 
 func fuzzUTF8(s string) bool { return strings.ToValidUTF8(s, "") == s }
