@@ -12,6 +12,8 @@
 // convert_to. Values keep Hiera's types: see package model for the closed set of Go types used. A
 // result names the data files that gave its value (Result.Sources). Engine.LookupNode answers a
 // whole node at once: every key its hierarchies reach (Engine.NodeKeys), or many given keys.
+// Engine.DataFiles lists every data file of every level and layer, whatever the node, and
+// FileCheck finds what a lookup reaching one would fail on without a node (hieraform check).
 //
 // The core holds the lookup itself; what does not depend on a lookup's state lives in leaf packages
 // below it (model, datafile, merge, ptype, convert, glob, rubyre, hocon): README.md beside this
