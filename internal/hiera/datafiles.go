@@ -59,6 +59,7 @@ var dataFileExtensions = map[string][]string{
 // first level of its datadir that reads its extension. A datadir that interpolates a variable is
 // resolved for each scope given (the environment's name needs none); with none, it is left out
 // with a warning. Nothing outside a datadir is read: a symbolic link leading out is a warning.
+// Directories whose name starts with a dot (.git) are not entered.
 // The listing is bounded (files, entries visited): past the bound it fails.
 func (e *Engine) DataFiles(ctx context.Context, scopes []Scope) (list DataFileList, err error) {
 	defer func() {
@@ -201,7 +202,10 @@ func (w *walk) dir(l *layer, dir string, levels []*entry) error {
 			w.problem(l, levels[0], path, fmt.Sprintf("cannot be read (%v): Puppet finds no data there", unwrapPath(err)))
 			return nil // WalkDir skips what it could not read
 		}
-		if d.IsDir() || w.seen[path] {
+		switch {
+		case d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != dir+string(filepath.Separator):
+			return filepath.SkipDir // .git and the like: not data (Hiera's globs do not enter them either)
+		case d.IsDir() || w.seen[path]:
 			return w.inv.ctx.Err()
 		}
 		link := d.Type()&fs.ModeSymlink != 0

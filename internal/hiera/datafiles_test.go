@@ -27,6 +27,7 @@ func controlRepo(t *testing.T) (dir string, e *hiera.Engine) {
 		"env/data/os/Debian.yaml":            "packages: [apt]\n",
 		"env/data/README.md":                 "not data\n",
 		"env/data/extra.yml":                 "extra: 1\n",
+		"env/data/.git/config.yaml":          "not: data\n",
 		"env/dc/east/dc.yaml":                "ntp::servers: [east]\n",
 		"env/modules/ntp/hiera.yaml":         "version: 5\ndefault_hierarchy:\n  - name: defaults\n    path: defaults.yaml\n",
 		"env/modules/ntp/data/defaults.yaml": "ntp::servers: [pool]\n",
