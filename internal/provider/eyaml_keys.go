@@ -5,7 +5,6 @@ package provider
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -33,8 +32,7 @@ type providerEyamlModel struct {
 	PublicKeyPEM   types.String `tfsdk:"public_key_pem"`
 }
 
-// The environment variables that stand for the provider's eyaml block, attribute by attribute,
-// where the block does not set them: a CI runner's secret store usually hands a key over that way.
+// The environment variables that stand for the provider's eyaml block's attributes (providerEnv).
 var eyamlEnv = struct{ privatePath, publicPath, privatePEM, publicPEM string }{
 	"HIERA_EYAML_PRIVATE_KEY_PATH", "HIERA_EYAML_PUBLIC_KEY_PATH", "HIERA_EYAML_PRIVATE_KEY", "HIERA_EYAML_PUBLIC_KEY",
 }
@@ -90,25 +88,20 @@ func providerEyamlBlock() pschema.SingleNestedBlock {
 	}
 }
 
-// providerEyamlKeys reads the provider's eyaml block, with the environment variables for what it
-// leaves unset: paths made absolute, key text parsed. unknown is set when a value is not known yet.
-// Diagnostics name the attribute, never the key's text.
+// providerEyamlKeys reads the provider's eyaml block, the environment variables already in it
+// (withEnvDefaults): paths made absolute, key text parsed. unknown is set when a value is not known
+// yet. Diagnostics name the attribute, never the key's text.
 func providerEyamlKeys(m *providerEyamlModel) (keys hiera.EyamlKeys, unknown bool, diags diag.Diagnostics) {
 	if m == nil {
 		m = &providerEyamlModel{}
 	}
 	at := func(name string) path.Path { return path.Root("eyaml").AtName(name) }
-	value := func(v types.String, env string) string {
-		if v.IsUnknown() {
-			unknown = true
-		}
-		if v.IsNull() || v.IsUnknown() {
-			return os.Getenv(env)
-		}
+	value := func(v types.String) string {
+		unknown = unknown || v.IsUnknown()
 		return v.ValueString()
 	}
-	privatePath, publicPath := value(m.PrivateKeyPath, eyamlEnv.privatePath), value(m.PublicKeyPath, eyamlEnv.publicPath)
-	privatePEM, publicPEM := value(m.PrivateKeyPEM, eyamlEnv.privatePEM), value(m.PublicKeyPEM, eyamlEnv.publicPEM)
+	privatePath, publicPath := value(m.PrivateKeyPath), value(m.PublicKeyPath)
+	privatePEM, publicPEM := value(m.PrivateKeyPEM), value(m.PublicKeyPEM)
 	if unknown {
 		return keys, true, diags
 	}

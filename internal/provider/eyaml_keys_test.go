@@ -17,6 +17,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
 // testdata/eyaml_server is an unmodified control repository's hiera.yaml: its eyaml level names the
@@ -178,30 +180,36 @@ data "hiera_lookup" "plain" { key = "plain_in_eyaml" }`,
 
 // The environment variables stand for the block's attributes that are not set; the block wins.
 func TestEyamlKeys_environmentVariables(t *testing.T) {
+	// The provider's Configure: the environment variables first, then the keys.
+	configured := func(m *providerEyamlModel) (hiera.EyamlKeys, bool, diag.Diagnostics) {
+		pm := hieraProviderModel{Eyaml: m}
+		withEnvDefaults(context.Background(), &pm, os.Getenv)
+		return providerEyamlKeys(pm.Eyaml)
+	}
 	t.Setenv(eyamlEnv.privatePEM, readKey(t, "private_key.pkcs7.pem"))
 	t.Setenv(eyamlEnv.publicPath, "testdata/eyaml/keys/public_key.pkcs7.pem")
-	keys, unknown, diags := providerEyamlKeys(nil)
+	keys, unknown, diags := configured(nil)
 	if diags.HasError() || unknown || keys.Key == nil || !filepath.IsAbs(keys.PublicKeyPath) {
 		t.Fatalf("from the environment: %+v unknown=%v %v", keys, unknown, diags)
 	}
-	keys, _, diags = providerEyamlKeys(&providerEyamlModel{PrivateKeyPEM: types.StringNull(), PublicKeyPEM: types.StringNull(),
+	keys, _, diags = configured(&providerEyamlModel{PrivateKeyPEM: types.StringNull(), PublicKeyPEM: types.StringNull(),
 		PrivateKeyPath: types.StringValue("k.pem"), PublicKeyPath: types.StringNull()})
 	if !diags.HasError() || !strings.Contains(fmt.Sprint(diags), "both as text and as a path") {
 		t.Errorf("a path beside the environment's text: %v", diags)
 	}
 	t.Setenv(eyamlEnv.privatePEM, "SECRET-garbage")
-	_, _, diags = providerEyamlKeys(nil)
+	_, _, diags = configured(nil)
 	withPath, ok := diags[0].(diag.DiagnosticWithPath)
 	if !diags.HasError() || strings.Contains(fmt.Sprint(diags), "SECRET") || !ok || withPath.Path().String() != "eyaml.private_key_pem" {
 		t.Errorf("bad text from the environment: %v", diags)
 	}
 	t.Setenv(eyamlEnv.privatePEM, "")
-	_, _, diags = providerEyamlKeys(&providerEyamlModel{PrivateKeyPEM: types.StringNull(), PublicKeyPEM: types.StringValue(readKey(t, "public_key.pkcs7.pem")),
+	_, _, diags = configured(&providerEyamlModel{PrivateKeyPEM: types.StringNull(), PublicKeyPEM: types.StringValue(readKey(t, "public_key.pkcs7.pem")),
 		PrivateKeyPath: types.StringNull(), PublicKeyPath: types.StringNull()})
 	if !diags.HasError() || diags[0].Summary() != "eyaml Public Key Without Private Key" {
 		t.Errorf("a public key's text alone: %v", diags)
 	}
-	_, unknown, _ = providerEyamlKeys(&providerEyamlModel{PrivateKeyPEM: types.StringUnknown(), PublicKeyPEM: types.StringNull(),
+	_, unknown, _ = configured(&providerEyamlModel{PrivateKeyPEM: types.StringUnknown(), PublicKeyPEM: types.StringNull(),
 		PrivateKeyPath: types.StringNull(), PublicKeyPath: types.StringNull()})
 	if !unknown {
 		t.Error("unknown key text: not unknown")

@@ -12,21 +12,14 @@ import (
 
 // The environment variables that give the provider's arguments a value when its configuration
 // leaves them out, as most providers offer: a laptop and a CI runner point the same configuration
-// at their own checkout. An empty variable counts as unset.
+// at their own checkout, and a CI runner's secret store usually hands an eyaml key over that way.
+// An empty variable counts as unset.
 var providerEnv = []struct {
 	name, attr string
 	set        func(m *hieraProviderModel, value string)
 }{
-	{"HIERA_CONFIG", "config", func(m *hieraProviderModel, v string) {
-		if m.Config.IsNull() {
-			m.Config = types.StringValue(v)
-		}
-	}},
-	{"HIERA_ENVIRONMENT", "environment", func(m *hieraProviderModel, v string) {
-		if m.Environment.IsNull() {
-			m.Environment = types.StringValue(v)
-		}
-	}},
+	{"HIERA_CONFIG", "config", stringArg(func(m *hieraProviderModel) *types.String { return &m.Config })},
+	{"HIERA_ENVIRONMENT", "environment", stringArg(func(m *hieraProviderModel) *types.String { return &m.Environment })},
 	// A list in one variable, as Puppet's modulepath setting: directories separated by ":" (";" on
 	// Windows).
 	{"HIERA_MODULEPATH", "modulepath", func(m *hieraProviderModel, v string) {
@@ -43,11 +36,29 @@ var providerEnv = []struct {
 			m.Modulepath = types.ListValueMust(types.StringType, dirs)
 		}
 	}},
-	{"HIERA_EXPLAIN_PATHS", "explain_paths", func(m *hieraProviderModel, v string) {
-		if m.ExplainPaths.IsNull() {
-			m.ExplainPaths = types.StringValue(v)
+	{"HIERA_EXPLAIN_PATHS", "explain_paths", stringArg(func(m *hieraProviderModel) *types.String { return &m.ExplainPaths })},
+	// The eyaml block's attributes, attribute by attribute (the block itself need not be written).
+	{eyamlEnv.privatePath, "eyaml.private_key_path", stringArg(func(m *hieraProviderModel) *types.String { return &m.eyamlBlock().PrivateKeyPath })},
+	{eyamlEnv.publicPath, "eyaml.public_key_path", stringArg(func(m *hieraProviderModel) *types.String { return &m.eyamlBlock().PublicKeyPath })},
+	{eyamlEnv.privatePEM, "eyaml.private_key_pem", stringArg(func(m *hieraProviderModel) *types.String { return &m.eyamlBlock().PrivateKeyPEM })},
+	{eyamlEnv.publicPEM, "eyaml.public_key_pem", stringArg(func(m *hieraProviderModel) *types.String { return &m.eyamlBlock().PublicKeyPEM })},
+}
+
+// stringArg sets the string argument field gives when the configuration leaves it out (null).
+func stringArg(field func(m *hieraProviderModel) *types.String) func(m *hieraProviderModel, v string) {
+	return func(m *hieraProviderModel, v string) {
+		if s := field(m); s.IsNull() {
+			*s = types.StringValue(v)
 		}
-	}},
+	}
+}
+
+// eyamlBlock is m's eyaml block, an empty one (every attribute null) added when it has none.
+func (m *hieraProviderModel) eyamlBlock() *providerEyamlModel {
+	if m.Eyaml == nil {
+		m.Eyaml = &providerEyamlModel{}
+	}
+	return m.Eyaml
 }
 
 // envDescription is the sentence each argument's description ends with.

@@ -64,7 +64,7 @@ data "hiera_lookup" "global" {
 }
 
 // HIERA_MODULEPATH is split as Puppet's modulepath setting; empty entries and an empty variable
-// count as nothing, and set arguments are left alone.
+// count as nothing, and set arguments are left alone; HIERA_EYAML_* fill the eyaml block.
 func TestWithEnvDefaults(t *testing.T) {
 	t.Parallel()
 	testCases := map[string]struct {
@@ -84,6 +84,28 @@ func TestWithEnvDefaults(t *testing.T) {
 				m := nullProviderModel()
 				m.Config, m.Environment, m.ExplainPaths = types.StringValue("h.yaml"), types.StringValue("env"), types.StringValue("relative")
 				m.Modulepath = types.ListValueMust(types.StringType, []attr.Value{types.StringValue("a"), types.StringValue("b")})
+				return m
+			}(),
+		},
+		"eyaml": { // the block is added for the variables; its own attributes win
+			env: map[string]string{"HIERA_EYAML_PRIVATE_KEY_PATH": "k.pem", "HIERA_EYAML_PUBLIC_KEY": "cert"},
+			in:  nullProviderModel(),
+			want: func() hieraProviderModel {
+				m := nullProviderModel()
+				m.Eyaml = &providerEyamlModel{PrivateKeyPath: types.StringValue("k.pem"), PublicKeyPEM: types.StringValue("cert")}
+				return m
+			}(),
+		},
+		"eyaml block wins": {
+			env: map[string]string{"HIERA_EYAML_PRIVATE_KEY_PATH": "k.pem"},
+			in: func() hieraProviderModel {
+				m := nullProviderModel()
+				m.Eyaml = &providerEyamlModel{PrivateKeyPath: types.StringValue("mine.pem")}
+				return m
+			}(),
+			want: func() hieraProviderModel {
+				m := nullProviderModel()
+				m.Eyaml = &providerEyamlModel{PrivateKeyPath: types.StringValue("mine.pem")}
 				return m
 			}(),
 		},
