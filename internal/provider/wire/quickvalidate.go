@@ -38,17 +38,20 @@ type QuickValidator struct {
 
 // quickAttribute is an attribute with something to check, and its path.
 type quickAttribute struct {
-	name string
-	a    schema.Attribute
-	conv attrConverter // its type's
-	at   schemaPath
-	null tftypes.Value // its null value, for an absent block
+	name       string
+	a          schema.Attribute
+	validators any           // validatorsOf(a)
+	conv       attrConverter // its type's
+	at         schemaPath
+	null       tftypes.Value // its null value, for an absent block
 }
 
-// newQuickAttribute is the attribute a named name at path p; ok is false when its type does not convert.
+// newQuickAttribute is the attribute a named name at path p; ok is false when Valid cannot check it.
 func newQuickAttribute(ctx context.Context, name string, a schema.Attribute, p path.Path) (qa quickAttribute, ok bool) {
+	validators, _, handled := validatorsOf(a)
 	conv, err := newAttrConverter(ctx, a.GetType())
-	return quickAttribute{name: name, a: a, conv: conv, at: newSchemaPath(p), null: tftypes.NewValue(conv.tfType, nil)}, err == nil
+	return quickAttribute{name: name, a: a, validators: validators, conv: conv, at: newSchemaPath(p),
+		null: tftypes.NewValue(conv.tfType, nil)}, handled && err == nil
 }
 
 // schemaPath is a path and its expression, as validators are given both.
@@ -74,7 +77,9 @@ func NewQuickValidator(ds datasource.DataSource, s schema.Schema) *QuickValidato
 	q := &QuickValidator{Schema: s, typ: s.Type().TerraformType(ctx),
 		Handled: !configValidators && !validateConfig && s.DeprecationMessage == ""}
 	for name, a := range s.Attributes {
-		q.Handled = q.Handled && handled(a)
+		if _, _, handled := validatorsOf(a); !handled {
+			q.Handled = false
+		}
 		if anyValuePasses(a) {
 			q.Unchecked = append(q.Unchecked, name)
 		} else {
@@ -90,7 +95,6 @@ func NewQuickValidator(ds datasource.DataSource, s schema.Schema) *QuickValidato
 		q.Handled = q.Handled && err == nil
 		qb := quickBlock{name: name, block: single, at: newSchemaPath(path.Root(name)), null: null}
 		for attrName, a := range single.Attributes {
-			q.Handled = q.Handled && handled(a)
 			qa, ok := newQuickAttribute(ctx, attrName, a, qb.at.path.AtName(attrName))
 			q.Handled = q.Handled && ok
 			qb.content = append(qb.content, qa)
@@ -103,17 +107,27 @@ func NewQuickValidator(ds datasource.DataSource, s schema.Schema) *QuickValidato
 // anyValuePasses tells whether the framework accepts any value of an attribute: optional, not
 // deprecated, no validators (facts and scope are not converted just to find that out).
 func anyValuePasses(a schema.Attribute) bool {
-	return a.IsOptional() && a.GetDeprecationMessage() == "" && !hasValidators(a)
+	_, validators, handled := validatorsOf(a)
+	return a.IsOptional() && a.GetDeprecationMessage() == "" && handled && validators == 0
 }
 
-// handled tells whether valid can check the attribute: a plain attribute whose validators, if
-// any, are of a kind runValidators runs.
-func handled(a schema.Attribute) bool {
-	switch a.(type) {
-	case schema.StringAttribute, schema.BoolAttribute, schema.DynamicAttribute, schema.ListAttribute, schema.MapAttribute:
-		return true
+// validatorsOf returns an attribute's validators, a slice of their kind ([]validator.String, ...) as
+// validatorsPass takes it, and how many; handled is false for an attribute Valid does not check
+// (not one of these plain kinds).
+func validatorsOf(a schema.Attribute) (validators any, count int, handled bool) {
+	switch t := a.(type) {
+	case schema.StringAttribute:
+		return t.Validators, len(t.Validators), true
+	case schema.BoolAttribute:
+		return t.Validators, len(t.Validators), true
+	case schema.DynamicAttribute:
+		return t.Validators, len(t.Validators), true
+	case schema.ListAttribute:
+		return t.Validators, len(t.Validators), true
+	case schema.MapAttribute:
+		return t.Validators, len(t.Validators), true
 	}
-	return false
+	return nil, 0, false
 }
 
 // Valid reports whether the framework would find nothing to report in a configuration, attrs its
@@ -185,35 +199,7 @@ func (qa quickAttribute) Valid(ctx context.Context, v tftypes.Value, cfg tfsdk.C
 	case a.GetDeprecationMessage() != "" && !isNull && !av.IsUnknown():
 		return false
 	}
-	switch t := a.(type) {
-	case schema.StringAttribute:
-		return validatorsPass(ctx, t.Validators, qa.at, av, cfg)
-	case schema.BoolAttribute:
-		return validatorsPass(ctx, t.Validators, qa.at, av, cfg)
-	case schema.DynamicAttribute:
-		return validatorsPass(ctx, t.Validators, qa.at, av, cfg)
-	case schema.ListAttribute:
-		return validatorsPass(ctx, t.Validators, qa.at, av, cfg)
-	case schema.MapAttribute:
-		return validatorsPass(ctx, t.Validators, qa.at, av, cfg)
-	}
-	return false
-}
-
-func hasValidators(a schema.Attribute) bool {
-	switch t := a.(type) {
-	case schema.StringAttribute:
-		return len(t.Validators) > 0
-	case schema.BoolAttribute:
-		return len(t.Validators) > 0
-	case schema.DynamicAttribute:
-		return len(t.Validators) > 0
-	case schema.ListAttribute:
-		return len(t.Validators) > 0
-	case schema.MapAttribute:
-		return len(t.Validators) > 0
-	}
-	return true
+	return validatorsPass(ctx, qa.validators, qa.at, av, cfg)
 }
 
 // validatorsPass runs validators (a slice of one kind: validator.String, ...) on v as the framework
