@@ -68,7 +68,6 @@ type invocation struct {
 		global, env layer
 		names       [4]string
 		signatures  [4]layersSignature
-		sources     [1]Source
 	}
 }
 
@@ -83,7 +82,7 @@ func newInvocation(ctx context.Context, e *Engine, req Request) *invocation {
 	inv := &invocation{ctx: ctx, engine: e, req: req}
 	inv.own.scope = newScope(req.Scope, e.envName)
 	inv.scope, inv.global, inv.env = &inv.own.scope, &inv.own.global, &inv.own.env
-	inv.nameStack, inv.signatures, inv.sources = inv.own.names[:0], inv.own.signatures[:0], inv.own.sources[:0]
+	inv.nameStack, inv.signatures = inv.own.names[:0], inv.own.signatures[:0]
 	if req.Explain {
 		inv.ex = &explainer{}
 	}

@@ -135,11 +135,9 @@ func (inv *invocation) lookupNodeKey(key string) (res Result, err error) {
 		}
 	}()
 	inv.req.Key = key
-	inv.nameStack, inv.sources, inv.searched, inv.warnings = inv.nameStack[:0], inv.own.sources[:0], nil, nil
+	inv.nameStack, inv.sources, inv.searched, inv.warnings = inv.nameStack[:0], nil, nil, nil
 	inv.nestedLookups, inv.sensitive, inv.wrapped, inv.redact = 0, false, false, false
-	res, err = inv.run()
-	res.Sources = slices.Clone(res.Sources) // inv.sources is the next key's
-	return res, err
+	return inv.run()
 }
 
 // nodeKeys is NodeKeys in a fresh invocation. It lists what it can: past a part it cannot read (a
