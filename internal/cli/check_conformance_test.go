@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -25,21 +24,8 @@ var checkFlagged = map[string]string{
 // with an error of the data (not a key that does not parse, nor a key not found), check finds a
 // problem; where every recorded lookup succeeded, it finds none, except checkFlagged.
 func TestCheckConformance(t *testing.T) {
-	dir := filepath.Join("..", "hiera", "testdata", "conformance")
-	paths, _ := filepath.Glob(filepath.Join(dir, "cases", "*.json"))
-	sort.Strings(paths)
 	total, failing, flagged := 0, 0, 0
-	for _, p := range paths {
-		var c cliCase
-		readJSON(t, p, &c)
-		if c.Engine != "puppet" {
-			continue
-		}
-		var exp struct {
-			Results []map[string]json.RawMessage `json:"results"`
-		}
-		readJSON(t, filepath.Join(dir, "expected", filepath.Base(p)), &exp)
-		root, factsFile, certname := writeCase(t, c)
+	eachPuppetCase(t, func(c cliCase, results []map[string]json.RawMessage, root, factsFile, certname string) {
 		withCertname(t, factsFile, certname) // as lookup's --node
 		base := []string{"check", "--config", filepath.Join(root, "hiera.yaml")}
 		if c.Environment != "" {
@@ -57,7 +43,7 @@ func TestCheckConformance(t *testing.T) {
 		total++
 		puppetFailed, allFound := "", true
 		for i, lk := range c.Lookups {
-			raw, failed := exp.Results[i]["error"]
+			raw, failed := results[i]["error"]
 			if !failed {
 				continue
 			}
@@ -84,7 +70,7 @@ func TestCheckConformance(t *testing.T) {
 		case listed:
 			t.Errorf("%s is listed in checkFlagged, and check reports nothing there (exit %d): drop it", c.ID, rc)
 		}
-	}
+	})
 	fmt.Printf("check conformance: %d cases checked with and without their facts; %d where Puppet failed a plain lookup, each found; %d more reported (checkFlagged)\n", total, failing, flagged)
 }
 

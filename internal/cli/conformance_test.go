@@ -33,26 +33,10 @@ type cliCase struct {
 }
 
 func TestLookupConformance(t *testing.T) {
-	dir := filepath.Join("..", "hiera", "testdata", "conformance")
-	paths, _ := filepath.Glob(filepath.Join(dir, "cases", "*.json"))
-	if len(paths) == 0 {
-		t.Fatal("no conformance cases")
-	}
-	sort.Strings(paths)
 	var deviations map[string]string
-	readJSON(t, filepath.Join(dir, "deviations.json"), &deviations)
+	readJSON(t, filepath.Join(corpusDir, "deviations.json"), &deviations)
 	total, agree, skipped := 0, 0, 0
-	for _, p := range paths {
-		var c cliCase
-		readJSON(t, p, &c)
-		if c.Engine != "puppet" {
-			continue
-		}
-		var exp struct {
-			Results []map[string]json.RawMessage `json:"results"`
-		}
-		readJSON(t, filepath.Join(dir, "expected", filepath.Base(p)), &exp)
-		root, factsFile, certname := writeCase(t, c)
+	eachPuppetCase(t, func(c cliCase, results []map[string]json.RawMessage, root, factsFile, certname string) {
 		for i, lk := range c.Lookups {
 			args, ok := lookupArgs(lk, c, root, factsFile, certname)
 			if !ok {
@@ -63,7 +47,7 @@ func TestLookupConformance(t *testing.T) {
 			id := fmt.Sprintf("%s#%d", c.ID, i)
 			var stdout, stderr bytes.Buffer
 			rc := Run(args, Env{Stdout: &stdout, Stderr: &stderr})
-			problem := compareLookup(exp.Results[i], rc, stdout.String(), stderr.String())
+			problem := compareLookup(results[i], rc, stdout.String(), stderr.String())
 			_, deviates := deviations[id]
 			_, cliDeviates := cliDeviations[id]
 			switch {
@@ -73,8 +57,34 @@ func TestLookupConformance(t *testing.T) {
 				t.Errorf("%s %v: %s", id, args[1:], problem)
 			}
 		}
-	}
+	})
 	fmt.Printf("cli conformance: %d/%d lookups agree with Puppet (%d skipped: not expressible as flags)\n", agree, total, skipped)
+}
+
+// corpusDir holds the shared conformance corpus, as the engine's tests read it.
+var corpusDir = filepath.Join("..", "hiera", "testdata", "conformance")
+
+// eachPuppetCase calls fn with every case of the corpus that Puppet answered (not the Hiera 3
+// command line), its recorded results, and its files and facts written (writeCase).
+func eachPuppetCase(t *testing.T, fn func(c cliCase, results []map[string]json.RawMessage, root, factsFile, certname string)) {
+	paths, _ := filepath.Glob(filepath.Join(corpusDir, "cases", "*.json"))
+	if len(paths) == 0 {
+		t.Fatal("no conformance cases")
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		var c cliCase
+		readJSON(t, p, &c)
+		if c.Engine != "puppet" {
+			continue
+		}
+		var exp struct {
+			Results []map[string]json.RawMessage `json:"results"`
+		}
+		readJSON(t, filepath.Join(corpusDir, "expected", filepath.Base(p)), &exp)
+		root, factsFile, certname := writeCase(t, c)
+		fn(c, exp.Results, root, factsFile, certname)
+	}
 }
 
 // writeCase writes a case's files (@ROOT@ replaced) and facts, and returns its root, facts file and
