@@ -88,9 +88,10 @@ func runCheck(args []string, env Env) int {
 	for _, n := range nodes {
 		scopes = append(scopes, facts.Scope(n.Facts, n.Certname()))
 	}
+	failAfter := func(err error) int { c.progress.clear(); return fail(err) }
 	files, err := c.walk(scopes)
 	if err != nil {
-		return fail(err)
+		return failAfter(err)
 	}
 	if len(nodes) == 0 {
 		nodes = []*facts.Node{{File: "(no facts)", Facts: model.NewHash(0)}}
@@ -99,7 +100,7 @@ func runCheck(args []string, env Env) int {
 	for i, n := range nodes {
 		c.progress.show("node", i, len(nodes))
 		if err := c.node(n.File, scopes[i], types); err != nil {
-			return fail(err)
+			return failAfter(err)
 		}
 	}
 	c.progress.clear()
