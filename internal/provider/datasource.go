@@ -136,8 +136,13 @@ func argumentAttributes() map[string]schema.Attribute {
 			Validators:          modulepathValidators,
 		},
 		"facts": schema.DynamicAttribute{
-			MarkdownDescription: factsDescription + " Merged over the provider's `facts`, top-level key by key.",
+			MarkdownDescription: factsDescription + " Merged over the provider's facts and this data source's `facts_file`, top-level key by key.",
 			Optional:            true,
+		},
+		"facts_file": schema.StringAttribute{
+			MarkdownDescription: factsFileDescription + " Merged over the provider's facts (its `facts_file` and `facts`), top-level key by key.",
+			Optional:            true,
+			Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 		},
 		"scope": schema.DynamicAttribute{
 			MarkdownDescription: scopeDescription + " Merged over the provider's `scope`, top-level key by key.",

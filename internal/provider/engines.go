@@ -20,8 +20,9 @@ const defaultConfig = "hiera.yaml"
 
 // providerData is what the provider hands to its data sources after Configure.
 type providerData struct {
-	engines *engineCache
-	config  string // the provider's hiera.yaml, possibly relative to the working directory; "" when unset
+	engines    *engineCache
+	factsFiles *factsFileCache // facts_file, read once per file (the provider's and the data sources')
+	config     string          // the provider's hiera.yaml, possibly relative to the working directory; "" when unset
 	// environment ("" when unset) and modulepath (nil when unset) are the provider's layers.
 	environment string
 	modulepath  []string
@@ -40,33 +41,27 @@ type providerData struct {
 // engineArg is the provider's facts or scope, converted for the engine once per Configure rather
 // than on every lookup.
 type engineArg struct {
-	top  map[string]any // top-level names to engine values, for merging a data source's own over
-	hash *hiera.Hash    // the whole; nil when unset
+	hash *hiera.Hash // nil when unset
 }
 
 func newEngineArg(given map[string]any) (engineArg, error) {
 	if given == nil {
 		return engineArg{}, nil
 	}
-	top := make(map[string]any, len(given))
-	for k, v := range given {
-		ev, err := hiera.FromGo(v)
-		if err != nil {
-			return engineArg{}, err
-		}
-		top[k] = ev
-	}
-	h, err := toHash(top)
-	return engineArg{top: top, hash: h}, err
+	h, err := toHash(given)
+	return engineArg{hash: h}, err
 }
 
-// with returns the argument with the top-level names of own (a data source's) replacing its own.
-// Only own is converted: the provider's values are engine values already.
-func (a engineArg) with(own map[string]any) (*hiera.Hash, error) {
+// with returns the argument with the top-level names of file (a data source's facts_file) and then
+// of own (its facts or scope) replacing its own, in that order. Only own is converted: the
+// provider's values and the file's are engine values already.
+func (a engineArg) with(file *hiera.Hash, own map[string]any) (*hiera.Hash, error) {
+	h := overlay(a.hash, file)
 	if own == nil {
-		return a.hash, nil
+		return h, nil
 	}
-	return toHash(mergeOver(a.top, own))
+	ownHash, err := toHash(own)
+	return overlay(h, ownHash), err
 }
 
 // toProvider is the ProviderData type check every data source's Configure shares.

@@ -21,6 +21,7 @@ type lookupArgs struct {
 	Environment types.String     `tfsdk:"environment"`
 	Modulepath  types.List       `tfsdk:"modulepath"`
 	Facts       types.Dynamic    `tfsdk:"facts"`
+	FactsFile   types.String     `tfsdk:"facts_file"`
 	Scope       types.Dynamic    `tfsdk:"scope"`
 	Eyaml       *eyamlPathsModel `tfsdk:"eyaml"`
 }
@@ -241,19 +242,25 @@ func (pd *providerData) request(ctx context.Context, kind lookupVariant, m *look
 	return req, diags
 }
 
-// engineScope is m's facts and scope merged over the provider's, as the engine takes them.
+// engineScope is m's facts (over its facts_file's) and scope merged over the provider's, as the
+// engine takes them.
 func (pd *providerData) engineScope(ctx context.Context, m *lookupArgs) (hiera.Scope, diag.Diagnostics) {
 	var diags diag.Diagnostics
+	fileFacts, err := pd.factsFileArg(m.FactsFile)
+	if err != nil {
+		diags.AddAttributeError(path.Root("facts_file"), "Invalid Facts File", err.Error())
+	}
 	var s hiera.Scope
 	for _, a := range []struct {
 		name     string
 		val      types.Dynamic
 		provider engineArg
+		file     *hiera.Hash
 		out      **hiera.Hash
-	}{{"facts", m.Facts, pd.facts, &s.Facts}, {"scope", m.Scope, pd.scope, &s.Vars}} {
+	}{{"facts", m.Facts, pd.facts, fileFacts, &s.Facts}, {"scope", m.Scope, pd.scope, nil, &s.Vars}} {
 		own, err := objectArg(ctx, a.val, path.Root(a.name))
 		if err == nil {
-			*a.out, err = a.provider.with(own)
+			*a.out, err = a.provider.with(a.file, own)
 		}
 		if err != nil {
 			diags.AddAttributeError(path.Root(a.name), "Invalid Argument", err.Error())

@@ -160,11 +160,12 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	var diags diag.Diagnostics
 	defer func() { resp.Diagnostics = toProtoDiagnostics(diags) }()
 
-	// Data sources with the same facts and scope bytes share their conversion (scopecache.go).
+	// Data sources with the same facts, scope and facts_file bytes share their conversion (scopecache.go).
 	pd := s.provider.configured.Load()
 	var cached *scopeArgs
-	key := scopeKey(req.Config.MsgPack)
+	var key []byte
 	if pd != nil {
+		key = scopeKey(req.Config.MsgPack, pd.factsFiles)
 		cached = pd.scopes.get(key)
 	}
 	var skip []string // attributes not to decode: cached has them
@@ -197,7 +198,7 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	var scope *hiera.Scope
 	switch {
 	case cached != nil:
-		args.Facts, args.Scope = cached.facts, cached.scope
+		args.Facts, args.Scope, args.FactsFile = cached.facts, cached.scope, cached.factsFile
 		scope = &cached.engine
 	case pd != nil && !pd.unknown && key != nil:
 		if cached = pd.scopeArgsOf(ctx, args); cached != nil {

@@ -31,12 +31,14 @@ func New(version string) func() provider.Provider {
 }
 
 func newProvider(version string) *hieraProvider {
-	return &hieraProvider{version: version, engines: newEngineCache()}
+	return &hieraProvider{version: version, engines: newEngineCache(), factsFiles: newFactsFileCache()}
 }
 
 type hieraProvider struct {
 	version string
 	engines *engineCache // lives as long as the provider, across Configure calls
+	// factsFiles holds the facts files read (facts_file), also across Configure calls.
+	factsFiles *factsFileCache
 	// configured is what the last Configure handed the data sources, for the server's direct reads.
 	configured atomic.Pointer[providerData]
 }
@@ -46,6 +48,7 @@ type hieraProviderModel struct {
 	Environment     types.String        `tfsdk:"environment"`
 	Modulepath      types.List          `tfsdk:"modulepath"`
 	Facts           types.Dynamic       `tfsdk:"facts"`
+	FactsFile       types.String        `tfsdk:"facts_file"`
 	Scope           types.Dynamic       `tfsdk:"scope"`
 	ExplainPaths    types.String        `tfsdk:"explain_paths"`
 	Eyaml           *providerEyamlModel `tfsdk:"eyaml"`
@@ -80,7 +83,12 @@ func (p *hieraProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				Optional:    true,
 				Validators:  modulepathValidators,
 			},
-			"facts": schema.DynamicAttribute{MarkdownDescription: factsDescription, Optional: true},
+			"facts": schema.DynamicAttribute{MarkdownDescription: factsDescription + " Merged over the facts of `facts_file`, top-level key by key.", Optional: true},
+			"facts_file": schema.StringAttribute{
+				MarkdownDescription: factsFileDescription,
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
 			"scope": schema.DynamicAttribute{MarkdownDescription: scopeDescription, Optional: true},
 			"pitfall_warnings": schema.BoolAttribute{
 				MarkdownDescription: "Warn about silent traps that Puppet has too, where the answer is Puppet's but likely not what was meant: " +
@@ -108,7 +116,7 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		return
 	}
 	withEnvDefaults(ctx, &m, os.Getenv)
-	pd := &providerData{engines: p.engines, config: m.Config.ValueString(), environment: m.Environment.ValueString(),
+	pd := &providerData{engines: p.engines, factsFiles: p.factsFiles, config: m.Config.ValueString(), environment: m.Environment.ValueString(),
 		pitfalls: m.PitfallWarnings.IsNull() || m.PitfallWarnings.ValueBool()}
 	pd.unknown = m.Config.IsUnknown() || m.Environment.IsUnknown() || m.ExplainPaths.IsUnknown()
 	switch pd.explainPaths = m.ExplainPaths.ValueString(); pd.explainPaths {
@@ -139,6 +147,14 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		case err != nil:
 			resp.Diagnostics.AddAttributeError(path.Root(a.name), "Invalid Provider Argument", err.Error())
 		}
+	}
+	switch fileFacts, err := pd.factsFileArg(m.FactsFile); {
+	case errors.Is(err, errUnknown):
+		pd.unknown = true
+	case err != nil:
+		resp.Diagnostics.AddAttributeError(path.Root("facts_file"), "Invalid Facts File", err.Error())
+	default:
+		pd.facts.hash = overlay(fileFacts, pd.facts.hash)
 	}
 	if !pd.unknown {
 		resp.Diagnostics.Append(providerConfigMissing(pd.config)...)

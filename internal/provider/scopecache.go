@@ -28,10 +28,11 @@ type scopeCache struct {
 	bytes   int
 }
 
-// scopeArgs is a data source's facts and scope as the model holds them and as the engine takes
-// them, merged over the provider's.
+// scopeArgs is a data source's facts, facts_file and scope as the model holds them and as the
+// engine takes them, merged over the provider's.
 type scopeArgs struct {
 	facts, scope types.Dynamic
+	factsFile    types.String
 	engine       hiera.Scope
 }
 
@@ -43,18 +44,26 @@ const (
 )
 
 // scopeAttributes are the attributes a scopeArgs holds.
-var scopeAttributes = []string{"facts", "scope"}
+var scopeAttributes = []string{"facts", "scope", "facts_file"}
 
-// scopeKey is the cache key of a configuration's facts and scope encodings (nil: the configuration
-// is not a map holding both). The key is raw configuration: it may hold secrets, so it is never
-// logged or shown.
-func scopeKey(config []byte) []byte {
+// scopeKey is the cache key of a configuration's facts, scope and facts_file encodings, and of the
+// facts file's size and modification time as files last saw them (nil: the configuration is not a
+// map holding all three). The key is raw configuration: it may hold secrets, so it is never logged
+// or shown.
+func scopeKey(config []byte, files *factsFileCache) []byte {
 	vals, ok := wire.AttributeBytes(config, scopeAttributes...)
 	if !ok {
 		return nil
 	}
-	key := binary.AppendUvarint(make([]byte, 0, len(vals[0])+len(vals[1])+4), uint64(len(vals[0])))
-	return append(append(key, vals[0]...), vals[1]...)
+	key := make([]byte, 0, len(vals[0])+len(vals[1])+len(vals[2])+32)
+	for _, v := range vals { // msgpack items delimit themselves
+		key = append(key, v...)
+	}
+	if name, ok := wire.StringValue(vals[2]); ok && files != nil {
+		size, modTime := files.get(name).stamp()
+		key = binary.AppendVarint(binary.AppendVarint(key, size), modTime)
+	}
+	return key
 }
 
 // get returns the conversion stored under key, or nil.
@@ -94,5 +103,5 @@ func (pd *providerData) scopeArgsOf(ctx context.Context, m *lookupArgs) *scopeAr
 	if diags.HasError() {
 		return nil
 	}
-	return &scopeArgs{facts: m.Facts, scope: m.Scope, engine: s}
+	return &scopeArgs{facts: m.Facts, scope: m.Scope, factsFile: m.FactsFile, engine: s}
 }

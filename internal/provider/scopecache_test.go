@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -9,11 +11,17 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// Data sources with the same facts and scope share one conversion (scopecache.go). Interleaved
-// reads of several nodes' keys, repeated, must each answer as the framework does: a node never
-// sees another's facts, and a problem in the facts is reported every time.
+// Data sources with the same facts, scope and facts_file share one conversion (scopecache.go).
+// Interleaved reads of several nodes' keys, repeated, must each answer as the framework does: a node
+// never sees another's facts, and a problem in the facts is reported every time.
 func TestServer_sharedFacts(t *testing.T) {
 	ctx := context.Background()
+	dir := writeCase(t, map[string]string{
+		"web01.json":  `{"hostname": "web01", "role": "web", "os": {"family": "Debian"}}`,
+		"db01.yaml":   "name: db01.example.com\nvalues:\n  hostname: db01\n  role: db\n  os: {family: RedHat}\n",
+		"broken.yaml": "role: web\nos: [Debian\n",
+	})
+	web01, db01, broken := filepath.Join(dir, "web01.json"), filepath.Join(dir, "db01.yaml"), filepath.Join(dir, "broken.yaml")
 	direct, fw, providerType := configuredPair(t)
 	provider := providerConfigs()["config"]
 	configure(t, direct, providerType, provider)
@@ -32,6 +40,13 @@ func TestServer_sharedFacts(t *testing.T) {
 		{"scope": object6(map[string]tftypes.Value{"environment": str6("staging")})},                       // facts from the provider
 		{"facts": str6("web")}, // not an object
 		{"facts": object6(map[string]tftypes.Value{"role": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})}, // not known yet
+		{"facts_file": str6(web01)},
+		{"facts_file": str6(db01)},
+		{"facts_file": str6(web01), "facts": object6(map[string]tftypes.Value{"role": str6("db")})}, // facts over the file's
+		{"facts_file": str6(db01), "scope": node("web01", "web", "Debian")["scope"]},
+		{"facts_file": str6(filepath.Join(dir, "missing.json"))},
+		{"facts_file": str6(dir)}, // a directory
+		{"facts_file": str6(broken)},
 	}
 	for round := range 2 {
 		for _, key := range []string{"greeting", "tags", "profile::users", "packages"} {
@@ -40,7 +55,7 @@ func TestServer_sharedFacts(t *testing.T) {
 				for k, v := range n {
 					attrs[k] = v
 				}
-				t.Run(strings.Join([]string{key, string(rune('0' + i)), string(rune('0' + round))}, "/"), func(t *testing.T) {
+				t.Run(strings.Join([]string{key, strconv.Itoa(i), strconv.Itoa(round)}, "/"), func(t *testing.T) {
 					compareServers(ctx, t, direct, fw, "hiera_lookup", ds, attrs)
 				})
 			}

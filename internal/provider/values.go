@@ -137,18 +137,6 @@ func tfKind(v any) string {
 	return "a number"
 }
 
-// mergeOver returns base with the top-level keys of over replacing its own.
-func mergeOver(base, over map[string]any) map[string]any {
-	out := make(map[string]any, len(base)+len(over))
-	for k, v := range base {
-		out[k] = v
-	}
-	for k, v := range over {
-		out[k] = v
-	}
-	return out
-}
-
 // Schema pieces shared by the provider and all three data sources.
 
 // toDynamic converts an engine value into a Terraform dynamic value with its real types: hashes

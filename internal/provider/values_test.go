@@ -108,15 +108,6 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-func TestMergeOver(t *testing.T) {
-	t.Parallel()
-	got := mergeOver(map[string]any{"role": "db", "os": map[string]any{"family": "RedHat"}}, map[string]any{"role": "web"})
-	want := map[string]any{"role": "web", "os": map[string]any{"family": "RedHat"}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("-wanted, +got:\n%s", diff)
-	}
-}
-
 func hash(kv ...any) *hiera.Hash {
 	h := hiera.NewHash(len(kv) / 2)
 	for i := 0; i < len(kv); i += 2 {

@@ -228,6 +228,12 @@ func mapHeader(b []byte) (pairs, length int) {
 	return 0, 0
 }
 
+// StringValue reads b, one msgpack item, as a string; ok is false for anything else (null, unknown).
+func StringValue(b []byte) (s string, ok bool) {
+	s, n := msgpackString(b)
+	return s, n > 0 && n == len(b)
+}
+
 // msgpackString reads a msgpack string: its text and encoded length (0: not a string).
 func msgpackString(b []byte) (string, int) {
 	n := MsgpackLen(b)

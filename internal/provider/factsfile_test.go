@@ -1,0 +1,230 @@
+package provider
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+)
+
+// factsSite is a hierarchy that shows which facts a node got: mapped_paths over the hash fact
+// roles (so the first role in the hash's order wins, as in Puppet) and a value naming the facts.
+func factsSite(t *testing.T) string {
+	t.Helper()
+	return writeCase(t, map[string]string{
+		"hiera.yaml": `version: 5
+defaults: {datadir: data, data_hash: yaml_data}
+hierarchy:
+  - name: Roles
+    mapped_paths: [facts.roles, role, "roles/%{role.0}.yaml"]
+  - name: Common
+    path: common.yaml
+`,
+		"data/roles/zeta.yaml":  "first_role: zeta\nrole_list: [zeta]\n",
+		"data/roles/alpha.yaml": "first_role: alpha\nrole_list: [alpha]\n",
+		"data/common.yaml": `who: "%{facts.hostname} %{facts.os.family} %{facts.role}"
+node: {host: "%{facts.hostname}", family: "%{facts.os.family}"}
+role_list: [common]
+password: "%{facts.hostname}-pw"
+lookup_options:
+  password: {convert_to: Sensitive}
+  role_list: {merge: unique}
+`,
+		// facter -j, with the roles hash not in sorted order
+		"facts/web01.json": `{"hostname": "web01", "role": "web", "os": {"family": "Debian"}, "roles": {"zeta": true, "alpha": true}}`,
+		// puppet facts show (the wrapped form), YAML
+		"facts/db01.yaml":      "name: db01.example.com\nvalues:\n  hostname: db01\n  role: db\n  os:\n    family: RedHat\n",
+		"facts/two-nodes.json": `[{"certname": "a", "name": "role", "value": "web"}, {"certname": "b", "name": "role", "value": "db"}]`,
+		"facts/list.json":      `["web01"]`,
+		"facts/broken.yaml":    "hostname: web01\nos: [Debian\n",
+	})
+}
+
+// A facts file keeps its key order, as Puppet does; the same facts written in HCL are sorted by
+// Terraform, and mapped_paths over the hash then finds the other role first.
+func TestFactsFile_keepsFileOrder(t *testing.T) {
+	dir := factsSite(t)
+	unitTest(t, resource.TestStep{
+		Config: `provider "hiera" { config = "` + dir + `/hiera.yaml" }
+data "hiera_lookup" "from_file" {
+  key        = "first_role"
+  facts_file = "` + dir + `/facts/web01.json"
+}
+data "hiera_lookup" "from_hcl" {
+  key   = "first_role"
+  facts = { roles = { zeta = true, alpha = true } }
+}
+data "hiera_array" "roles" {
+  key        = "role_list"
+  facts_file = "` + dir + `/facts/web01.json"
+}
+`,
+		ConfigStateChecks: []statecheck.StateCheck{
+			expect("data.hiera_lookup.from_file", "value", str("zeta")),
+			expect("data.hiera_lookup.from_hcl", "value", str("alpha")),
+			expect("data.hiera_array.roles", "value", knownvalue.ListExact([]knownvalue.Check{str("zeta"), str("alpha"), str("common")})),
+		},
+	})
+}
+
+// The provider's facts_file, then its facts, then the data source's facts_file, then its facts:
+// each merged over the one before, top-level key by key; every data source kind takes it.
+func TestFactsFile_layering(t *testing.T) {
+	dir := factsSite(t)
+	unitTest(t, resource.TestStep{
+		Config: `provider "hiera" {
+  config     = "` + dir + `/hiera.yaml"
+  facts_file = "` + dir + `/facts/web01.json"
+  facts      = { role = "provider" }
+}
+data "hiera_lookup" "provider_only" {
+  key = "who"
+}
+data "hiera_lookup" "own_file" {
+  key        = "who"
+  facts_file = "` + dir + `/facts/db01.yaml"
+}
+data "hiera_lookup" "own_file_and_facts" {
+  key        = "who"
+  facts_file = "` + dir + `/facts/db01.yaml"
+  facts      = { hostname = "db02" }
+}
+data "hiera_hash" "node" {
+  key        = "node"
+  facts_file = "` + dir + `/facts/db01.yaml"
+}
+data "hiera_secret" "password" {
+  key        = "password"
+  facts_file = "` + dir + `/facts/db01.yaml"
+}
+data "hiera_node" "db01" {
+  keys       = ["who", "first_role"]
+  facts_file = "` + dir + `/facts/db01.yaml"
+}
+`,
+		ConfigStateChecks: []statecheck.StateCheck{
+			expect("data.hiera_lookup.provider_only", "value", str("web01 Debian provider")),
+			// db01's file has no roles: the provider's file still gives them
+			expect("data.hiera_lookup.own_file", "value", str("db01 RedHat db")),
+			expect("data.hiera_lookup.own_file_and_facts", "value", str("db02 RedHat db")),
+			expect("data.hiera_hash.node", "value", obj(map[string]knownvalue.Check{"host": str("db01"), "family": str("RedHat")})),
+			expect("data.hiera_secret.password", "value", str("db01-pw")),
+			expect("data.hiera_node.db01", "json", str(`{"who":"db01 RedHat db","first_role":"zeta"}`)),
+		},
+	})
+}
+
+func TestFactsFile_ephemeral(t *testing.T) {
+	dir := factsSite(t)
+	ephemeralTest(t, resource.TestStep{
+		Config: `provider "hiera" { config = "` + dir + `/hiera.yaml" }
+ephemeral "hiera_lookup" "who" {
+  key        = "who"
+  facts_file = "` + dir + `/facts/db01.yaml"
+}
+` + echo(`ephemeral.hiera_lookup.who.value`),
+		ConfigStateChecks: []statecheck.StateCheck{expect("echo.test", "data", str("db01 RedHat db"))},
+	})
+}
+
+// Every file a user can get wrong: a clear error on facts_file naming the file (and line).
+func TestFactsFile_errors(t *testing.T) {
+	dir := factsSite(t)
+	lookup := func(file string) string {
+		return `provider "hiera" { config = "` + dir + `/hiera.yaml" }
+data "hiera_lookup" "x" {
+  key        = "who"
+  facts_file = "` + file + `"
+}
+`
+	}
+	var steps []resource.TestStep
+	for file, want := range map[string]string{
+		dir + "/facts/missing.json":   `Invalid Facts File.*facts file ` + dir + `/facts/missing.json: no such file or directory`,
+		dir + "/facts":                `Invalid Facts File.*facts file ` + dir + `/facts: it is a directory`,
+		dir + "/facts/broken.yaml":    `Invalid Facts File.*facts file ` + dir + `/facts/broken.yaml, line 2`,
+		dir + "/facts/two-nodes.json": `Invalid Facts File.*facts of more than one node`,
+		dir + "/facts/list.json":      `Invalid Facts File.*entry 0 of the list is not a PuppetDB fact`,
+		"":                            `Attribute facts_file string length must be at least 1`,
+	} {
+		steps = append(steps, resource.TestStep{Config: lookup(file), ExpectError: errorRE(want)})
+	}
+	steps = append(steps, resource.TestStep{
+		Config: `provider "hiera" {
+  config     = "` + dir + `/hiera.yaml"
+  facts_file = "` + dir + `/facts/missing.yaml"
+}
+data "hiera_lookup" "x" { key = "who" }
+`,
+		ExpectError: errorRE(`Invalid Facts File.*facts file ` + dir + `/facts/missing.yaml: no such file or directory`),
+	})
+	unitTest(t, steps...)
+}
+
+// A facts file changed while the provider runs is read again once the engine would look at a
+// data file again (hiera.StampCheckInterval): the direct server's scope cache does not keep the
+// old facts.
+func TestServer_factsFileChanged(t *testing.T) {
+	ctx := context.Background()
+	dir := factsSite(t)
+	file := filepath.Join(dir, "facts", "web01.json")
+	direct, _, providerType := configuredPair(t)
+	configure(t, direct, providerType, map[string]tftypes.Value{"config": str6(filepath.Join(dir, "hiera.yaml"))})
+	pd := direct.provider.configured.Load()
+	now := time.Now()
+	pd.factsFiles.now = func() time.Time { return now }
+	ds := direct.dataSources["hiera_lookup"]
+	cfg := encodeConfig(t, ds.typ, map[string]tftypes.Value{"key": str6("who"), "facts_file": str6(file)})
+	read := func() string {
+		t.Helper()
+		resp, err := direct.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: "hiera_lookup", Config: &cfg})
+		if err != nil || len(resp.Diagnostics) > 0 {
+			t.Fatalf("ReadDataSource: %v %v", err, resp.Diagnostics)
+		}
+		state, err := resp.State.Unmarshal(ds.typ)
+		var attrs map[string]tftypes.Value
+		var js string
+		if err != nil || state.As(&attrs) != nil || attrs["json"].As(&js) != nil {
+			t.Fatalf("state: %v %v", state, err)
+		}
+		return js
+	}
+	if got := read(); got != `"web01 Debian web"` {
+		t.Fatalf("first read: %s", got)
+	}
+	if err := os.WriteFile(file, []byte(`{"hostname": "web01", "role": "web", "os": {"family": "RedHat Enterprise"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(2 * time.Second)
+	if got := read(); got != `"web01 RedHat Enterprise web"` {
+		t.Errorf("after the file changed: %s", got)
+	}
+}
+
+// The cache reads a file once however many data sources name it, and bounds what it holds.
+func TestFactsFileCache(t *testing.T) {
+	dir := factsSite(t)
+	c := newFactsFileCache()
+	file := filepath.Join(dir, "facts", "web01.json")
+	a, b := c.get(file), c.get(file)
+	if a.err != nil || a != b {
+		t.Fatalf("a second get read the file again or failed: %v", a.err)
+	}
+	if keys := a.facts.Keys(); len(keys) != 4 || keys[3] != "roles" {
+		t.Errorf("facts in the file's order: %v", keys)
+	}
+	for i := range maxFactsFiles + 1 {
+		c.get(filepath.Join(dir, "facts", strconv.Itoa(i)+"-missing.json"))
+	}
+	if len(c.files) > maxFactsFiles {
+		t.Errorf("the cache holds %d files, more than %d", len(c.files), maxFactsFiles)
+	}
+}
