@@ -15,11 +15,13 @@ provider "hiera" {
   # environment = "${path.module}/environments/production"
   # modulepath  = ["${path.module}/site", "${path.module}/modules"] # overrides environment.conf's modulepath
 
-  # The node's facts as Puppet has them: what `facter --yaml --show-legacy` (or
-  # `puppet facts show --render-as yaml`) prints on the node, saved beside the configuration,
-  # plus a fact of your own. The hierarchy sees them as %{facts.os.family}, and as top-scope
-  # variables %{role} / %{::role}; trusted.certname comes from the fqdn fact.
-  facts = merge(yamldecode(file("${path.module}/facts/web01.yaml")), { role = "web" })
+  # The node's facts as Puppet has them: what `facter -j` (or `puppet facts show`, or
+  # `facter --yaml --show-legacy`) prints on the node, saved beside the configuration, in the
+  # file's order; facts of your own are merged over them. The hierarchy sees them as
+  # %{facts.os.family}, and as top-scope variables %{role} / %{::role}; trusted.certname comes
+  # from the fqdn fact.
+  facts_file = "${path.module}/facts/web01.yaml"
+  facts      = { role = "web" }
 
   # Other top-scope variables the hierarchy uses.
   scope = {

@@ -8,7 +8,9 @@ terraform {
 
 # No config: hiera.yaml in the working directory.
 provider "hiera" {
-  facts = merge(yamldecode(file("${path.module}/facts/web01.yaml")), { role = "web" })
+  # The node's facts as facter reports them (facter -j, or puppet facts show), and a role of our own.
+  facts_file = "${path.module}/facts/web01.yaml"
+  facts      = { role = "web" }
 }
 
 # As Puppet's hiera_hash(): the hashes of every level merged, top-level keys only.

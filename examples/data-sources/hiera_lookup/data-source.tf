@@ -8,7 +8,9 @@ terraform {
 
 # No config: hiera.yaml in the working directory.
 provider "hiera" {
-  facts = merge(yamldecode(file("${path.module}/facts/web01.yaml")), { role = "web" })
+  # The node's facts as facter reports them (facter -j, or puppet facts show), and a role of our own.
+  facts_file = "${path.module}/facts/web01.yaml"
+  facts      = { role = "web" }
 }
 
 # As Puppet's lookup(): merged as lookup_options in the data say, else the first value found.
@@ -32,7 +34,8 @@ data "hiera_lookup" "users" {
   }
 }
 
-# Another node's view of the same data: facts merge over the provider's, key by key.
+# Another node's view of the same data: facts merge over the provider's, key by key
+# (a data source's own facts_file too: facts_file = "${path.module}/facts/db01.json").
 data "hiera_lookup" "db_packages" {
   key   = "packages"
   facts = { role = "db" }

@@ -25,10 +25,11 @@ data "hiera_node" "fleet" {
 }
 
 # Only some keys, by name: dotted keys dig as in hiera_lookup, keys no level has are in missing_keys.
+# The facts straight from facter's file (its order kept), a role of our own over them.
 data "hiera_node" "web01_keys" {
-  facts = local.nodes.web01
-  scope = { trusted = { certname = "web01.example.com" } }
-  keys  = ["packages", "accounts::users.alice.shell", "no::such::key"]
+  facts_file = "${path.module}/facts/web01.yaml"
+  facts      = { role = "web" }
+  keys       = ["packages", "accounts::users.alice.shell", "no::such::key"]
 }
 
 # Only the keys that start with a prefix.
