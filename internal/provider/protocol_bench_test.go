@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -123,7 +124,8 @@ func BenchmarkServeTrivial(b *testing.B) {
 
 // BenchmarkServeFleet is scripts/bench-e2e.sh's fleet section in process: 500 nodes x 4 keys, each
 // data source with its own facts and certname, over benchgen's fleet hierarchy (522 files), and the
-// same data sources over the trivial one. With -benchtime 2000x one run is one plan's reads:
+// same data sources over the trivial one; fleet_facts_file is the fleet with each node's facts in a
+// facts_file (facter -j's JSON) instead of HCL. With -benchtime 2000x one run is one plan's reads:
 //
 //	go test ./internal/provider -run '^$' -bench ServeFleet -benchtime 2000x -count 5
 func BenchmarkServeFleet(b *testing.B) {
@@ -137,7 +139,10 @@ func BenchmarkServeFleet(b *testing.B) {
 		b.Fatal(err)
 	}
 	nodes := benchgen.Nodes(opts)
-	for _, hier := range []struct{ name, dir string }{{"fleet", fleet}, {"trivial", trivial}} {
+	for _, hier := range []struct {
+		name, dir string
+		factsFile bool
+	}{{"fleet", fleet, false}, {"trivial", trivial, false}, {"fleet_facts_file", fleet, true}} {
 		b.Run(hier.name, func(b *testing.B) {
 			s := newBenchServer(b, map[string]tftypes.Value{
 				"config": str6(filepath.Join(hier.dir, "hiera.yaml")),
@@ -145,12 +150,21 @@ func BenchmarkServeFleet(b *testing.B) {
 			})
 			keys := fleetKeys(b, hier.dir)
 			var cfgs []tfprotov6.DynamicValue
-			for _, node := range nodes {
-				facts, scope := goValue6(b, node.Facts()), goValue6(b, node.Vars())
+			for i, node := range nodes {
+				attrs := map[string]tftypes.Value{"facts": goValue6(b, node.Facts()), "scope": goValue6(b, node.Vars())}
+				if hier.factsFile {
+					file := filepath.Join(dir, "facts", strconv.Itoa(i)+".json")
+					js, err := json.Marshal(node.Facts())
+					if err != nil {
+						b.Fatal(err)
+					}
+					writeFile(b, file, string(js))
+					delete(attrs, "facts")
+					attrs["facts_file"] = str6(file)
+				}
 				for _, key := range keys {
-					cfgs = append(cfgs, encodeConfig(b, s.dataType, map[string]tftypes.Value{
-						"key": str6(key), "facts": facts, "scope": scope,
-					}))
+					attrs["key"] = str6(key)
+					cfgs = append(cfgs, encodeConfig(b, s.dataType, attrs))
 				}
 			}
 			b.ReportAllocs()
