@@ -119,11 +119,24 @@ func sideJSON(r *hiera.Result) any {
 	return h
 }
 
+// sourceFile is the file that gave r its value: the most specific one of a merge.
 func sourceFile(r *hiera.Result) string {
 	if r == nil || len(r.Sources) == 0 {
 		return ""
 	}
 	return r.Sources[0].File
+}
+
+// sourceCell is sourceFile in the table: "-" for none, and how many more files a merge read.
+func sourceCell(r *hiera.Result) string {
+	switch f := sourceFile(r); {
+	case f == "":
+		return "-"
+	case len(r.Sources) > 1:
+		return fmt.Sprintf("%s (+%d more)", f, len(r.Sources)-1)
+	default:
+		return f
+	}
 }
 
 func changesHash(changes []keyChange, setups [2]setup) *model.Hash {
@@ -143,7 +156,8 @@ func changesHash(changes []keyChange, setups [2]setup) *model.Hash {
 	return out
 }
 
-// writeTable writes the changes for people: one row per key, values as puppet lookup --render-as s.
+// writeTable writes the changes for people: one row per key (a changed hash: per subkey that
+// differs), values as puppet lookup --render-as s.
 func writeTable(env Env, changes []keyChange, setups [2]setup) {
 	if len(changes) == 0 {
 		_, _ = fmt.Fprintf(env.Stdout, "no differences between %s and %s\n", setups[0].describe(), setups[1].describe())
@@ -152,29 +166,96 @@ func writeTable(env Env, changes []keyChange, setups [2]setup) {
 	_, _ = fmt.Fprintf(env.Stdout, "left:  %s\nright: %s\n\n", setups[0].describe(), setups[1].describe())
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	_, _ = fmt.Fprintln(tw, "CHANGE\tKEY\tLEFT\tLEFT FROM\tRIGHT\tRIGHT FROM")
-	cell := func(r *hiera.Result) string {
-		if r == nil {
-			return "-"
-		}
-		s := model.ToS(shownValue(*r))
-		if r.Value == nil && !r.Sensitive {
-			s = "nil"
-		}
-		if r := []rune(s); len(r) > 60 {
-			s = string(r[:57]) + "..."
-		}
-		return strings.NewReplacer("\n", `\n`, "\t", `\t`).Replace(s)
-	}
 	for _, c := range changes {
-		_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", c.change, c.key, cell(c.left), orDash(sourceFile(c.left)), cell(c.right), orDash(sourceFile(c.right)))
+		for _, r := range tableRows(c) {
+			_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.change, r.key, r.left, sourceCell(c.left), r.right, sourceCell(c.right))
+		}
 	}
 	_ = tw.Flush()
 	_, _ = fmt.Fprintf(env.Stdout, "\n%d keys differ\n", len(changes))
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "-"
+// tableRow is one row of the table: a key or one subkey of a changed hash, its two sides shown.
+type tableRow struct{ change, key, left, right string }
+
+// maxSubkeyRows bounds the rows one changed hash gives; the rest are counted in one more row.
+const maxSubkeyRows = 20
+
+// tableRows are c's rows: a changed hash whose sides are not secret as the subkeys that differ,
+// dotted as a lookup takes them (ntp::config.maxpoll), so that a change deep in a long value
+// shows; anything else as one row.
+func tableRows(c keyChange) []tableRow {
+	if c.change == "changed" && !c.left.Sensitive && !c.right.Sensitive {
+		_, lh := c.left.Value.(*model.Hash)
+		_, rh := c.right.Value.(*model.Hash)
+		if lh && rh {
+			var rows []tableRow
+			subkeyRows(c.key, c.left.Value, c.right.Value, &rows)
+			if n := len(rows) - maxSubkeyRows; n > 0 {
+				rows = append(rows[:maxSubkeyRows], tableRow{change: "changed", key: c.key + ".*",
+					left: fmt.Sprintf("%d more subkeys differ (--render-as json shows the whole values)", n), right: ""})
+			}
+			return rows
+		}
 	}
-	return s
+	left, right := "-", "-"
+	if c.left != nil {
+		left = cell(shownValue(*c.left))
+	}
+	if c.right != nil {
+		right = cell(shownValue(*c.right))
+	}
+	return []tableRow{{c.change, c.key, left, right}}
+}
+
+// subkeyRows appends the rows of the subkeys of key that differ between l and r.
+func subkeyRows(key string, l, r any, rows *[]tableRow) {
+	lh, lok := l.(*model.Hash)
+	rh, rok := r.(*model.Hash)
+	if !lok || !rok {
+		*rows = append(*rows, tableRow{"changed", key, cell(l), cell(r)})
+		return
+	}
+	lh.Each(func(k, lv any) bool {
+		sub := key + "." + keySegment(k)
+		switch rv, ok := rh.Get(k); {
+		case !ok:
+			*rows = append(*rows, tableRow{"removed", sub, cell(lv), "-"})
+		case !hiera.Equal(lv, rv):
+			subkeyRows(sub, lv, rv, rows)
+		}
+		return true
+	})
+	rh.Each(func(k, rv any) bool {
+		if _, ok := lh.Get(k); !ok {
+			*rows = append(*rows, tableRow{"added", key + "." + keySegment(k), "-", cell(rv)})
+		}
+		return true
+	})
+}
+
+// keySegment is a hash key as a segment of a dotted lookup key: quoted when it holds a dot.
+func keySegment(k any) string {
+	s, ok := k.(string)
+	switch {
+	case !ok:
+		return model.ToS(k)
+	case !strings.Contains(s, "."):
+		return s
+	case strings.Contains(s, "'"):
+		return `"` + s + `"`
+	}
+	return "'" + s + "'"
+}
+
+// cell is a value in a table cell: as puppet lookup --render-as s prints it, on one line, shortened.
+func cell(v any) string {
+	s := model.ToS(v)
+	if v == nil {
+		s = "nil"
+	}
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:57]) + "..."
+	}
+	return strings.NewReplacer("\n", `\n`, "\t", `\t`).Replace(s)
 }

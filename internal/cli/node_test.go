@@ -1,10 +1,15 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 func TestNode(t *testing.T) {
@@ -64,6 +69,30 @@ func TestDiffTwoCheckouts(t *testing.T) {
 	}
 }
 
+// A changed hash shows the subkeys that differ, dotted as lookup takes them, however long the
+// whole value; the sides name their checkouts' environment directories.
+func TestDiffShowsChangedSubkeys(t *testing.T) {
+	main, branch := siteDir(t), siteDir(t)
+	long := strings.Repeat("x", 80)
+	settings := "ntp:\n  servers: [a, b]\n  long: %s\n  'a.b': %d\n  options: {minpoll: %d, maxpoll: 10}\n"
+	must(t, os.WriteFile(filepath.Join(main, "data", "common.yaml"), []byte(fmt.Sprintf(settings, long, 1, 4)), 0o644))
+	must(t, os.WriteFile(filepath.Join(branch, "data", "common.yaml"), []byte(fmt.Sprintf(settings, long, 2, 6)+"  added: yes\n"), 0o644))
+	rc, out, errOut := run(t, "diff", "--config", filepath.Join(main, "hiera.yaml"), "--config", filepath.Join(branch, "hiera.yaml"),
+		"--facts", filepath.Join(main, "web01.json"))
+	if rc != 1 {
+		t.Fatalf("rc %d (stderr %q), want 1", rc, errOut)
+	}
+	for _, re := range []string{`changed\s+ntp\.'a\.b'\s+1\s+\S+common.yaml\s+2`, `changed\s+ntp\.options\.minpoll\s+4\s+\S+\s+6\s`,
+		`added\s+ntp\.added\s+-\s+\S+\s+true\s`, `1 keys differ`} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("the table does not match %s:\n%s", re, out)
+		}
+	}
+	if strings.Contains(out, "servers") || strings.Contains(out, "maxpoll") {
+		t.Errorf("the table shows subkeys that did not change:\n%s", out)
+	}
+}
+
 func TestDiffTwoNodes(t *testing.T) {
 	dir := siteDir(t)
 	db := filepath.Join(dir, "db01.json")
@@ -72,5 +101,18 @@ func TestDiffTwoNodes(t *testing.T) {
 		"--facts", db, "--render-as", "json")
 	if rc != 1 || !strings.Contains(out, `"key":"port","change":"changed"`) || !strings.Contains(out, `"key":"packages","change":"removed"`) {
 		t.Errorf("rc %d, %s (stderr %q)", rc, out, errOut)
+	}
+}
+
+// A hash whose every subkey changed gives at most maxSubkeyRows rows, then one that counts the rest.
+func TestDiffSubkeyRowsBounded(t *testing.T) {
+	left, right := model.NewHash(0), model.NewHash(0)
+	for i := range maxSubkeyRows + 5 {
+		left.Set(fmt.Sprint("k", i), int64(i))
+		right.Set(fmt.Sprint("k", i), int64(i+1))
+	}
+	rows := tableRows(keyChange{key: "h", change: "changed", left: &hiera.Result{Value: left}, right: &hiera.Result{Value: right}})
+	if len(rows) != maxSubkeyRows+1 || !strings.HasPrefix(rows[maxSubkeyRows].left, "5 more subkeys differ") {
+		t.Errorf("%d rows, last %+v", len(rows), rows[len(rows)-1])
 	}
 }

@@ -99,7 +99,10 @@ func (st setup) describe() string {
 	if st.config != "" {
 		parts = append(parts, st.config)
 	}
-	if st.environment != "" {
+	switch {
+	case st.environment != "" && st.environmentpath != "": // two checkouts differ there
+		parts = append(parts, "environment "+filepath.Join(st.environmentpath, st.environment))
+	case st.environment != "":
 		parts = append(parts, "environment "+st.environment)
 	}
 	if st.modulepath != "" {
