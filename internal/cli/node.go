@@ -122,13 +122,13 @@ func lookupNode(st setup, req hiera.NodeRequest, env Env) (nodeAnswers, error) {
 			node.found = append(node.found, a)
 		}
 	}
-	if len(failed) > 0 {
+	if n := len(failed); n > 0 {
 		more := ""
-		if len(failed) > maxReportedKeys {
-			more = fmt.Sprintf("\n  ... and %d more", len(failed)-maxReportedKeys)
+		if n > maxReportedKeys {
+			more = fmt.Sprintf("\n  ... and %d more", n-maxReportedKeys)
 			failed = failed[:maxReportedKeys]
 		}
-		return node, fmt.Errorf("the lookups of %d keys of %s failed:\n  %s%s", len(failed), st.describe(), strings.Join(failed, "\n  "), more)
+		return node, fmt.Errorf("the lookups of %d keys of %s failed:\n  %s%s", n, st.describe(), strings.Join(failed, "\n  "), more)
 	}
 	return node, nil
 }

@@ -116,3 +116,18 @@ func TestDiffSubkeyRowsBounded(t *testing.T) {
 		t.Errorf("%d rows, last %+v", len(rows), rows[len(rows)-1])
 	}
 }
+
+// Many failing keys: the first maxReportedKeys named, the count of all of them right.
+func TestNodeManyFailingKeys(t *testing.T) {
+	dir := siteDir(t)
+	var data strings.Builder
+	for i := range maxReportedKeys + 5 {
+		fmt.Fprintf(&data, "bad%02d: \"%%{bogus('x')}\"\n", i)
+	}
+	must(t, os.WriteFile(filepath.Join(dir, "data", "common.yaml"), []byte(data.String()), 0o644))
+	rc, _, errOut := run(t, "node", "--config", filepath.Join(dir, "hiera.yaml"), "--facts", filepath.Join(dir, "web01.json"))
+	want := fmt.Sprintf("the lookups of %d keys of", maxReportedKeys+5)
+	if rc != exitFailure || !strings.Contains(errOut, want) || !strings.Contains(errOut, "... and 5 more") {
+		t.Errorf("rc %d, stderr %q: want %q and the rest counted", rc, errOut, want)
+	}
+}
