@@ -21,6 +21,7 @@ import (
 type factsFileCache struct {
 	mu    sync.Mutex
 	files map[string]*factsFile
+	bytes int64 // the sizes of the files held
 	now   func() time.Time
 }
 
@@ -33,8 +34,12 @@ type factsFile struct {
 	err     error
 }
 
-// maxFactsFiles bounds the cache; full, it starts over.
-const maxFactsFiles = 1 << 10
+// The cache is bounded in files and in their bytes (a parsed file takes a small multiple of its
+// size; facter's output is tens of kilobytes); full, it starts over.
+const (
+	maxFactsFiles     = 1 << 10
+	maxFactsFileBytes = 64 << 20
+)
 
 func newFactsFileCache() *factsFileCache {
 	return &factsFileCache{files: map[string]*factsFile{}, now: time.Now}
@@ -72,10 +77,13 @@ func (c *factsFileCache) get(name string) *factsFile {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.files) >= maxFactsFiles {
-		c.files = map[string]*factsFile{}
+	if old := c.files[abs]; old != nil {
+		c.bytes -= old.held()
 	}
-	c.files[abs] = f
+	if len(c.files) >= maxFactsFiles || c.bytes+f.held() > maxFactsFileBytes {
+		c.files, c.bytes = map[string]*factsFile{}, 0
+	}
+	c.files[abs], c.bytes = f, c.bytes+f.held()
 	return f
 }
 
@@ -86,6 +94,15 @@ func readFactsFile(name string) (*hiera.Hash, error) {
 		return nil, err
 	}
 	return n.Facts, nil
+}
+
+// held is the bytes the file counts for in the bounds of the caches that keep its facts: its size
+// when it has facts.
+func (f *factsFile) held() int64 {
+	if f.facts == nil {
+		return 0
+	}
+	return f.size
 }
 
 // stamp is what identifies the file's content for the scope cache: its size and modification time.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,6 +46,8 @@ lookup_options:
 		"facts/two-nodes.json": `[{"certname": "a", "name": "role", "value": "web"}, {"certname": "b", "name": "role", "value": "db"}]`,
 		"facts/list.json":      `["web01"]`,
 		"facts/broken.yaml":    "hostname: web01\nos: [Debian\n",
+		"facts/scalar.json":    `"web01"`,
+		"facts/empty.yaml":     "",
 	})
 }
 
@@ -153,19 +156,30 @@ data "hiera_lookup" "x" {
 		dir + "/facts/broken.yaml":    `Invalid Facts File.*facts file ` + dir + `/facts/broken.yaml, line 2`,
 		dir + "/facts/two-nodes.json": `Invalid Facts File.*facts of more than one node`,
 		dir + "/facts/list.json":      `Invalid Facts File.*entry 0 of the list is not a PuppetDB fact`,
+		dir + "/facts/scalar.json":    `Invalid Facts File.*facts file ` + dir + `/facts/scalar.json: the file holds a string, not a hash of facts`,
+		dir + "/facts/empty.yaml":     `Invalid Facts File.*facts file ` + dir + `/facts/empty.yaml: the file holds no facts`,
+		"":                            `Invalid Attribute Value Length.*Attribute facts_file string length must be at least 1`,
+	} {
+		// Terraform shows the attribute's line (facts_file = ...) between summary and detail.
+		steps = append(steps, resource.TestStep{Config: lookup(file), ExpectError: errorRE(strings.Replace(want, ".*", `.*facts_file = .*`, 1))})
+	}
+	// The provider's facts_file: the same errors, on the provider's attribute.
+	for file, want := range map[string]string{
+		dir + "/facts/missing.yaml":   `facts file ` + dir + `/facts/missing.yaml: no such file or directory`,
+		dir + "/facts":                `facts file ` + dir + `/facts: it is a directory`,
+		dir + "/facts/two-nodes.json": `facts of more than one node`,
 		"":                            `Attribute facts_file string length must be at least 1`,
 	} {
-		steps = append(steps, resource.TestStep{Config: lookup(file), ExpectError: errorRE(want)})
-	}
-	steps = append(steps, resource.TestStep{
-		Config: `provider "hiera" {
+		steps = append(steps, resource.TestStep{
+			Config: `provider "hiera" {
   config     = "` + dir + `/hiera.yaml"
-  facts_file = "` + dir + `/facts/missing.yaml"
+  facts_file = "` + file + `"
 }
 data "hiera_lookup" "x" { key = "who" }
 `,
-		ExpectError: errorRE(`Invalid Facts File.*facts file ` + dir + `/facts/missing.yaml: no such file or directory`),
-	})
+			ExpectError: errorRE(`(Invalid Facts File|Invalid Attribute Value Length).*facts_file = .*` + want),
+		})
+	}
 	unitTest(t, steps...)
 }
 
@@ -226,5 +240,12 @@ func TestFactsFileCache(t *testing.T) {
 	}
 	if len(c.files) > maxFactsFiles {
 		t.Errorf("the cache holds %d files, more than %d", len(c.files), maxFactsFiles)
+	}
+	// Bounded in bytes too: a file that would take the cache past the bound starts it over.
+	c.get(file)
+	c.bytes = maxFactsFileBytes - 10
+	other := filepath.Join(dir, "facts", "db01.yaml")
+	if f := c.get(other); f.err != nil || len(c.files) != 1 || c.bytes != f.size {
+		t.Errorf("past the byte bound: %d files, %d bytes (the file has %d): %v", len(c.files), c.bytes, f.size, f.err)
 	}
 }

@@ -49,21 +49,24 @@ var scopeAttributes = []string{"facts", "scope", "facts_file"}
 // scopeKey is the cache key of a configuration's facts, scope and facts_file encodings, and of the
 // facts file's size and modification time as files last saw them (nil: the configuration is not a
 // map holding all three). The key is raw configuration: it may hold secrets, so it is never logged
-// or shown.
-func scopeKey(config []byte, files *factsFileCache) []byte {
+// or shown. weight is what the entry counts for in the cache's bytes: the key's, and the facts
+// file's, whose facts the entry keeps (its key alone no longer says how large the entry is).
+func scopeKey(config []byte, files *factsFileCache) (key []byte, weight int) {
 	vals, ok := wire.AttributeBytes(config, scopeAttributes...)
 	if !ok {
-		return nil
+		return nil, 0
 	}
-	key := make([]byte, 0, len(vals[0])+len(vals[1])+len(vals[2])+32)
+	key = make([]byte, 0, len(vals[0])+len(vals[1])+len(vals[2])+32)
 	for _, v := range vals { // msgpack items delimit themselves
 		key = append(key, v...)
 	}
 	if name, ok := wire.StringValue(vals[2]); ok && files != nil {
-		size, modTime := files.get(name).stamp()
+		f := files.get(name)
+		size, modTime := f.stamp()
 		key = binary.AppendVarint(binary.AppendVarint(key, size), modTime)
+		weight = int(f.held())
 	}
-	return key
+	return key, len(key) + weight
 }
 
 // get returns the conversion stored under key, or nil.
@@ -76,9 +79,9 @@ func (c *scopeCache) get(key []byte) *scopeArgs {
 	return c.entries[string(key)]
 }
 
-// put stores args under key and returns what the cache holds there (an earlier conversion of the
-// same bytes wins, so that all data sources share its hashes).
-func (c *scopeCache) put(key []byte, args *scopeArgs) *scopeArgs {
+// put stores args under key, counting weight bytes (scopeKey's), and returns what the cache holds
+// there (an earlier conversion of the same bytes wins, so that all data sources share its hashes).
+func (c *scopeCache) put(key []byte, weight int, args *scopeArgs) *scopeArgs {
 	if key == nil {
 		return args
 	}
@@ -87,11 +90,11 @@ func (c *scopeCache) put(key []byte, args *scopeArgs) *scopeArgs {
 	if had, ok := c.entries[string(key)]; ok {
 		return had
 	}
-	if c.entries == nil || len(c.entries) >= maxScopeEntries || c.bytes+len(key) > maxScopeBytes {
+	if c.entries == nil || len(c.entries) >= maxScopeEntries || c.bytes+weight > maxScopeBytes {
 		c.entries, c.bytes = map[string]*scopeArgs{}, 0
 	}
-	if len(key) <= maxScopeBytes {
-		c.entries[string(key)], c.bytes = args, c.bytes+len(key)
+	if weight <= maxScopeBytes {
+		c.entries[string(key)], c.bytes = args, c.bytes+weight
 	}
 	return args
 }

@@ -97,22 +97,43 @@ func TestServer_sharedFactsReconfigured(t *testing.T) {
 func TestScopeCacheBounds(t *testing.T) {
 	var c scopeCache
 	first := &scopeArgs{}
-	c.put([]byte("first"), first)
-	if got := c.put([]byte("first"), &scopeArgs{}); got != first {
+	c.put([]byte("first"), 5, first)
+	if got := c.put([]byte("first"), 5, &scopeArgs{}); got != first {
 		t.Error("a second conversion of the same bytes replaced the first")
 	}
 	for i := range maxScopeEntries {
-		c.put([]byte{byte(i), byte(i >> 8), byte(i >> 16), 1}, &scopeArgs{})
+		c.put([]byte{byte(i), byte(i >> 8), byte(i >> 16), 1}, 4, &scopeArgs{})
 	}
 	if len(c.entries) > maxScopeEntries || c.get([]byte("first")) != nil {
 		t.Errorf("%d entries, first kept: %v", len(c.entries), c.get([]byte("first")) != nil)
 	}
 	huge := make([]byte, maxScopeBytes+1)
-	c.put(huge, &scopeArgs{})
+	c.put(huge, len(huge), &scopeArgs{})
 	if c.get(huge) != nil || c.bytes > maxScopeBytes {
 		t.Errorf("an entry past the byte bound was kept (%d bytes)", c.bytes)
 	}
+	c.put([]byte("small key, large facts file"), maxScopeBytes+1, &scopeArgs{})
+	if c.get([]byte("small key, large facts file")) != nil || c.bytes > maxScopeBytes {
+		t.Errorf("an entry weighing more than the byte bound was kept (%d bytes)", c.bytes)
+	}
 	if c.get(nil) != nil {
 		t.Error("nil key found")
+	}
+}
+
+// An entry keeps its facts file's facts: it counts for the file's bytes as well as its key's, so a
+// fleet of large facts files starts the cache over as large facts written in HCL do.
+func TestScopeKeyWeighsFactsFile(t *testing.T) {
+	facts := `{"hostname": "web01", "packages": "` + strings.Repeat("x", 10000) + `"}`
+	dir := writeCase(t, map[string]string{"web01.json": facts, "broken.json": "{"})
+	direct, _, _ := configuredPair(t)
+	typ := direct.dataSources["hiera_lookup"].typ
+	files := newFactsFileCache()
+	for name, fileBytes := range map[string]int{"web01.json": len(facts), "broken.json": 0, "missing.json": 0} {
+		cfg := encodeConfig(t, typ, map[string]tftypes.Value{"key": str6("k"), "facts_file": str6(filepath.Join(dir, name))})
+		key, weight := scopeKey(cfg.MsgPack, files)
+		if key == nil || weight != len(key)+fileBytes {
+			t.Errorf("%s: weight %d, want the key's %d bytes and the file's %d", name, weight, len(key), fileBytes)
+		}
 	}
 }
