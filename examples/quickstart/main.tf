@@ -9,13 +9,11 @@ terraform {
 
 provider "hiera" {
   config = "${path.module}/hiera.yaml"
-  facts = {
-    hostname = "web01"
-    role     = "web"
-    os       = { family = "Debian", release = { major = 12 } }
-  }
+  # The node's facts as Facter reports them (`facter -j > facts/web01.json` on the node); its fqdn
+  # fact gives trusted.certname. A role of our own goes over them.
+  facts_file = "${path.module}/facts/web01.json"
+  facts      = { role = "web" }
   scope = {
-    trusted     = { certname = "web01.example.com" }
     environment = "production"
   }
 }
