@@ -73,7 +73,8 @@ func TestSpliceState(t *testing.T) {
 	cfg := encodeConfig(t, ds.typ, map[string]tftypes.Value{"key": str6("k"), "facts": facts})
 	found := tftypes.NewValue(tftypes.Bool, true)
 	foundDV, _ := tfprotov6.NewDynamicValue(tftypes.Bool, found)
-	state, ok := wire.SpliceState(cfg.MsgPack, len(ds.computed), func(name string) ([]byte, bool) {
+	state, ok := wire.SpliceState(cfg.MsgPack, len(ds.computed), func(nameText []byte) ([]byte, bool) {
+		name := string(nameText)
 		if !ds.computed[name] {
 			return nil, false
 		}
@@ -94,10 +95,10 @@ func TestSpliceState(t *testing.T) {
 	if wantV, _ := want.Unmarshal(ds.typ); !got.Equal(wantV) {
 		t.Errorf("got %s, want %s", got, wantV)
 	}
-	if _, ok := wire.SpliceState(cfg.MsgPack, len(ds.computed)+1, func(string) ([]byte, bool) { return nil, false }); ok {
+	if _, ok := wire.SpliceState(cfg.MsgPack, len(ds.computed)+1, func([]byte) ([]byte, bool) { return nil, false }); ok {
 		t.Error("spliced without every wanted attribute")
 	}
-	if _, ok := wire.SpliceState(cfg.MsgPack[:len(cfg.MsgPack)-1], 0, func(string) ([]byte, bool) { return nil, false }); ok {
+	if _, ok := wire.SpliceState(cfg.MsgPack[:len(cfg.MsgPack)-1], 0, func([]byte) ([]byte, bool) { return nil, false }); ok {
 		t.Error("spliced a truncated configuration")
 	}
 }

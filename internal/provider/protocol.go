@@ -275,11 +275,11 @@ func toAttributePath(p path.Path) *tftypes.AttributePath {
 // state is the state of a read of config: attribute gives the encodings of the computed attributes.
 func (ds *directDataSource) state(config *tfprotov6.DynamicValue, attribute func(name string) ([]byte, error)) (*tfprotov6.DynamicValue, error) {
 	var failed error
-	spliced, ok := wire.SpliceState(config.MsgPack, len(ds.computed), func(name string) ([]byte, bool) {
-		if !ds.computed[name] || failed != nil {
+	spliced, ok := wire.SpliceState(config.MsgPack, len(ds.computed), func(name []byte) ([]byte, bool) {
+		if !ds.computed[string(name)] || failed != nil {
 			return nil, false
 		}
-		b, err := attribute(name)
+		b, err := attribute(string(name))
 		failed = err
 		return b, err == nil
 	})

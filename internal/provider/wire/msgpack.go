@@ -71,13 +71,13 @@ func AttributeBytes(config []byte, names ...string) (values [][]byte, ok bool) {
 	values = make([][]byte, len(names))
 	found := 0
 	for range n {
-		name, keyLen := msgpackString(config[at:])
+		name, keyLen := msgpackText(config[at:])
 		at += keyLen
 		valueLen := MsgpackLen(config[at:])
 		if keyLen == 0 || valueLen == 0 {
 			return nil, false
 		}
-		if i := slices.Index(names, name); i >= 0 {
+		if i := slices.IndexFunc(names, func(want string) bool { return string(name) == want }); i >= 0 {
 			if values[i] != nil {
 				return nil, false // twice: which one counts is the decoder's business
 			}
@@ -183,9 +183,10 @@ func ComputedAttributes(s schema.Schema) (map[string]bool, error) {
 }
 
 // SpliceState returns config, a msgpack map of attribute names to values, with the values of the
-// attributes replace gives new encodings for. ok is false when config is not such a map or lacks
-// one of the wanted attributes: the caller then encodes the state in full.
-func SpliceState(config []byte, wanted int, replace func(name string) ([]byte, bool)) (state []byte, ok bool) {
+// attributes replace gives new encodings for (replace sees each name's text in config, not a copy).
+// ok is false when config is not such a map or lacks one of the wanted attributes: the caller then
+// encodes the state in full.
+func SpliceState(config []byte, wanted int, replace func(name []byte) ([]byte, bool)) (state []byte, ok bool) {
 	n, at := mapHeader(config)
 	if at == 0 {
 		return nil, false
@@ -194,7 +195,7 @@ func SpliceState(config []byte, wanted int, replace func(name string) ([]byte, b
 	out = append(out, config[:at]...)
 	replaced := 0
 	for range n {
-		name, keyLen := msgpackString(config[at:])
+		name, keyLen := msgpackText(config[at:])
 		if keyLen == 0 {
 			return nil, false
 		}
@@ -236,21 +237,28 @@ func StringValue(b []byte) (s string, ok bool) {
 
 // msgpackString reads a msgpack string: its text and encoded length (0: not a string).
 func msgpackString(b []byte) (string, int) {
+	text, n := msgpackText(b)
+	return string(text), n
+}
+
+// msgpackText is msgpackString's text without a copy, for names that are only compared: a string
+// made of each attribute name cost an allocation per attribute of every read.
+func msgpackText(b []byte) ([]byte, int) {
 	n := MsgpackLen(b)
 	if n == 0 {
-		return "", 0
+		return nil, 0
 	}
 	switch c := b[0]; {
 	case c&0xe0 == 0xa0:
-		return string(b[1:n]), n
+		return b[1:n], n
 	case c == 0xd9:
-		return string(b[2:n]), n
+		return b[2:n], n
 	case c == 0xda:
-		return string(b[3:n]), n
+		return b[3:n], n
 	case c == 0xdb:
-		return string(b[5:n]), n
+		return b[5:n], n
 	}
-	return "", 0
+	return nil, 0
 }
 
 // MsgpackLen is the encoded length of the msgpack item b starts with (0: truncated or not
