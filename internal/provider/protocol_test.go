@@ -126,13 +126,18 @@ func list6(elems ...tftypes.Value) tftypes.Value {
 }
 
 // providerConfigs are the provider configurations the comparison runs under: a global hiera.yaml
-// (with facts and scope), and the layers alone.
+// (with facts and scope, or with a facts file and facts over it), and the layers alone.
 func providerConfigs() map[string]map[string]tftypes.Value {
 	return map[string]map[string]tftypes.Value{
 		"config": {
 			"config": str6(filepath.Join("testdata", "site", "hiera.yaml")),
 			"facts":  object6(map[string]tftypes.Value{"hostname": str6("web01"), "role": str6("web"), "os": object6(map[string]tftypes.Value{"family": str6("Debian")})}),
 			"scope":  object6(map[string]tftypes.Value{"trusted": object6(map[string]tftypes.Value{"certname": str6("web01.example.com")}), "environment": str6("production")}),
+		},
+		"facts_file": {
+			"config":     str6(filepath.Join("testdata", "site", "hiera.yaml")),
+			"facts_file": str6(filepath.Join("testdata", "facts", "db01.json")),
+			"facts":      object6(map[string]tftypes.Value{"role": str6("web")}),
 		},
 		"layers": {
 			"environment": str6(production),
