@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -248,4 +249,34 @@ func TestFactsFileCache(t *testing.T) {
 	if f := c.get(other); f.err != nil || len(c.files) != 1 || c.bytes != f.size {
 		t.Errorf("past the byte bound: %d files, %d bytes (the file has %d): %v", len(c.files), c.bytes, f.size, f.err)
 	}
+}
+
+// Terraform reads data sources in parallel: concurrent gets of the same and of other files, some
+// of them after the stamp interval (looked at again) and some past the cache's bound (started
+// over), each answer the file's facts (run with -race).
+func TestFactsFileCache_concurrent(t *testing.T) {
+	dir := factsSite(t)
+	c := newFactsFileCache()
+	var clock sync.Mutex
+	now := time.Now()
+	c.now = func() time.Time { clock.Lock(); defer clock.Unlock(); now = now.Add(time.Second); return now }
+	files := map[string]string{"web01.json": "web01", "db01.yaml": "db01"}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				for name, host := range files {
+					f := c.get(filepath.Join(dir, "facts", name))
+					if got, _ := f.facts.Get("hostname"); f.err != nil || got != host {
+						t.Errorf("%s: hostname %v, %v", name, got, f.err)
+						return
+					}
+				}
+				c.get(filepath.Join(dir, "facts", strconv.Itoa(g*1000+i)+"-missing.json"))
+			}
+		}()
+	}
+	wg.Wait()
 }
