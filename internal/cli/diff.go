@@ -212,7 +212,7 @@ func tableRows(c keyChange) []tableRow {
 func subkeyRows(key string, l, r any, rows *[]tableRow) {
 	lh, lok := l.(*model.Hash)
 	rh, rok := r.(*model.Hash)
-	if !lok || !rok {
+	if !lok || !rok || !dottable(lh) || !dottable(rh) {
 		*rows = append(*rows, tableRow{"changed", key, cell(l), cell(r)})
 		return
 	}
@@ -234,7 +234,20 @@ func subkeyRows(key string, l, r any, rows *[]tableRow) {
 	})
 }
 
-// keySegment is a hash key as a segment of a dotted lookup key: quoted when it holds a dot.
+// dottable says whether every key of h can be a segment of a dotted lookup key: a key holding a
+// dot must be quoted, which a key holding both quotes cannot be.
+func dottable(h *model.Hash) bool {
+	ok := true
+	h.Each(func(k, _ any) bool {
+		s, isString := k.(string)
+		ok = !isString || !strings.Contains(s, ".") || !strings.Contains(s, "'") || !strings.Contains(s, `"`)
+		return ok
+	})
+	return ok
+}
+
+// keySegment is a hash key as a segment of a dotted lookup key: quoted when it holds a dot
+// (dottable says it can be).
 func keySegment(k any) string {
 	s, ok := k.(string)
 	switch {

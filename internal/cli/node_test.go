@@ -115,6 +115,15 @@ func TestDiffSubkeyRowsBounded(t *testing.T) {
 	if len(rows) != maxSubkeyRows+1 || !strings.HasPrefix(rows[maxSubkeyRows].left, "5 more subkeys differ") {
 		t.Errorf("%d rows, last %+v", len(rows), rows[len(rows)-1])
 	}
+	// a key no dotted lookup key can name (a dot and both quotes): its hash is shown whole
+	odd := `a.'b"`
+	left, right = model.NewHash(1), model.NewHash(1)
+	left.Set(odd, int64(1))
+	right.Set(odd, int64(2))
+	rows = tableRows(keyChange{key: "h", change: "changed", left: &hiera.Result{Value: left}, right: &hiera.Result{Value: right}})
+	if len(rows) != 1 || rows[0].key != "h" {
+		t.Errorf("rows %+v, want one row for h", rows)
+	}
 }
 
 // Many failing keys: the first maxReportedKeys named, the count of all of them right.

@@ -26,8 +26,8 @@ type providerData struct {
 	// environment ("" when unset) and modulepath (nil when unset) are the provider's layers.
 	environment string
 	modulepath  []string
-	facts       engineArg // the provider's facts
-	scope       engineArg
+	facts       *hiera.Hash // the provider's facts (its facts_file's under them); nil when unset
+	scope       *hiera.Hash
 	eyaml       hiera.EyamlKeys // the provider's eyaml block
 	pitfalls    bool            // pitfall_warnings: ask the engine for pitfalls and warn about them
 	// explainPaths is the provider's explain_paths ("" for the default, absolute).
@@ -38,25 +38,11 @@ type providerData struct {
 	scopes  scopeCache // data sources' facts and scope, converted (the direct server's reads)
 }
 
-// engineArg is the provider's facts or scope, converted for the engine once per Configure rather
-// than on every lookup.
-type engineArg struct {
-	hash *hiera.Hash // nil when unset
-}
-
-func newEngineArg(given map[string]any) (engineArg, error) {
-	if given == nil {
-		return engineArg{}, nil
-	}
-	h, err := toHash(given)
-	return engineArg{hash: h}, err
-}
-
-// with returns the argument with the top-level names of file (a data source's facts_file) and then
-// of own (its facts or scope) replacing its own, in that order. Only own is converted: the
-// provider's values and the file's are engine values already.
-func (a engineArg) with(file *hiera.Hash, own map[string]any) (*hiera.Hash, error) {
-	h := overlay(a.hash, file)
+// withOwn returns base (the provider's facts or scope, converted once per Configure) with the
+// top-level names of file (a data source's facts_file) and then of own (its facts or scope)
+// replacing its own, in that order. Only own is converted: the others are engine values already.
+func withOwn(base, file *hiera.Hash, own map[string]any) (*hiera.Hash, error) {
+	h := overlay(base, file)
 	if own == nil {
 		return h, nil
 	}

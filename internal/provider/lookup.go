@@ -254,13 +254,13 @@ func (pd *providerData) engineScope(ctx context.Context, m *lookupArgs) (hiera.S
 	for _, a := range []struct {
 		name     string
 		val      types.Dynamic
-		provider engineArg
+		provider *hiera.Hash
 		file     *hiera.Hash
 		out      **hiera.Hash
 	}{{"facts", m.Facts, pd.facts, fileFacts, &s.Facts}, {"scope", m.Scope, pd.scope, nil, &s.Vars}} {
 		own, err := objectArg(ctx, a.val, path.Root(a.name))
 		if err == nil {
-			*a.out, err = a.provider.with(a.file, own)
+			*a.out, err = withOwn(a.provider, a.file, own)
 		}
 		if err != nil {
 			diags.AddAttributeError(path.Root(a.name), "Invalid Argument", err.Error())
@@ -269,7 +269,11 @@ func (pd *providerData) engineScope(ctx context.Context, m *lookupArgs) (hiera.S
 	return s, diags
 }
 
+// toHash converts an object argument for the engine; nil stays nil (the argument is not set).
 func toHash(m map[string]any) (*hiera.Hash, error) {
+	if m == nil {
+		return nil, nil
+	}
 	v, err := hiera.FromGo(m)
 	if err != nil {
 		return nil, err

@@ -13,7 +13,7 @@ import (
 // Pitfalls are warnings on the lookup, silenced by pitfall_warnings = false; the answer is the same.
 func TestPitfalls_warnings(t *testing.T) {
 	t.Parallel()
-	facts, err := newEngineArg(map[string]any{"os.family": "Debian", "role": "web"})
+	facts, err := toHash(map[string]any{"os.family": "Debian", "role": "web"})
 	if err != nil {
 		t.Fatal(err)
 	}

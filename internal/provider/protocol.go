@@ -164,9 +164,9 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	pd := s.provider.configured.Load()
 	var cached *scopeArgs
 	var key []byte
-	var weight int
+	var file *factsFile
 	if pd != nil {
-		key, weight = scopeKey(req.Config.MsgPack, pd.factsFiles)
+		key, file = scopeKey(req.Config.MsgPack, pd.factsFiles)
 		cached = pd.scopes.get(key)
 	}
 	var skip []string // attributes not to decode: cached has them
@@ -203,7 +203,7 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 		scope = &cached.engine
 	case pd != nil && !pd.unknown && key != nil:
 		if cached = pd.scopeArgsOf(ctx, args); cached != nil {
-			scope = &pd.scopes.put(key, weight, cached).engine
+			scope = &pd.scopes.put(key, file, cached).engine
 		}
 	}
 	attribute, readDiags := ds.read(ctx, pd, m, scope)

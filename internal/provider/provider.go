@@ -17,6 +17,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
 var (
@@ -135,11 +137,11 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	for _, a := range []struct {
 		name string
 		val  types.Dynamic
-		out  *engineArg
+		out  **hiera.Hash
 	}{{"facts", m.Facts, &pd.facts}, {"scope", m.Scope, &pd.scope}} {
 		given, err := objectArg(ctx, a.val, path.Root(a.name))
 		if err == nil {
-			*a.out, err = newEngineArg(given)
+			*a.out, err = toHash(given)
 		}
 		switch {
 		case errors.Is(err, errUnknown):
@@ -154,7 +156,7 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	case err != nil:
 		resp.Diagnostics.AddAttributeError(path.Root("facts_file"), "Invalid Facts File", err.Error())
 	default:
-		pd.facts.hash = overlay(fileFacts, pd.facts.hash)
+		pd.facts = overlay(fileFacts, pd.facts)
 	}
 	if !pd.unknown {
 		resp.Diagnostics.Append(providerConfigMissing(pd.config)...)

@@ -21,10 +21,13 @@ import (
 // conversion: the same model values and the same engine hashes, which nothing changes.
 
 // scopeCache holds the conversions of one provider configuration (the provider's facts and scope
-// are merged in), bounded in entries and in the bytes of its keys; full, it starts over.
+// are merged in), bounded in entries and in bytes: its keys', and once each the facts files whose
+// facts its entries keep (data sources naming one file with their own facts or scope share it);
+// full, it starts over.
 type scopeCache struct {
 	mu      sync.Mutex
 	entries map[string]*scopeArgs
+	files   map[*factsFile]bool // the facts files counted in bytes
 	bytes   int
 }
 
@@ -48,25 +51,23 @@ var scopeAttributes = []string{"facts", "scope", "facts_file"}
 
 // scopeKey is the cache key of a configuration's facts, scope and facts_file encodings, and of the
 // facts file's size and modification time as files last saw them (nil: the configuration is not a
-// map holding all three). The key is raw configuration: it may hold secrets, so it is never logged
-// or shown. weight is what the entry counts for in the cache's bytes: the key's, and the facts
-// file's, whose facts the entry keeps (its key alone no longer says how large the entry is).
-func scopeKey(config []byte, files *factsFileCache) (key []byte, weight int) {
+// map holding all three), with that facts file (nil when none is named). The key is raw
+// configuration: it may hold secrets, so it is never logged or shown.
+func scopeKey(config []byte, files *factsFileCache) (key []byte, file *factsFile) {
 	vals, ok := wire.AttributeBytes(config, scopeAttributes...)
 	if !ok {
-		return nil, 0
+		return nil, nil
 	}
 	key = make([]byte, 0, len(vals[0])+len(vals[1])+len(vals[2])+32)
 	for _, v := range vals { // msgpack items delimit themselves
 		key = append(key, v...)
 	}
 	if name, ok := wire.StringValue(vals[2]); ok && files != nil {
-		f := files.get(name)
-		size, modTime := f.stamp()
+		file = files.get(name)
+		size, modTime := file.stamp()
 		key = binary.AppendVarint(binary.AppendVarint(key, size), modTime)
-		weight = int(f.held())
 	}
-	return key, len(key) + weight
+	return key, file
 }
 
 // get returns the conversion stored under key, or nil.
@@ -79,9 +80,10 @@ func (c *scopeCache) get(key []byte) *scopeArgs {
 	return c.entries[string(key)]
 }
 
-// put stores args under key, counting weight bytes (scopeKey's), and returns what the cache holds
-// there (an earlier conversion of the same bytes wins, so that all data sources share its hashes).
-func (c *scopeCache) put(key []byte, weight int, args *scopeArgs) *scopeArgs {
+// put stores args under key (with file, the facts file it keeps facts of: scopeKey's) and returns
+// what the cache holds there (an earlier conversion of the same bytes wins, so that all data
+// sources share its hashes).
+func (c *scopeCache) put(key []byte, file *factsFile, args *scopeArgs) *scopeArgs {
 	if key == nil {
 		return args
 	}
@@ -90,13 +92,25 @@ func (c *scopeCache) put(key []byte, weight int, args *scopeArgs) *scopeArgs {
 	if had, ok := c.entries[string(key)]; ok {
 		return had
 	}
-	if c.entries == nil || len(c.entries) >= maxScopeEntries || c.bytes+weight > maxScopeBytes {
-		c.entries, c.bytes = map[string]*scopeArgs{}, 0
+	if c.entries == nil || len(c.entries) >= maxScopeEntries || c.bytes+c.weight(key, file) > maxScopeBytes {
+		c.entries, c.files, c.bytes = map[string]*scopeArgs{}, map[*factsFile]bool{}, 0
 	}
-	if weight <= maxScopeBytes {
+	if weight := c.weight(key, file); weight <= maxScopeBytes {
 		c.entries[string(key)], c.bytes = args, c.bytes+weight
+		if file != nil {
+			c.files[file] = true
+		}
 	}
 	return args
+}
+
+// weight is what an entry under key adds to the cache's bytes: its key's, and its facts file's
+// unless an entry already counted them.
+func (c *scopeCache) weight(key []byte, file *factsFile) int {
+	if file == nil || c.files[file] {
+		return len(key)
+	}
+	return len(key) + int(file.held())
 }
 
 // scopeArgsOf converts m's facts and scope, or returns nil when they have a problem (the lookup

@@ -9,6 +9,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
 // Data sources with the same facts, scope and facts_file share one conversion (scopecache.go).
@@ -97,22 +99,22 @@ func TestServer_sharedFactsReconfigured(t *testing.T) {
 func TestScopeCacheBounds(t *testing.T) {
 	var c scopeCache
 	first := &scopeArgs{}
-	c.put([]byte("first"), 5, first)
-	if got := c.put([]byte("first"), 5, &scopeArgs{}); got != first {
+	c.put([]byte("first"), nil, first)
+	if got := c.put([]byte("first"), nil, &scopeArgs{}); got != first {
 		t.Error("a second conversion of the same bytes replaced the first")
 	}
 	for i := range maxScopeEntries {
-		c.put([]byte{byte(i), byte(i >> 8), byte(i >> 16), 1}, 4, &scopeArgs{})
+		c.put([]byte{byte(i), byte(i >> 8), byte(i >> 16), 1}, nil, &scopeArgs{})
 	}
 	if len(c.entries) > maxScopeEntries || c.get([]byte("first")) != nil {
 		t.Errorf("%d entries, first kept: %v", len(c.entries), c.get([]byte("first")) != nil)
 	}
 	huge := make([]byte, maxScopeBytes+1)
-	c.put(huge, len(huge), &scopeArgs{})
+	c.put(huge, nil, &scopeArgs{})
 	if c.get(huge) != nil || c.bytes > maxScopeBytes {
 		t.Errorf("an entry past the byte bound was kept (%d bytes)", c.bytes)
 	}
-	c.put([]byte("small key, large facts file"), maxScopeBytes+1, &scopeArgs{})
+	c.put([]byte("small key, large facts file"), &factsFile{size: maxScopeBytes + 1, facts: hiera.NewHash(0)}, &scopeArgs{})
 	if c.get([]byte("small key, large facts file")) != nil || c.bytes > maxScopeBytes {
 		t.Errorf("an entry weighing more than the byte bound was kept (%d bytes)", c.bytes)
 	}
@@ -121,19 +123,33 @@ func TestScopeCacheBounds(t *testing.T) {
 	}
 }
 
-// An entry keeps its facts file's facts: it counts for the file's bytes as well as its key's, so a
+// An entry keeps its facts file's facts: the cache counts the file's bytes as well as the keys',
+// once however many entries keep it (data sources naming one file with their own facts), so a
 // fleet of large facts files starts the cache over as large facts written in HCL do.
-func TestScopeKeyWeighsFactsFile(t *testing.T) {
+func TestScopeCacheWeighsFactsFiles(t *testing.T) {
 	facts := `{"hostname": "web01", "packages": "` + strings.Repeat("x", 10000) + `"}`
-	dir := writeCase(t, map[string]string{"web01.json": facts, "broken.json": "{"})
+	dir := writeCase(t, map[string]string{"web01.json": facts, "db01.json": facts, "broken.json": "{"})
 	direct, _, _ := configuredPair(t)
 	typ := direct.dataSources["hiera_lookup"].typ
 	files := newFactsFileCache()
-	for name, fileBytes := range map[string]int{"web01.json": len(facts), "broken.json": 0, "missing.json": 0} {
-		cfg := encodeConfig(t, typ, map[string]tftypes.Value{"key": str6("k"), "facts_file": str6(filepath.Join(dir, name))})
-		key, weight := scopeKey(cfg.MsgPack, files)
-		if key == nil || weight != len(key)+fileBytes {
-			t.Errorf("%s: weight %d, want the key's %d bytes and the file's %d", name, weight, len(key), fileBytes)
+	var c scopeCache
+	want := 0
+	for _, tc := range []struct {
+		file, role string
+		fileBytes  int
+	}{
+		{"web01.json", "web", len(facts)},
+		{"web01.json", "db", 0}, // counted already
+		{"db01.json", "web", len(facts)},
+		{"broken.json", "web", 0},
+		{"missing.json", "web", 0},
+	} {
+		cfg := encodeConfig(t, typ, map[string]tftypes.Value{"key": str6("k"), "facts_file": str6(filepath.Join(dir, tc.file)),
+			"facts": object6(map[string]tftypes.Value{"role": str6(tc.role)})})
+		key, file := scopeKey(cfg.MsgPack, files)
+		c.put(key, file, &scopeArgs{})
+		if want += len(key) + tc.fileBytes; c.bytes != want {
+			t.Errorf("%s, role %s: the cache counts %d bytes, want %d (the key's %d and the file's %d)", tc.file, tc.role, c.bytes, want, len(key), tc.fileBytes)
 		}
 	}
 }

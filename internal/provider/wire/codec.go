@@ -24,10 +24,10 @@ type Codec struct {
 }
 
 type modelField struct {
-	name     string
-	index    []int         // reflect's FieldByIndex: a field of an embedded struct has two
-	attrType attrConverter // for attr.Value fields: the schema's (a list's knows its element type)
-	block    *Codec        // for nested blocks
+	name  string
+	index []int         // reflect's FieldByIndex: a field of an embedded struct has two
+	conv  attrConverter // for attr.Value fields: the schema's (a list's knows its element type)
+	block *Codec        // for nested blocks
 }
 
 // attrConverter is ValueFromTerraform of an attribute's type, with the null value of that type made
@@ -85,7 +85,7 @@ func NewCodec(ctx context.Context, model reflect.Type, schemaType types.ObjectTy
 			if err != nil {
 				return nil, fmt.Errorf("%s.%s: %w", model.Name(), f.Name, err)
 			}
-			mf.attrType = conv
+			mf.conv = conv
 		case f.Type.Kind() == reflect.Pointer && f.Type.Elem().Kind() == reflect.Struct:
 			obj, ok := at.(types.ObjectType)
 			if !ok {
@@ -133,7 +133,7 @@ func (c *Codec) decodeInto(ctx context.Context, attrs map[string]tftypes.Value, 
 			dst.FieldByIndex(f.index).Set(p)
 			continue
 		}
-		av, err := f.attrType.ValueFromTerraform(ctx, tv)
+		av, err := f.conv.ValueFromTerraform(ctx, tv)
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
