@@ -191,8 +191,10 @@ func (c *checker) node(name string, scope hiera.Scope, types []typedKey) error {
 	return nil
 }
 
-// mismatch places a value_type mismatch at the data file and line the value came from (the first,
-// most specific, of a merge), naming the type's line in the types file.
+// mismatch places a value_type mismatch at the data file and line the value came from: the first
+// (most specific) file of a merge that holds the whole key (a dotted key's part may come from a
+// less specific file), else the first file without a line. It names the type's line in the types
+// file.
 func (c *checker) mismatch(err error, t typedKey, scope hiera.Scope) error {
 	var he *model.Error
 	if !errors.As(err, &he) {
@@ -202,23 +204,35 @@ func (c *checker) mismatch(err error, t typedKey, scope hiera.Scope) error {
 	placed.Key = t.key
 	placed.Hint = fmt.Sprintf("The types file's line %d wants %s", t.line, t.typ)
 	res, lerr := c.engine.Lookup(context.Background(), hiera.Request{Key: t.key, Scope: scope})
-	if lerr == nil && len(res.Sources) > 0 {
-		s := res.Sources[0]
-		placed.File, placed.Level, placed.Line = s.File, s.Level, hiera.KeyLine(s.File, t.key)
-		if len(res.Sources) > 1 {
-			placed.Hint += fmt.Sprintf("; the value merges %d files", len(res.Sources))
+	if lerr != nil || len(res.Sources) == 0 {
+		return &placed
+	}
+	s, line := res.Sources[0], 0
+	for _, src := range res.Sources {
+		if l, whole := hiera.KeyLine(src.File, t.key); whole {
+			s, line = src, l
+			break
 		}
+	}
+	placed.File, placed.Level, placed.Line = s.File, s.Level, line
+	if len(res.Sources) > 1 {
+		placed.Hint += fmt.Sprintf("; the value merges %d files", len(res.Sources))
 	}
 	return &placed
 }
 
-// report prints a problem once: "file:line: level "x": message (key k, node n). hint".
+// report prints a problem once: "file:line: level "x": message (key k, node n). hint". A problem
+// of a file (without a key) met again by a key's lookup is the same problem.
 func (c *checker) report(err error, node string) {
-	key := problemKey(err)
-	if c.reported[key] {
+	where, key := problemKey(err)
+	id := where
+	if key != "" {
+		id += "\x00" + key
+	}
+	if c.reported[where] || c.reported[id] {
 		return
 	}
-	c.reported[key] = true
+	c.reported[id] = true
 	c.problems++
 	c.progress.clear()
 	_, _ = fmt.Fprintln(c.env.Stdout, problemLine(err, node))
@@ -234,23 +248,29 @@ func (c *checker) warn(msg string) {
 }
 
 // problemKey identifies a problem across files and nodes: where it is and what it says (a problem
-// without a file by its level and message: every key of a node may meet it).
-func problemKey(err error) string {
+// without a file by its level and message: every key of a node may meet it), and the key it is
+// about, so that two keys on one line (or in a file without lines, HOCON) are two problems. A file
+// that cannot be read or parsed, or a hiera.yaml, is one problem whatever key meets it: no key.
+func problemKey(err error) (where, key string) {
 	var he *model.Error
 	if !errors.As(err, &he) {
-		return err.Error()
+		return err.Error(), ""
+	}
+	if !he.OfDataFile && !he.OfConfig {
+		key = he.Key
 	}
 	if he.File == "" {
-		return fmt.Sprintf("\x00%s\x00%s", he.Level, he.Message)
+		return fmt.Sprintf("\x00%s\x00%s", he.Level, he.Message), key
 	}
-	return fmt.Sprintf("%s\x00%d\x00%s", he.File, he.Line, he.Message)
+	return fmt.Sprintf("%s\x00%d\x00%s", he.File, he.Line, he.Message), key
 }
 
-// problemLine is one problem as "file:line: level "x": message (key k, node n). hint".
+// problemLine is one problem on one line: "file:line: level "x": message (key k, node n). hint"
+// (a message of several lines, such as Puppet's for each wrong element, joined with "; ").
 func problemLine(err error, node string) string {
 	var he *model.Error
 	if !errors.As(err, &he) {
-		return err.Error()
+		return oneLine(err.Error())
 	}
 	var where []string
 	switch {
@@ -262,7 +282,7 @@ func problemLine(err error, node string) string {
 	if he.Level != "" {
 		where = append(where, fmt.Sprintf("level %q:", he.Level))
 	}
-	msg := he.Message // whole, as Error() shows it: Err is a cause it names, or a sentinel
+	msg := oneLine(he.Message) // whole, as Error() shows it: Err is a cause it names, or a sentinel
 	var about []string
 	if he.Key != "" {
 		about = append(about, "key "+he.Key)
@@ -274,9 +294,20 @@ func problemLine(err error, node string) string {
 		msg += " (" + strings.Join(about, ", ") + ")"
 	}
 	if he.Hint != "" {
-		msg += ". " + he.Hint
+		msg += ". " + oneLine(he.Hint)
 	}
 	return strings.Join(append(where, msg), " ")
+}
+
+// oneLine joins the lines of a message with "; ", each trimmed.
+func oneLine(msg string) string {
+	var lines []string
+	for _, l := range strings.Split(msg, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "; ")
 }
 
 // progress is a line on stderr, when it is a terminal (out set), that a long check rewrites as

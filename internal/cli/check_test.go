@@ -169,3 +169,46 @@ func TestCheckHelp(t *testing.T) {
 		}
 	}
 }
+
+// check --types places each mismatch at the file and line of its value: a dotted key's part in the
+// file of a merge that holds it (not the most specific file of the merge), an array's element at
+// its own line; two keys on one line are two problems; Puppet's message of several lines is one.
+func TestCheckTypesPlacesEachKey(t *testing.T) {
+	repo := t.TempDir()
+	must(t, os.CopyFS(repo, os.DirFS(filepath.Join("..", "..", "examples", "control-repository"))))
+	web01 := filepath.Join(repo, "web01.json")
+	must(t, os.WriteFile(web01, []byte(`{"clientcert":"web01.example.com","role":"web","os":{"family":"Debian"}}`), 0o644))
+	types := filepath.Join(repo, "types.yaml")
+	must(t, os.WriteFile(types, []byte("ntp::config.minpoll: String\nntp::servers.0: Integer\nntp::servers.1: Integer\n"+
+		"ntp::servers: Array[Integer]\nntp::config.driftfile: Integer\n"), 0o644))
+	rc, out, errOut := run(t, "check", "--environment", "production", "--environmentpath", filepath.Join(repo, "environments"),
+		"--facts", web01, "--types", types)
+	env := filepath.Join(repo, "environments", "production")
+	data, module := filepath.Join(env, "data", "common.yaml"), filepath.Join(env, "modules", "ntp", "data", "common.yaml")
+	wrong := `Found value has wrong type, `
+	for _, want := range []string{
+		data + `:8: level "Common data": ` + wrong + `expects a String value, got Integer (key ntp::config.minpoll, node ` + web01 + `). The types file's line 1 wants String; the value merges 3 files`,
+		data + `:3: level "Common data": ` + wrong + `expects an Integer value, got String (key ntp::servers.0, node `,
+		data + `:4: level "Common data": ` + wrong + `expects an Integer value, got String (key ntp::servers.1, node `,
+		data + `:2: level "Common data": ` + wrong + `index 0 expects an Integer value, got String; ` + wrong + `index 1 expects an Integer value, got String (key ntp::servers, node `,
+		module + `:10: level "common": ` + wrong + `expects an Integer value, got String (key ntp::config.driftfile, node `,
+		"5 problems in ",
+	} {
+		if rc != 1 || strings.Count(out, want) != 1 {
+			t.Errorf("rc %d, want 1 and once %q in:\n%s%s", rc, want, out, errOut)
+		}
+	}
+	if lines := strings.Count(out, "\n"); lines != 6 {
+		t.Errorf("%d lines, want one per problem and the summary:\n%s", lines, out)
+	}
+
+	// two elements of a flow sequence: one line, two keys, two problems
+	dir := siteDir(t)
+	must(t, os.WriteFile(types, []byte("list.0: Integer\nlist.1: Integer\n"), 0o644))
+	rc, out, _ = run(t, "check", "--config", filepath.Join(dir, "hiera.yaml"), "--types", types)
+	for _, want := range []string{"common.yaml:3: level \"common\": " + wrong + "expects an Integer value, got String (key list.0", "(key list.1", "2 problems"} {
+		if rc != 1 || !strings.Contains(out, want) {
+			t.Errorf("rc %d, want 1 and %q in:\n%s", rc, want, out)
+		}
+	}
+}

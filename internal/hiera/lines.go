@@ -50,12 +50,17 @@ func (inv *invocation) interpolationError(err error, level, file, root string) e
 }
 
 // KeyLine is the line of a lookup key's value in a YAML or JSON data file (a dotted key digs:
-// "users.alice.uid"; the deepest part found), 0 when unknown. It reads the file again: it is for
-// reporting a problem (a value of the wrong type), not for lookups.
-func KeyLine(file, key string) int {
+// "users.alice.uid", "ntp::servers.0"), and whether the file holds the whole key: when it does
+// not, the line of the deepest part found (0 when none is, or the file does not read as YAML). It
+// reads the file again: it is for reporting a problem (a value of the wrong type), not for lookups.
+func KeyLine(file, key string) (line int, whole bool) {
 	segs, err := parseKey(key)
 	if err != nil {
-		return 0
+		return 0, false
 	}
-	return keyLine(file, segs...)
+	text, err := boundedfile.Read(file, maxDataFileSize)
+	if err != nil {
+		return 0, false
+	}
+	return sourcePathLine(text, segs...)
 }
