@@ -3,11 +3,15 @@ package cli
 // check --types: the value types a control repository's keys must have.
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/ptype"
 )
 
@@ -46,12 +50,20 @@ func readTypes(path string) (keys []typedKey, err error) {
 	if err != nil {
 		return nil, &typesError{file: path, msg: err.Error()}
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(text, &doc); err != nil {
+	var doc, next yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
+		return nil, nil // an empty file names no key
+	} else if err != nil {
+		return nil, &typesError{file: path, msg: err.Error()}
+	}
+	if err := dec.Decode(&next); err == nil {
+		return nil, &typesError{file: path, line: next.Line, msg: "a second YAML document: a types file is one mapping (remove the '---')"}
+	} else if !errors.Is(err, io.EOF) {
 		return nil, &typesError{file: path, msg: err.Error()}
 	}
 	if len(doc.Content) == 0 {
-		return nil, nil // an empty file names no key
+		return nil, nil
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
@@ -67,6 +79,9 @@ func readTypes(path string) (keys []typedKey, err error) {
 			return nil, &typesError{file: path, line: k.Line, msg: fmt.Sprintf("key %s is given twice (first at line %d)", k.Value, seen[k.Value])}
 		case v.Kind != yaml.ScalarNode || v.Tag == "!!null":
 			return nil, &typesError{file: path, line: v.Line, msg: fmt.Sprintf("key %s: the type must be a string such as Integer or Array[String]", k.Value)}
+		}
+		if err := hiera.CheckKey(k.Value); err != nil {
+			return nil, &typesError{file: path, line: k.Line, msg: fmt.Sprintf("key %s: %v", k.Value, err)}
 		}
 		t, err := ptype.Parse(v.Value)
 		if err != nil {

@@ -56,6 +56,12 @@ func parseKey(key string) ([]any, error) {
 	return segs, nil
 }
 
+// CheckKey returns Puppet's error for a lookup key it cannot parse ("a..b"), nil for a good one.
+func CheckKey(key string) error {
+	_, err := parseKey(key)
+	return err
+}
+
 // plainKey tells whether parseKey makes key one segment, itself.
 func plainKey(key string) bool { return !strings.ContainsAny(key, `.'"`) }
 
