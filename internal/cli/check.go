@@ -41,7 +41,9 @@ A types file (YAML or JSON) maps lookup keys to Puppet types, as lookup()'s valu
 func runCheck(args []string, env Env) int {
 	fs := newFlagSet("check", checkSynopsis, checkExample, env)
 	var src sourceFlags
-	src.register(fs)
+	src.registerData(fs)
+	fs.Var(&src.facts, "facts", "the nodes to check: a facts `file` as facter -j or puppet facts show write it (JSON or YAML), "+
+		"or a directory of them; repeat it for more (each node's certname from its file; default: the node with no facts)")
 	typesFile := fs.String("types", "", "a `file` mapping lookup keys to the Puppet types their values must have (YAML or JSON)")
 	rest, err := parseArgs(fs, args)
 	if errors.Is(err, errHelp) {
@@ -53,8 +55,6 @@ func runCheck(args []string, env Env) int {
 		return fail(err)
 	case len(rest) > 0:
 		return fail(fmt.Errorf("check takes no arguments (got %q): give facts with --facts", rest[0]))
-	case len(src.node) > 0:
-		return fail(errors.New("check takes each node's certname from its facts file: no --node"))
 	}
 	var types []typedKey
 	if *typesFile != "" {
@@ -104,16 +104,24 @@ func runCheck(args []string, env Env) int {
 		}
 	}
 	c.progress.clear()
-	checked := fmt.Sprintf("%d data files and %d nodes", files, len(nodes))
+	checked := count(files, "data file") + " and " + count(len(nodes), "node")
 	if len(paths) == 0 {
-		checked = fmt.Sprintf("%d data files and the node with no facts", files)
+		checked = count(files, "data file") + " and the node with no facts"
 	}
 	if c.problems > 0 {
-		_, _ = fmt.Fprintf(env.Stdout, "%d problems in %s (%s checked)\n", c.problems, st.describe(), checked)
+		_, _ = fmt.Fprintf(env.Stdout, "%s in %s (%s checked)\n", count(c.problems, "problem"), st.describe(), checked)
 		return exitAnswer
 	}
 	_, _ = fmt.Fprintf(env.Stdout, "no problems: %s checked against %s\n", checked, st.describe())
 	return exitOK
+}
+
+// count is "1 node", "2 nodes".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // checker reports each problem and warning once, however many files and nodes meet it.

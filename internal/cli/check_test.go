@@ -104,7 +104,7 @@ func TestCheckErrors(t *testing.T) {
 		{"a key that does not parse", []string{"--types", typesFile("port: Integer\na.b..c: Integer\n")}, `, line 2: key a.b..c: Syntax error in key: 'a.b..c'`},
 		{"a second document", []string{"--types", typesFile("a: Integer\n---\nb: String\n")}, `, line 2: a second YAML document`},
 		{"a second document that is not YAML", []string{"--types", typesFile("a: Integer\n---\nb: [\n")}, `types file `},
-		{"--node", []string{"--node", "web01"}, "no --node"},
+		{"--node", []string{"--node", "web01"}, "flag provided but not defined: -node"},
 		{"an argument", []string{"port"}, "check takes no arguments"},
 		{"missing facts", []string{"--facts", filepath.Join(dir, "nope")}, "nope"},
 	} {
@@ -164,12 +164,37 @@ func TestCheckProgress(t *testing.T) {
 	}
 }
 
+// check's help lists the flags check takes (no --node: each node's certname is its facts file's),
+// --facts as check takes it: files, directories, repeated.
 func TestCheckHelp(t *testing.T) {
 	rc, out, _ := run(t, "check", "--help")
-	for _, want := range []string{"-types file", "--types types.yaml", "profile::web::port: Integer[1, 65535]", "a key no level gives the node is no problem"} {
+	for _, want := range []string{"-types file", "--types types.yaml", "profile::web::port: Integer[1, 65535]", "a key no level gives the node is no problem",
+		"-facts file the nodes to check: a facts file", "or a directory of them; repeat it for more", "-environmentpath directory"} {
 		if rc != 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
 			t.Errorf("help lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "-node") || strings.Contains(out, "the node's facts") {
+		t.Errorf("help lists lookup's --node or --facts:\n%s", out)
+	}
+}
+
+// The summary counts in words: "1 data file and 1 node", "1 problem".
+func TestCheckSummaryCounts(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "hiera.yaml")
+	must(t, os.WriteFile(cfg, []byte("version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n"), 0o644))
+	must(t, os.MkdirAll(filepath.Join(dir, "data"), 0o755))
+	must(t, os.WriteFile(filepath.Join(dir, "data", "common.yaml"), []byte("port: 80\n"), 0o644))
+	node := filepath.Join(dir, "web01.json")
+	must(t, os.WriteFile(node, []byte(`{"clientcert": "web01.example.com"}`), 0o644))
+	if rc, out, _ := run(t, "check", "--config", cfg, "--facts", node); rc != 0 || !strings.Contains(out, "no problems: 1 data file and 1 node checked") {
+		t.Errorf("rc %d:\n%s", rc, out)
+	}
+	types := filepath.Join(dir, "types.yaml")
+	must(t, os.WriteFile(types, []byte("port: String\n"), 0o644))
+	if rc, out, _ := run(t, "check", "--config", cfg, "--facts", node, "--types", types); rc != 1 || !strings.Contains(out, "\n1 problem in "+cfg+" (1 data file and 1 node checked)") {
+		t.Errorf("rc %d:\n%s", rc, out)
 	}
 }
 

@@ -19,12 +19,18 @@ type sourceFlags struct {
 }
 
 func (s *sourceFlags) register(fs *flag.FlagSet) {
+	s.registerData(fs)
+	fs.Var(&s.facts, "facts", "the node's facts: a `file` as facter -j or puppet facts show write it (JSON or YAML)")
+	fs.Var(&s.node, "node", "the node's certname, $trusted.certname (default: the facts file's name, clientcert or fqdn)")
+}
+
+// registerData registers the flags that say where the data comes from, without the node's (check
+// takes many nodes: its own --facts, no --node).
+func (s *sourceFlags) registerData(fs *flag.FlagSet) {
 	fs.Var(&s.config, "config", "the global `hiera.yaml` (default: hiera.yaml here, unless --environment or --modulepath is given)")
 	fs.Var(&s.environment, "environment", "the Puppet environment `NAME`: the directory NAME under --environmentpath")
 	fs.Var(&s.environmentpath, "environmentpath", "the `directory` holding the environments (default: environments)")
 	fs.Var(&s.modulepath, "modulepath", "module `directories`, separated by ':' (default: the environment's environment.conf, else its modules/)")
-	fs.Var(&s.facts, "facts", "the node's facts: a `file` as facter -j or puppet facts show write it (JSON or YAML)")
-	fs.Var(&s.node, "node", "the node's certname, $trusted.certname (default: the facts file's name, clientcert or fqdn)")
 }
 
 // setup is one side's sources: each flag's value ("" when not given).
