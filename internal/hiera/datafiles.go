@@ -1,7 +1,7 @@
 package hiera
 
 // Listing the data files of every level of every layer, for checks that read all of them
-// (CheckDataFile) rather than what one node reaches.
+// (FileCheck) rather than what one node reaches.
 
 import (
 	"context"

@@ -172,7 +172,7 @@ func checkAll(t *testing.T, dir string, e *hiera.Engine) (problems, warnings []s
 	return problems, warnings
 }
 
-func TestCheckDataFile(t *testing.T) {
+func TestFileCheck(t *testing.T) {
 	dir := writeFiles(t, files{
 		"hiera.yaml":             "version: 5\nhierarchy:\n  - name: node\n    path: \"nodes/%{trusted.certname}.yaml\"\n  - name: common\n    path: common.yaml\n",
 		"data/nodes/broken.yaml": "a: 1\nb: [unclosed\n",
@@ -214,7 +214,7 @@ func TestCheckDataFile(t *testing.T) {
 }
 
 // Modules: lookup_options for keys not the module's own, and a module's unqualified keys (a warning).
-func TestCheckDataFileModule(t *testing.T) {
+func TestFileCheckModule(t *testing.T) {
 	dir := writeFiles(t, files{
 		"env/hiera.yaml":             "version: 5\nhierarchy: []\n",
 		"env/modules/ntp/hiera.yaml": "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n",

@@ -312,7 +312,7 @@ func (inv *invocation) reinterpolate(method, arg string, value any, allowMethods
 	return model.ToS(value), nil, false, nil
 }
 
-// keySyntaxOnly is a nested lookup without a node (CheckDataFile): the key is parsed as a lookup
+// keySyntaxOnly is a nested lookup without a node (FileCheck.Check): the key is parsed as a lookup
 // parses it, and nothing is looked up (what a key holds depends on the node).
 func (inv *invocation) keySyntaxOnly(key string) (any, error) {
 	if !plainKey(key) {

@@ -58,7 +58,7 @@ type invocation struct {
 	// errPath is where in a data value a failed interpolation sits, innermost first (hash keys and
 	// array indexes), filled as the error returns: lookupInLocation turns it into a line.
 	errPath []any
-	// withoutNode: interpolation makes no nested lookups (CheckDataFile checks what is decided
+	// withoutNode: interpolation makes no nested lookups (FileCheck.Check checks what is decided
 	// without a node).
 	withoutNode bool
 
