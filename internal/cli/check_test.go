@@ -239,4 +239,15 @@ func TestCheckTypesPlacesEachKey(t *testing.T) {
 			t.Errorf("rc %d, want 1 and %q in:\n%s", rc, want, out)
 		}
 	}
+
+	// two keys of a HOCON file (no lines): two problems
+	must(t, os.WriteFile(filepath.Join(dir, "hiera.yaml"), []byte("version: 5\nhierarchy:\n  - name: conf\n    data_hash: hocon_data\n    path: common.conf\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "data", "common.conf"), []byte("a = x\nb = y\n"), 0o644))
+	must(t, os.WriteFile(types, []byte("a: Integer\nb: Integer\n"), 0o644))
+	rc, out, _ = run(t, "check", "--config", filepath.Join(dir, "hiera.yaml"), "--types", types)
+	for _, want := range []string{"common.conf: level \"conf\": " + wrong + "expects an Integer value, got String (key a", "(key b", "2 problems"} {
+		if rc != 1 || !strings.Contains(out, want) {
+			t.Errorf("HOCON: rc %d, want 1 and %q in:\n%s", rc, want, out)
+		}
+	}
 }
