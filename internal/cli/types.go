@@ -63,7 +63,7 @@ func readTypes(path string) (keys []typedKey, err error) {
 		return nil, &typesError{file: path, msg: err.Error()}
 	}
 	if len(doc.Content) == 0 {
-		return nil, nil
+		return nil, nil // an empty document
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
