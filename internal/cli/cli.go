@@ -101,7 +101,7 @@ func parseArgs(fs *flag.FlagSet, args []string) (positional []string, err error)
 				helps[fs.Name()]()
 				return nil, errHelp
 			}
-			return nil, err
+			return nil, fmt.Errorf("%w (hieraform %s --help lists them)", err, fs.Name())
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -118,14 +118,14 @@ func parseArgs(fs *flag.FlagSet, args []string) (positional []string, err error)
 // newFlagSet is a command's flag set: errors and help on stderr and stdout, help with an example.
 func newFlagSet(name, synopsis, example string, env Env) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	// the flag package calls Usage after a bad flag too: there it only points to --help
+	// A bad flag is returned and reported once by the command; the flag package would print it too.
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	helps[name] = func() {
 		_, _ = fmt.Fprintf(env.Stdout, "Usage: hieraform %s\n\nFlags:\n", synopsis)
 		fs.SetOutput(env.Stdout)
 		fs.PrintDefaults()
-		fs.SetOutput(env.Stderr)
+		fs.SetOutput(io.Discard)
 		_, _ = fmt.Fprintf(env.Stdout, "\nExample:\n%s\n", example)
 	}
 	return fs
