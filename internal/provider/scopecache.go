@@ -27,8 +27,10 @@ import (
 type scopeCache struct {
 	mu      sync.Mutex
 	entries map[string]*scopeArgs
-	files   map[*factsFile]bool // the facts files counted in bytes
-	bytes   int
+	// files are the facts counted in bytes, by the hash the entries keep: a file looked at again
+	// and unchanged keeps its hash, so it is not counted again.
+	files map[*hiera.Hash]bool
+	bytes int
 }
 
 // scopeArgs is a data source's facts, facts_file and scope as the model holds them and as the
@@ -93,12 +95,12 @@ func (c *scopeCache) put(key []byte, file *factsFile, args *scopeArgs) *scopeArg
 		return had
 	}
 	if c.entries == nil || len(c.entries) >= maxScopeEntries || c.bytes+c.weight(key, file) > maxScopeBytes {
-		c.entries, c.files, c.bytes = map[string]*scopeArgs{}, map[*factsFile]bool{}, 0
+		c.entries, c.files, c.bytes = map[string]*scopeArgs{}, map[*hiera.Hash]bool{}, 0
 	}
 	if weight := c.weight(key, file); weight <= maxScopeBytes {
 		c.entries[string(key)], c.bytes = args, c.bytes+weight
 		if file != nil {
-			c.files[file] = true
+			c.files[file.facts] = true
 		}
 	}
 	return args
@@ -107,7 +109,7 @@ func (c *scopeCache) put(key []byte, file *factsFile, args *scopeArgs) *scopeArg
 // weight is what an entry under key adds to the cache's bytes: its key's, and its facts file's
 // unless an entry already counted them.
 func (c *scopeCache) weight(key []byte, file *factsFile) int {
-	if file == nil || c.files[file] {
+	if file == nil || c.files[file.facts] {
 		return len(key)
 	}
 	return len(key) + int(file.held())

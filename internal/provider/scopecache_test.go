@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -124,14 +125,17 @@ func TestScopeCacheBounds(t *testing.T) {
 }
 
 // An entry keeps its facts file's facts: the cache counts the file's bytes as well as the keys',
-// once however many entries keep it (data sources naming one file with their own facts), so a
-// fleet of large facts files starts the cache over as large facts written in HCL do.
+// once however many entries keep it (data sources naming one file with their own facts, read past
+// the interval after which the file is looked at again), so a fleet of large facts files starts the
+// cache over as large facts written in HCL do.
 func TestScopeCacheWeighsFactsFiles(t *testing.T) {
 	facts := `{"hostname": "web01", "packages": "` + strings.Repeat("x", 10000) + `"}`
 	dir := writeCase(t, map[string]string{"web01.json": facts, "db01.json": facts, "broken.json": "{"})
 	direct, _, _ := configuredPair(t)
 	typ := direct.dataSources["hiera_lookup"].typ
 	files := newFactsFileCache()
+	now := time.Now()
+	files.now = func() time.Time { return now }
 	var c scopeCache
 	want := 0
 	for _, tc := range []struct {
@@ -140,12 +144,14 @@ func TestScopeCacheWeighsFactsFiles(t *testing.T) {
 	}{
 		{"web01.json", "web", len(facts)},
 		{"web01.json", "db", 0}, // counted already
+		{"web01.json", "ops", 0},
 		{"db01.json", "web", len(facts)},
 		{"broken.json", "web", 0},
 		{"missing.json", "web", 0},
 	} {
 		cfg := encodeConfig(t, typ, map[string]tftypes.Value{"key": str6("k"), "facts_file": str6(filepath.Join(dir, tc.file)),
 			"facts": object6(map[string]tftypes.Value{"role": str6(tc.role)})})
+		now = now.Add(time.Second) // past hiera.StampCheckInterval: the file is looked at again
 		key, file := scopeKey(cfg.MsgPack, files)
 		c.put(key, file, &scopeArgs{})
 		if want += len(key) + tc.fileBytes; c.bytes != want {
