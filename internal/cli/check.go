@@ -129,7 +129,7 @@ type checker struct {
 	env      Env
 	engine   *hiera.Engine
 	problems int
-	reported map[string]bool // problems by where and what (problemKey)
+	reported map[string]bool // problems by place and what, with their key or not (report)
 	warned   map[string]bool
 	progress progress
 }
@@ -146,7 +146,7 @@ func (c *checker) walk(scopes []hiera.Scope) (int, error) {
 		c.warn(w)
 	}
 	for _, p := range list.Problems {
-		c.report(p, "")
+		c.report(p, "", false)
 	}
 	if len(list.Files) == 0 {
 		return 0, nil
@@ -162,7 +162,7 @@ func (c *checker) walk(scopes []hiera.Scope) (int, error) {
 			c.warn(w)
 		}
 		for _, p := range problems {
-			c.report(p, "")
+			c.report(p, "", true)
 		}
 	}
 	return len(list.Files), nil
@@ -179,11 +179,11 @@ func (c *checker) node(name string, scope hiera.Scope, types []typedKey) error {
 		c.warn(w)
 	}
 	if res.ListErr != nil {
-		c.report(res.ListErr, name)
+		c.report(res.ListErr, name, false)
 	}
 	for _, a := range res.Answers {
 		if a.Err != nil {
-			c.report(a.Err, name)
+			c.report(a.Err, name, false)
 		}
 	}
 	for _, t := range types {
@@ -191,9 +191,9 @@ func (c *checker) node(name string, scope hiera.Scope, types []typedKey) error {
 		switch {
 		case err == nil:
 		case errors.Is(err, hiera.ErrValueType):
-			c.report(c.mismatch(err, t, scope), name)
+			c.report(c.mismatch(err, t, scope), name, true)
 		default:
-			c.report(err, name)
+			c.report(err, name, false)
 		}
 	}
 	return nil
@@ -201,8 +201,9 @@ func (c *checker) node(name string, scope hiera.Scope, types []typedKey) error {
 
 // mismatch places a value_type mismatch at the data file and line the value came from: the first
 // (most specific) file of a merge that holds the whole key (a dotted key's part may come from a
-// less specific file), else the first file without a line. It names the type's line in the types
-// file.
+// less specific file), else the first file without a line. An index into a merged array counts in
+// the merged array, not in any file's: the mismatch is placed at the array. It names the type's
+// line in the types file.
 func (c *checker) mismatch(err error, t typedKey, scope hiera.Scope) error {
 	var he *model.Error
 	if !errors.As(err, &he) {
@@ -215,9 +216,13 @@ func (c *checker) mismatch(err error, t typedKey, scope hiera.Scope) error {
 	if lerr != nil || len(res.Sources) == 0 {
 		return &placed
 	}
+	key := t.key
+	if len(res.Sources) > 1 {
+		key = beforeIndex(t.key)
+	}
 	s, line := res.Sources[0], 0
 	for _, src := range res.Sources {
-		if l, whole := hiera.KeyLine(src.File, t.key); whole {
+		if l, whole := hiera.KeyLine(src.File, key); whole {
 			s, line = src, l
 			break
 		}
@@ -229,18 +234,42 @@ func (c *checker) mismatch(err error, t typedKey, scope hiera.Scope) error {
 	return &placed
 }
 
-// report prints a problem once: "file:line: level "x": message (key k, node n). hint". A problem
-// of a file (without a key) met again by a key's lookup is the same problem.
-func (c *checker) report(err error, node string) {
-	where, key := problemKey(err)
-	id := where
-	if key != "" {
-		id += "\x00" + key
+// beforeIndex is key up to its first array index (ntp::servers for ntp::servers.1.name), key when
+// it has none.
+func beforeIndex(key string) string {
+	segs, err := hiera.ParseKey(key)
+	if err != nil {
+		return key
 	}
-	if c.reported[where] || c.reported[id] {
+	for i, seg := range segs {
+		if _, index := seg.(int64); index && i > 0 {
+			var parts []string
+			for _, s := range segs[:i] {
+				text, _ := keySegment(s) // a segment of a parsed key reads back
+				parts = append(parts, text)
+			}
+			return strings.Join(parts, ".")
+		}
+	}
+	return key
+}
+
+// report prints a problem once: "file:line: level "x": message (key k, node n). hint". perKey
+// says the problem is about the key's own value (a file check's finding, a value of the wrong
+// type): two keys meeting it at one place (two keys on one line, or in a HOCON file, which has no
+// lines) are two problems. Otherwise a problem is its place and message, whatever key's lookup
+// met it (a missing eyaml key, a broken file: once, not once per key), and one a file check
+// reported already for a key is not reported again.
+func (c *checker) report(err error, node string, perKey bool) {
+	where, key := problemKey(err)
+	id := "key\x00" + where + "\x00" + key
+	if !perKey || key == "" {
+		id = "place\x00" + where
+	}
+	if c.reported[id] || c.reported["place\x00"+where] || (!perKey && c.reported["any\x00"+where]) {
 		return
 	}
-	c.reported[id] = true
+	c.reported[id], c.reported["any\x00"+where] = true, true
 	c.problems++
 	c.progress.clear()
 	_, _ = fmt.Fprintln(c.env.Stdout, problemLine(err, node))

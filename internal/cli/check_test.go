@@ -196,6 +196,17 @@ func TestCheckSummaryCounts(t *testing.T) {
 	if rc, out, _ := run(t, "check", "--config", cfg, "--facts", node, "--types", types); rc != 1 || !strings.Contains(out, "\n1 problem in "+cfg+" (1 data file and 1 node checked)") {
 		t.Errorf("rc %d:\n%s", rc, out)
 	}
+	// a document marker before or after the mapping, or alone, is no second document
+	for _, text := range []string{"---\nport: String\n", "port: String\n---\n", "port: String\n...\n"} {
+		must(t, os.WriteFile(types, []byte(text), 0o644))
+		if rc, out, errOut := run(t, "check", "--config", cfg, "--facts", node, "--types", types); rc != 1 || !strings.Contains(out, "1 problem in ") {
+			t.Errorf("types %q: rc %d:\n%s%s", text, rc, out, errOut)
+		}
+	}
+	must(t, os.WriteFile(types, []byte("---\n"), 0o644))
+	if rc, out, errOut := run(t, "check", "--config", cfg, "--facts", node, "--types", types); rc != 0 {
+		t.Errorf("types \"---\": rc %d:\n%s%s", rc, out, errOut)
+	}
 }
 
 // check --types places each mismatch at the file and line of its value: a dotted key's part in the
@@ -208,7 +219,7 @@ func TestCheckTypesPlacesEachKey(t *testing.T) {
 	must(t, os.WriteFile(web01, []byte(`{"clientcert":"web01.example.com","role":"web","os":{"family":"Debian"}}`), 0o644))
 	types := filepath.Join(repo, "types.yaml")
 	must(t, os.WriteFile(types, []byte("ntp::config.minpoll: String\nntp::servers.0: Integer\nntp::servers.1: Integer\n"+
-		"ntp::servers: Array[Integer]\nntp::config.driftfile: Integer\n"), 0o644))
+		"ntp::servers: Array[Integer]\nntp::config.driftfile: Integer\nprofile::base::packages.1: Integer\n"), 0o644))
 	rc, out, errOut := run(t, "check", "--environment", "production", "--environmentpath", filepath.Join(repo, "environments"),
 		"--facts", web01, "--types", types)
 	env := filepath.Join(repo, "environments", "production")
@@ -220,13 +231,16 @@ func TestCheckTypesPlacesEachKey(t *testing.T) {
 		data + `:4: level "Common data": ` + wrong + `expects an Integer value, got String (key ntp::servers.1, node `,
 		data + `:2: level "Common data": ` + wrong + `index 0 expects an Integer value, got String; ` + wrong + `index 1 expects an Integer value, got String (key ntp::servers, node `,
 		module + `:10: level "common": ` + wrong + `expects an Integer value, got String (key ntp::config.driftfile, node `,
-		"5 problems in ",
+		// element 1 of the merged [htop, vim, curl]: placed at the array of the most specific file
+		filepath.Join(env, "data", "nodes", "web01.example.com.yaml") + `:1: level "Per-node data": ` + wrong +
+			`expects an Integer value, got String (key profile::base::packages.1, node ` + web01 + `). The types file's line 6 wants Integer; the value merges 2 files`,
+		"6 problems in ",
 	} {
 		if rc != 1 || strings.Count(out, want) != 1 {
 			t.Errorf("rc %d, want 1 and once %q in:\n%s%s", rc, want, out, errOut)
 		}
 	}
-	if lines := strings.Count(out, "\n"); lines != 6 {
+	if lines := strings.Count(out, "\n"); lines != 7 {
 		t.Errorf("%d lines, want one per problem and the summary:\n%s", lines, out)
 	}
 
@@ -249,5 +263,27 @@ func TestCheckTypesPlacesEachKey(t *testing.T) {
 		if rc != 1 || !strings.Contains(out, want) {
 			t.Errorf("HOCON: rc %d, want 1 and %q in:\n%s", rc, want, out)
 		}
+	}
+}
+
+// A problem of the setup that every key's lookup meets (an eyaml private key that cannot be read)
+// is one problem, not one per secret key.
+func TestCheckSetupProblemOnce(t *testing.T) {
+	dir := t.TempDir()
+	fixture := filepath.Join("..", "provider", "testdata", "eyaml")
+	for _, rel := range []string{"data/common.yaml", "data/secrets.eyaml"} {
+		text, err := os.ReadFile(filepath.Join(fixture, rel))
+		must(t, err)
+		must(t, os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755))
+		must(t, os.WriteFile(filepath.Join(dir, rel), text, 0o644))
+	}
+	cfg := filepath.Join(dir, "hiera.yaml")
+	must(t, os.WriteFile(cfg, []byte("version: 5\ndefaults: {datadir: data, data_hash: yaml_data}\nhierarchy:\n"+
+		"  - name: Secrets\n    lookup_key: eyaml_lookup_key\n    path: secrets.eyaml\n"+
+		"    options: {pkcs7_private_key: keys/missing.pem, pkcs7_public_key: keys/missing.pub.pem}\n"+
+		"  - name: Common\n    path: common.yaml\n"), 0o644))
+	rc, out, errOut := run(t, "check", "--config", cfg)
+	if rc != 1 || strings.Count(out, "cannot read the eyaml private key") != 1 || !strings.Contains(out, "1 problem in") {
+		t.Errorf("rc %d, stdout:\n%s\nstderr: %s", rc, out, errOut)
 	}
 }

@@ -208,16 +208,18 @@ func tableRows(c keyChange) []tableRow {
 	return []tableRow{{c.change, c.key, left, right}}
 }
 
-// subkeyRows appends the rows of the subkeys of key that differ between l and r.
+// subkeyRows appends the rows of the subkeys of key that differ between l and r. Hashes one of
+// whose keys no dotted key can name are shown whole.
 func subkeyRows(key string, l, r any, rows *[]tableRow) {
 	lh, lok := l.(*model.Hash)
 	rh, rok := r.(*model.Hash)
-	if !lok || !rok || !dottable(lh) || !dottable(rh) {
+	segments := map[any]string{}
+	if !lok || !rok || !dottable(lh, segments) || !dottable(rh, segments) {
 		*rows = append(*rows, tableRow{"changed", key, cell(l), cell(r)})
 		return
 	}
 	lh.Each(func(k, lv any) bool {
-		sub := key + "." + keySegment(k)
+		sub := key + "." + segments[k]
 		switch rv, ok := rh.Get(k); {
 		case !ok:
 			*rows = append(*rows, tableRow{"removed", sub, cell(lv), "-"})
@@ -228,37 +230,38 @@ func subkeyRows(key string, l, r any, rows *[]tableRow) {
 	})
 	rh.Each(func(k, rv any) bool {
 		if _, ok := lh.Get(k); !ok {
-			*rows = append(*rows, tableRow{"added", key + "." + keySegment(k), "-", cell(rv)})
+			*rows = append(*rows, tableRow{"added", key + "." + segments[k], "-", cell(rv)})
 		}
 		return true
 	})
 }
 
-// dottable says whether every key of h can be a segment of a dotted lookup key: a key holding a
-// dot must be quoted, which a key holding both quotes cannot be.
-func dottable(h *model.Hash) bool {
+// dottable says whether every key of h can be a segment of a dotted lookup key, and puts each
+// one's segment in segments.
+func dottable(h *model.Hash, segments map[any]string) bool {
 	ok := true
 	h.Each(func(k, _ any) bool {
-		s, isString := k.(string)
-		ok = !isString || !strings.Contains(s, ".") || !strings.Contains(s, "'") || !strings.Contains(s, `"`)
+		var seg string
+		if seg, ok = keySegment(k); ok {
+			segments[k] = seg
+		}
 		return ok
 	})
 	return ok
 }
 
-// keySegment is a hash key as a segment of a dotted lookup key: quoted when it holds a dot
-// (dottable says it can be).
-func keySegment(k any) string {
-	s, ok := k.(string)
-	switch {
-	case !ok:
-		return model.ToS(k)
-	case !strings.Contains(s, "."):
-		return s
-	case strings.Contains(s, "'"):
-		return `"` + s + `"`
+// keySegment is a hash key as a segment of a dotted lookup key: as it is, else quoted one way or
+// the other, whichever a lookup reads back as the key (ok is false when none does: an empty key,
+// one holding a dot and both quotes, a float).
+func keySegment(k any) (segment string, ok bool) {
+	text := model.ToS(k)
+	for _, candidate := range []string{text, "'" + text + "'", `"` + text + `"`} {
+		segs, err := hiera.ParseKey("k." + candidate)
+		if err == nil && len(segs) == 2 && hiera.Equal(segs[1], k) {
+			return candidate, true
+		}
 	}
-	return "'" + s + "'"
+	return "", false
 }
 
 // cell is a value in a table cell: as puppet lookup --render-as s prints it, on one line, shortened.

@@ -73,7 +73,7 @@ func TestLookupErrors(t *testing.T) {
 		args   []string
 		stderr []string
 	}{
-		{"an unknown flag", []string{"lookup", "port", "--colour"}, []string{"Error: Could not run: flag provided but not defined: -colour (hieraform lookup --help lists them)\n"}},
+		{"an unknown flag", []string{"lookup", "port", "--colour"}, []string{"flag provided but not defined: -colour", "Error: Could not run: flag provided but not defined: -colour (hieraform lookup --help lists them)\n"}},
 		{"no key", []string{"lookup", "--config", cfg}, []string{"No keys were given to lookup."}},
 		{"a missing facts file", []string{"lookup", "port", "--config", cfg, "--facts", filepath.Join(dir, "nope.json")},
 			[]string{"facts file", "nope.json", "no such file or directory"}},

@@ -115,15 +115,6 @@ func TestDiffSubkeyRowsBounded(t *testing.T) {
 	if len(rows) != maxSubkeyRows+1 || !strings.HasPrefix(rows[maxSubkeyRows].left, "5 more subkeys differ") {
 		t.Errorf("%d rows, last %+v", len(rows), rows[len(rows)-1])
 	}
-	// a key no dotted lookup key can name (a dot and both quotes): its hash is shown whole
-	odd := `a.'b"`
-	left, right = model.NewHash(1), model.NewHash(1)
-	left.Set(odd, int64(1))
-	right.Set(odd, int64(2))
-	rows = tableRows(keyChange{key: "h", change: "changed", left: &hiera.Result{Value: left}, right: &hiera.Result{Value: right}})
-	if len(rows) != 1 || rows[0].key != "h" {
-		t.Errorf("rows %+v, want one row for h", rows)
-	}
 }
 
 // Many failing keys: the first maxReportedKeys named, the count of all of them right.
@@ -138,5 +129,40 @@ func TestNodeManyFailingKeys(t *testing.T) {
 	want := fmt.Sprintf("the lookups of %d keys of", maxReportedKeys+5)
 	if rc != exitAnswer || !strings.Contains(errOut, want) || !strings.Contains(errOut, "... and 5 more") {
 		t.Errorf("rc %d, stderr %q: want %q and the rest counted", rc, errOut, want)
+	}
+}
+
+// Every subkey row names a key that lookup reads back as that subkey: quoted where a plain segment
+// would read otherwise (a quote, digits, spaces, a dot).
+func TestDiffSubkeysLookUpBack(t *testing.T) {
+	dir := siteDir(t)
+	keys := []string{"plain", "it's", `say "hi"`, "0", " sp", "a.b", "x:y"}
+	left, right := model.NewHash(0), model.NewHash(0)
+	var data strings.Builder
+	data.WriteString("h:\n")
+	for _, k := range keys {
+		left.Set(k, int64(1))
+		right.Set(k, int64(2))
+		fmt.Fprintf(&data, "  %q: 2\n", k)
+	}
+	must(t, os.WriteFile(filepath.Join(dir, "data", "common.yaml"), []byte(data.String()), 0o644))
+	rows := tableRows(keyChange{key: "h", change: "changed", left: &hiera.Result{Value: left}, right: &hiera.Result{Value: right}})
+	if len(rows) != len(keys) {
+		t.Fatalf("%d rows for %d changed subkeys: %+v", len(rows), len(keys), rows)
+	}
+	for _, r := range rows {
+		rc, out, errOut := run(t, "lookup", "--config", filepath.Join(dir, "hiera.yaml"), "--render-as", "json", r.key)
+		if rc != 0 || out != "2\n" {
+			t.Errorf("lookup %s: rc %d, %q %q", r.key, rc, out, errOut)
+		}
+	}
+	// a key no dotted key can name: its hash is shown whole
+	for _, odd := range []string{"", `a.'b"`} {
+		l, r := model.NewHash(1), model.NewHash(1)
+		l.Set(odd, int64(1))
+		r.Set(odd, int64(2))
+		if rows := tableRows(keyChange{key: "h", change: "changed", left: &hiera.Result{Value: l}, right: &hiera.Result{Value: r}}); len(rows) != 1 || rows[0].key != "h" {
+			t.Errorf("key %q: rows %+v, want one row for h", odd, rows)
+		}
 	}
 }

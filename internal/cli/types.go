@@ -38,6 +38,11 @@ func (e *typesError) Error() string {
 	return fmt.Sprintf("types file %s: %s", e.file, e.msg)
 }
 
+// emptyDocument says whether a YAML document holds nothing: no node, or null.
+func emptyDocument(doc *yaml.Node) bool {
+	return len(doc.Content) == 0 || (doc.Content[0].Kind == yaml.ScalarNode && doc.Content[0].Tag == "!!null")
+}
+
 // readTypes reads a types file: a YAML or JSON mapping of lookup keys to Puppet type expressions,
 // as lookup()'s value_type takes them, each parsed as Puppet parses it.
 func readTypes(path string) (keys []typedKey, err error) {
@@ -57,13 +62,13 @@ func readTypes(path string) (keys []typedKey, err error) {
 	} else if err != nil {
 		return nil, &typesError{file: path, msg: err.Error()}
 	}
-	if err := dec.Decode(&next); err == nil {
+	if err := dec.Decode(&next); err == nil && !emptyDocument(&next) {
 		return nil, &typesError{file: path, line: next.Line, msg: "a second YAML document: a types file is one mapping (remove the '---')"}
-	} else if !errors.Is(err, io.EOF) {
+	} else if err != nil && !errors.Is(err, io.EOF) {
 		return nil, &typesError{file: path, msg: err.Error()}
 	}
-	if len(doc.Content) == 0 {
-		return nil, nil // an empty document
+	if emptyDocument(&doc) {
+		return nil, nil // "---" alone names no key
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
@@ -80,7 +85,7 @@ func readTypes(path string) (keys []typedKey, err error) {
 		case v.Kind != yaml.ScalarNode || v.Tag == "!!null":
 			return nil, &typesError{file: path, line: v.Line, msg: fmt.Sprintf("key %s: the type must be a string such as Integer or Array[String]", k.Value)}
 		}
-		if err := hiera.CheckKey(k.Value); err != nil {
+		if _, err := hiera.ParseKey(k.Value); err != nil {
 			return nil, &typesError{file: path, line: k.Line, msg: fmt.Sprintf("key %s: %v", k.Value, err)}
 		}
 		t, err := ptype.Parse(v.Value)

@@ -56,11 +56,9 @@ func parseKey(key string) ([]any, error) {
 	return segs, nil
 }
 
-// CheckKey returns Puppet's error for a lookup key it cannot parse ("a..b"), nil for a good one.
-func CheckKey(key string) error {
-	_, err := parseKey(key)
-	return err
-}
+// ParseKey splits a lookup key into the segments a lookup digs with, as Puppet does (strings, and
+// int64 for array indexes), or returns Puppet's error for a key it cannot parse ("a..b").
+func ParseKey(key string) ([]any, error) { return parseKey(key) }
 
 // plainKey tells whether parseKey makes key one segment, itself.
 func plainKey(key string) bool { return !strings.ContainsAny(key, `.'"`) }
