@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -125,7 +126,9 @@ func BenchmarkServeTrivial(b *testing.B) {
 // BenchmarkServeFleet is scripts/bench-e2e.sh's fleet section in process: 500 nodes x 4 keys, each
 // data source with its own facts and certname, over benchgen's fleet hierarchy (522 files), and the
 // same data sources over the trivial one; fleet_facts_file is the fleet with each node's facts in a
-// facts_file (facter -j's JSON) instead of HCL. With -benchtime 2000x one run is one plan's reads:
+// facts_file (facter -j's JSON) instead of HCL; the large_facts pair gives each node 500 more facts
+// (about 50 KB, as facter reports a server), in HCL and in a file. With -benchtime 2000x one run is
+// one plan's reads:
 //
 //	go test ./internal/provider -run '^$' -bench ServeFleet -benchtime 2000x -count 5
 func BenchmarkServeFleet(b *testing.B) {
@@ -140,9 +143,10 @@ func BenchmarkServeFleet(b *testing.B) {
 	}
 	nodes := benchgen.Nodes(opts)
 	for _, hier := range []struct {
-		name, dir string
-		factsFile bool
-	}{{"fleet", fleet, false}, {"trivial", trivial, false}, {"fleet_facts_file", fleet, true}} {
+		name, dir             string
+		factsFile, largeFacts bool
+	}{{"fleet", fleet, false, false}, {"trivial", trivial, false, false}, {"fleet_facts_file", fleet, true, false},
+		{"fleet_large_facts", fleet, false, true}, {"fleet_large_facts_file", fleet, true, true}} {
 		b.Run(hier.name, func(b *testing.B) {
 			s := newBenchServer(b, map[string]tftypes.Value{
 				"config": str6(filepath.Join(hier.dir, "hiera.yaml")),
@@ -151,10 +155,14 @@ func BenchmarkServeFleet(b *testing.B) {
 			keys := fleetKeys(b, hier.dir)
 			var cfgs []tfprotov6.DynamicValue
 			for i, node := range nodes {
-				attrs := map[string]tftypes.Value{"facts": goValue6(b, node.Facts()), "scope": goValue6(b, node.Vars())}
+				facts := node.Facts()
+				if hier.largeFacts {
+					facts["more"] = largeFacts()
+				}
+				attrs := map[string]tftypes.Value{"facts": goValue6(b, facts), "scope": goValue6(b, node.Vars())}
 				if hier.factsFile {
 					file := filepath.Join(dir, "facts", strconv.Itoa(i)+".json")
-					js, err := json.Marshal(node.Facts())
+					js, err := json.Marshal(facts)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -175,6 +183,15 @@ func BenchmarkServeFleet(b *testing.B) {
 			}
 		})
 	}
+}
+
+// largeFacts are 500 facts of 90 bytes, the bulk of what facter reports for a server.
+func largeFacts() map[string]any {
+	more := make(map[string]any, 500)
+	for i := range 500 {
+		more["fact"+strconv.Itoa(i)] = strings.Repeat("x", 90)
+	}
+	return more
 }
 
 // fleetKeys are the four keys scripts/bench-e2e.sh's fleet looks up in a benchgen hierarchy: its
