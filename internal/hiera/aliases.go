@@ -33,6 +33,9 @@ func MergeValues(m *Merge, values []any) (result any, found bool, err error) {
 	return merge.Values(m, values)
 }
 
+// MergeHashes is merge.Hashes, Ruby's low.merge(high).
+func MergeHashes(high, low *Hash) *Hash { return merge.Hashes(high, low) }
+
 // MarshalJSON is datafile.MarshalJSON.
 func MarshalJSON(v any) ([]byte, error) { return datafile.MarshalJSON(v) }
 

@@ -3,9 +3,7 @@ package provider
 // facts_file: a node's facts from a file as Puppet users have them, read once per file.
 
 import (
-	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -15,8 +13,9 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
-// factsFileCache holds the facts files read, by absolute path: a fleet's data sources name a few
-// files thousands of times. As the engine's data files are, a file is looked at again (size and
+// factsFileCache holds the facts files read, by their names as given (relative ones to the working
+// directory, which the provider's process keeps): a fleet's data sources name a few files thousands
+// of times, and looking a name up costs no system call. As the engine's data files are, a file is looked at again (size and
 // modification time) only after hiera.StampCheckInterval, and read again when it changed.
 type factsFileCache struct {
 	mu    sync.Mutex
@@ -48,19 +47,15 @@ func newFactsFileCache() *factsFileCache {
 // get returns the file at name (relative to the working directory, as Terraform's file() takes
 // it): its facts, or an error naming the file (and line) that says why it gives none.
 func (c *factsFileCache) get(name string) *factsFile {
-	abs, err := filepath.Abs(name)
-	if err != nil {
-		return &factsFile{err: fmt.Errorf("cannot resolve the facts file path %q: %w", name, err)}
-	}
 	now := c.now()
 	c.mu.Lock()
-	had := c.files[abs]
+	had := c.files[name]
 	c.mu.Unlock()
 	if had != nil && now.Before(had.until) {
 		return had
 	}
 	f := &factsFile{until: now.Add(hiera.StampCheckInterval)}
-	fi, err := os.Stat(abs)
+	fi, err := os.Stat(name)
 	switch {
 	case err != nil:
 		f.facts, f.err = readFactsFile(name) // fails, saying why as for any facts file
@@ -77,13 +72,13 @@ func (c *factsFileCache) get(name string) *factsFile {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old := c.files[abs]; old != nil {
+	if old := c.files[name]; old != nil {
 		c.bytes -= old.held()
 	}
 	if len(c.files) >= maxFactsFiles || c.bytes+f.held() > maxFactsFileBytes {
 		c.files, c.bytes = map[string]*factsFile{}, 0
 	}
-	c.files[abs], c.bytes = f, c.bytes+f.held()
+	c.files[name], c.bytes = f, c.bytes+f.held()
 	return f
 }
 
@@ -117,11 +112,7 @@ func overlay(base, over *hiera.Hash) *hiera.Hash {
 	case base == nil || base.Len() == 0:
 		return over
 	}
-	out := hiera.NewHash(base.Len() + over.Len())
-	for _, h := range []*hiera.Hash{base, over} {
-		h.Each(func(k, v any) bool { out.Set(k, v); return true })
-	}
-	return out
+	return hiera.MergeHashes(over, base)
 }
 
 // factsFileArg reads a facts_file argument: nil facts when it is null.

@@ -238,7 +238,7 @@ func (m *Merge) Combine(memo, lower any) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return hashMerge(high, low), nil
+		return Hashes(high, low), nil
 	case "deep", "unconstrained_deep":
 		return m.deepMerge(memo, lower)
 	case "reverse_deep":
@@ -339,9 +339,9 @@ func scalarSetKey(v any) (any, bool) {
 	return nil, false
 }
 
-// hashMerge is Ruby's low.merge(high): the lower keys in their order, values from high where both
+// Hashes is Ruby's low.merge(high): the lower keys in their order, values from high where both
 // have the key, then the keys only high has.
-func hashMerge(high, low *model.Hash) *model.Hash {
+func Hashes(high, low *model.Hash) *model.Hash {
 	out := model.NewHash(low.Len() + high.Len())
 	low.Each(func(k, v any) bool { out.Set(k, v); return true })
 	high.Each(func(k, v any) bool { out.Set(k, v); return true })

@@ -52,7 +52,7 @@ func hiera3MergeAnswer(settings *V3Settings, lower *model.Hash, higher any) (any
 		if !isHash { // cannot happen: Hiera3Hash starts from a Hash and a native merge keeps it one
 			return nil, model.Errorf("Hiera type mismatch: expected Hash and got %s", model.ClassName(higher))
 		}
-		return hashMerge(high, lower), nil // lower.merge(higher)
+		return Hashes(high, lower), nil // lower.merge(higher)
 	}
 	// deeper is Hash#deeper_merge!, deep is Hash#deeper_merge: the same merge but keeping the lower
 	// value whenever the two cannot be merged.
