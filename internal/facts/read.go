@@ -68,7 +68,7 @@ func Read(path string) ([]*Node, error) {
 	}
 	var names []string
 	for _, e := range entries {
-		if !e.IsDir() && isFactsFile(e.Name()) {
+		if !e.IsDir() && IsFactsFile(e.Name()) {
 			names = append(names, e.Name())
 		}
 	}
@@ -90,7 +90,8 @@ func Read(path string) ([]*Node, error) {
 	return nodes, nil
 }
 
-func isFactsFile(name string) bool {
+// IsFactsFile tells whether a file of a directory is a facts file, by its extension.
+func IsFactsFile(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".json", ".yaml", ".yml":
 		return true

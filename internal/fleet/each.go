@@ -1,0 +1,84 @@
+package fleet
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Each calls do(i) for every i in [0, count), on as many goroutines as the machine has cores and
+// no more, so that a fleet's read uses every core while at most that many nodes are in flight (the
+// caller keeps each node's result, sized by its own bounds). It returns when every call has
+// returned, or when ctx is done (the calls not started are not made). do must be safe to call
+// concurrently; a panic in do is re-raised in the caller.
+func Each(ctx context.Context, count int, do func(i int)) {
+	workers := min(count, runtime.NumCPU())
+	if workers <= 1 {
+		for i := 0; i < count && ctx.Err() == nil; i++ {
+			do(i)
+		}
+		return
+	}
+	defer widen()()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var panicked atomic.Value
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					panicked.CompareAndSwap(nil, panicValue{r})
+				}
+			}()
+			for ctx.Err() == nil && panicked.Load() == nil {
+				i := int(next.Add(1)) - 1
+				if i >= count {
+					return
+				}
+				do(i)
+			}
+		}()
+	}
+	wg.Wait()
+	if p, ok := panicked.Load().(panicValue); ok {
+		panic(p.v)
+	}
+}
+
+type panicValue struct{ v any }
+
+// The provider runs on one core (main.go: Terraform's many small calls arrive one at a time), but a
+// fleet's read is one call doing the work of hundreds: while any Each runs, the process may use every
+// core, unless the user set GOMAXPROCS.
+var cores struct {
+	sync.Mutex
+	users int // Each calls running
+	prev  int // GOMAXPROCS before the first of them
+}
+
+// widen raises GOMAXPROCS to the number of cores and returns what restores it.
+func widen() (restore func()) {
+	if os.Getenv("GOMAXPROCS") != "" {
+		return func() {}
+	}
+	cores.Lock()
+	defer cores.Unlock()
+	if cores.users == 0 {
+		cores.prev = runtime.GOMAXPROCS(0)
+		if cores.prev < runtime.NumCPU() {
+			runtime.GOMAXPROCS(runtime.NumCPU())
+		}
+	}
+	cores.users++
+	return func() {
+		cores.Lock()
+		defer cores.Unlock()
+		if cores.users--; cores.users == 0 && runtime.GOMAXPROCS(0) != cores.prev {
+			runtime.GOMAXPROCS(cores.prev)
+		}
+	}
+}
