@@ -16,10 +16,14 @@ const diffSynopsis = `diff [flags]
 Compares two nodes as the node command answers them: the keys one side has and the other not, and
 the keys whose values differ, each with the data file that gave each side its value. A flag given
 twice gives each side its value (two --facts: two nodes; two --environment: two environments; two
---environmentpath or --config: two checkouts); a flag given once applies to both. Exits 0 when the
-sides agree, 1 when they differ, 2 when they cannot be compared. Secrets are compared, never shown.`
+--environmentpath or --config: two checkouts); a flag given once applies to both. --git-rev given
+twice compares two revisions of the git repository the data paths lie in, as committed (read with
+git into a temporary directory, removed after; the checkout is not touched; facts are read where
+they are). Exits 0 when the sides agree, 1 when they differ, 2 when they cannot be compared.
+Secrets are compared, never shown.`
 
 const diffExample = `  hieraform diff --environment production --facts facts/web01.json --facts facts/web02.json
+  hieraform diff --git-rev origin/main --git-rev HEAD --environment production --facts facts/web01.json
   hieraform diff --environmentpath main/environments --environmentpath branch/environments --environment production --facts web01.json`
 
 // keyChange is one key that differs between the sides.
@@ -32,8 +36,10 @@ func runDiff(args []string, env Env) int {
 	fs := newFlagSet("diff", diffSynopsis, diffExample, env)
 	var src sourceFlags
 	src.register(fs)
-	var prefixes stringList
+	var prefixes, revs stringList
 	fs.Var(&prefixes, "prefix", "only keys starting with this `prefix` (the flag may be repeated)")
+	fs.Var(&revs, "git-rev", "a git `revision` (given twice: the two sides): the data as committed there, read with git "+
+		"from the repository the data paths lie in (facts are read from where they are)")
 	renderAs := fs.String("render-as", "", "json for JSON (default: a table)")
 	rest, err := parseArgs(fs, args)
 	if errors.Is(err, errHelp) {
@@ -48,21 +54,17 @@ func runDiff(args []string, env Env) int {
 	case *renderAs != "" && *renderAs != "json":
 		return fail(fmt.Errorf("diff renders a table or --render-as json, not %q", *renderAs))
 	}
-	twice := false
-	for _, l := range []stringList{src.config, src.environment, src.environmentpath, src.modulepath, src.facts, src.node} {
-		twice = twice || len(l) == 2
+	setups, trees, err := diffSides(&src, revs)
+	for _, t := range trees {
+		defer t.remove()
 	}
-	if !twice {
-		return fail(errors.New("nothing to compare: give --facts, --environment, --environmentpath, --config, --modulepath or --node twice, once per side"))
+	if err != nil {
+		return fail(err)
 	}
 	var sides [2]nodeAnswers
-	var setups [2]setup
 	for i := range sides {
-		if setups[i], err = src.side(i, 2); err != nil {
-			return fail(err)
-		}
 		if sides[i], err = lookupNode(setups[i], hiera.NodeRequest{Prefixes: prefixes}, env); err != nil {
-			return fail(err)
+			return fail(errors.New(setups[i].shown(err.Error())))
 		}
 	}
 	changes := compareNodes(sides[0], sides[1])
@@ -79,6 +81,31 @@ func runDiff(args []string, env Env) int {
 		return exitAnswer
 	}
 	return exitOK
+}
+
+// diffSides are the two sides the flags give: --git-rev twice (each revision's tree), or flags
+// given twice. The trees read are the caller's to remove, also when err is set.
+func diffSides(src *sourceFlags, revs stringList) (setups [2]setup, trees []*revisionTree, err error) {
+	switch len(revs) {
+	case 0:
+	case 2:
+		return revisionSides(src, revs)
+	default:
+		return setups, nil, fmt.Errorf("--git-rev is given %d times: give it twice, the revision of each side (--git-rev origin/main --git-rev HEAD)", len(revs))
+	}
+	twice := false
+	for _, l := range []stringList{src.config, src.environment, src.environmentpath, src.modulepath, src.facts, src.node} {
+		twice = twice || len(l) == 2
+	}
+	if !twice {
+		return setups, nil, errors.New("nothing to compare: give --git-rev twice, or --facts, --environment, --environmentpath, --config, --modulepath or --node twice, once per side")
+	}
+	for i := range setups {
+		if setups[i], err = src.side(i, 2); err != nil {
+			return setups, nil, err
+		}
+	}
+	return setups, nil, nil
 }
 
 // compareNodes lists the keys that differ: the left side's order, then keys only the right has.
@@ -109,27 +136,28 @@ func compareNodes(left, right nodeAnswers) []keyChange {
 }
 
 // sideJSON is one side of a change: its value (a secret redacted) and the file that gave it.
-func sideJSON(r *hiera.Result) any {
+func sideJSON(r *hiera.Result, st setup) any {
 	if r == nil {
 		return nil
 	}
 	h := model.NewHash(2)
 	h.Set("value", shownValue(*r))
-	h.Set("file", sourceFile(r))
+	h.Set("file", sourceFile(r, st))
 	return h
 }
 
-// sourceFile is the file that gave r its value: the most specific one of a merge.
-func sourceFile(r *hiera.Result) string {
+// sourceFile is the file that gave r its value, the most specific one of a merge, as the user
+// knows it (st.shown).
+func sourceFile(r *hiera.Result, st setup) string {
 	if r == nil || len(r.Sources) == 0 {
 		return ""
 	}
-	return r.Sources[0].File
+	return st.shown(r.Sources[0].File)
 }
 
 // sourceCell is sourceFile in the table: "-" for none, and how many more files a merge read.
-func sourceCell(r *hiera.Result) string {
-	switch f := sourceFile(r); {
+func sourceCell(r *hiera.Result, st setup) string {
+	switch f := sourceFile(r, st); {
 	case f == "":
 		return "-"
 	case len(r.Sources) > 1:
@@ -145,8 +173,8 @@ func changesHash(changes []keyChange, setups [2]setup) *model.Hash {
 		h := model.NewHash(4)
 		h.Set("key", c.key)
 		h.Set("change", c.change)
-		h.Set("left", sideJSON(c.left))
-		h.Set("right", sideJSON(c.right))
+		h.Set("left", sideJSON(c.left, setups[0]))
+		h.Set("right", sideJSON(c.right, setups[1]))
 		list[i] = h
 	}
 	out := model.NewHash(3)
@@ -168,7 +196,7 @@ func writeTable(env Env, changes []keyChange, setups [2]setup) {
 	_, _ = fmt.Fprintln(tw, "CHANGE\tKEY\tLEFT\tLEFT FROM\tRIGHT\tRIGHT FROM")
 	for _, c := range changes {
 		for _, r := range tableRows(c) {
-			_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.change, r.key, r.left, sourceCell(c.left), r.right, sourceCell(c.right))
+			_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.change, r.key, r.left, sourceCell(c.left, setups[0]), r.right, sourceCell(c.right, setups[1]))
 		}
 	}
 	_ = tw.Flush()

@@ -103,7 +103,7 @@ func lookupNode(st setup, req hiera.NodeRequest, env Env) (nodeAnswers, error) {
 	}
 	res, err := engine.LookupNode(context.Background(), req)
 	for _, w := range res.Warnings {
-		_, _ = fmt.Fprintf(env.Stderr, "Warning: %s\n", w)
+		_, _ = fmt.Fprintf(env.Stderr, "Warning: %s\n", st.shown(w))
 	}
 	if err != nil {
 		return node, err

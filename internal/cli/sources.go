@@ -33,10 +33,60 @@ func (s *sourceFlags) registerData(fs *flag.FlagSet) {
 	fs.Var(&s.modulepath, "modulepath", "module `directories`, separated by ':' (default: the environment's environment.conf, else its modules/)")
 }
 
-// setup is one side's sources: each flag's value ("" when not given).
+// setup is one side's sources: each flag's value ("" when not given), and the git revision whose
+// tree the data paths lie in (--git-rev), if any.
 type setup struct {
 	config, environment, environmentpath, modulepath, facts, node string
+	rev                                                           *revisionTree
 }
+
+// setDefaultPaths sets the data paths engine would take by default (hiera.yaml here, the
+// environments directory), so that they can be mapped.
+func (st *setup) setDefaultPaths() {
+	if st.config == "" && st.environment == "" && st.modulepath == "" {
+		st.config = "hiera.yaml"
+	}
+	if st.environment != "" && st.environmentpath == "" {
+		st.environmentpath = "environments"
+	}
+}
+
+// dataPaths are the paths the data is read from: hiera.yaml, the environments, the modules.
+func (st *setup) dataPaths() []string {
+	var paths []string
+	for _, p := range append([]string{st.config, st.environmentpath}, filepath.SplitList(st.modulepath)...) {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
+
+// mapPaths replaces each data path p by to(p).
+func (st *setup) mapPaths(to func(string) (string, error)) error {
+	var err error
+	for _, p := range []*string{&st.config, &st.environmentpath} {
+		if *p != "" {
+			if *p, err = to(*p); err != nil {
+				return err
+			}
+		}
+	}
+	if st.modulepath != "" {
+		dirs := filepath.SplitList(st.modulepath)
+		for i := range dirs {
+			if dirs[i], err = to(dirs[i]); err != nil {
+				return err
+			}
+		}
+		st.modulepath = strings.Join(dirs, string(filepath.ListSeparator))
+	}
+	return nil
+}
+
+// shown is a path or message about the setup's data as the user knows it (a revision's file as
+// REV:path).
+func (st setup) shown(s string) string { return st.rev.shown(s) }
 
 // side is the setup of side i (0 or 1) of a comparison: a flag given twice gives each side its
 // value, a flag given once applies to both. sides is how many sides the command has.
@@ -102,17 +152,20 @@ func (st setup) engine() (*hiera.Engine, error) {
 // describe names the setup's data in messages.
 func (st setup) describe() string {
 	var parts []string
+	if st.rev != nil {
+		parts = append(parts, "git revision "+st.rev.rev)
+	}
 	if st.config != "" {
-		parts = append(parts, st.config)
+		parts = append(parts, st.shown(st.config))
 	}
 	switch {
-	case st.environment != "" && st.environmentpath != "": // two checkouts differ there
+	case st.environment != "" && st.environmentpath != "" && st.rev == nil: // two checkouts differ there
 		parts = append(parts, "environment "+filepath.Join(st.environmentpath, st.environment))
 	case st.environment != "":
 		parts = append(parts, "environment "+st.environment)
 	}
 	if st.modulepath != "" {
-		parts = append(parts, "modulepath "+st.modulepath)
+		parts = append(parts, "modulepath "+st.shown(st.modulepath))
 	}
 	if st.facts != "" {
 		parts = append(parts, "facts "+st.facts)
