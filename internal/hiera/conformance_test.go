@@ -55,7 +55,12 @@ type confResult struct {
 
 func readConfCases(t *testing.T) ([]confCase, map[string][]confResult) {
 	t.Helper()
-	dir := filepath.Join("testdata", "conformance")
+	return readCases(t, filepath.Join("testdata", "conformance"))
+}
+
+// readCases reads dir/cases/*.json and their answers in dir/expected.
+func readCases(t *testing.T, dir string) ([]confCase, map[string][]confResult) {
+	t.Helper()
 	paths, err := filepath.Glob(filepath.Join(dir, "cases", "*.json"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no conformance cases: %v", err)
@@ -196,15 +201,7 @@ func TestConformance(t *testing.T) {
 	worded := map[string]bool{} // lookups where Puppet failed with a message of its own
 	var unexpected []string
 	for _, c := range cases {
-		cfgPath, scope := setUpCase(t, c)
-		engine := NewEngine(cfgPath)
-		if c.Environment != "" {
-			global := cfgPath
-			if _, ok := c.Files["hiera.yaml"]; !ok {
-				global = "" // Puppet's default global config finds nothing in a case; the provider has none
-			}
-			engine = NewLayeredEngine(global, Layers{Environment: filepath.Join(filepath.Dir(cfgPath), "environments", c.Environment)})
-		}
+		engine, scope := confEngine(t, c)
 		for i, raw := range c.Raw {
 			lk := parseConfLookup(raw)
 			if lk.Skip != "" {

@@ -44,17 +44,19 @@ type invocation struct {
 		opts   *model.Hash
 		done   bool
 	}
-	baseOptions *model.Hash // the global and environment layers' lookup_options
-	baseDone    bool
-	sensitive   bool
-	wrapped     bool        // the key's convert_to made the value Puppet-Sensitive (value_type sees Sensitive[...])
-	valueType   *ptype.Type // the request's value_type, parsed
-	redact      bool        // explain prints no values (the key converts to Sensitive)
-	searched    []string
-	sources     []Source // the files that gave the keys being looked up their values (sources.go)
-	warnings    []string
-	warned      map[string]bool
-	pitfalls    notes // pitfalls.go, when the request asks for them
+	baseOptions   *model.Hash // the global and environment layers' lookup_options
+	baseDone      bool
+	globalOptions *model.Hash // the global layer's lookup_options (none while being assembled)
+	globalStarted bool
+	sensitive     bool
+	wrapped       bool        // the key's convert_to made the value Puppet-Sensitive (value_type sees Sensitive[...])
+	valueType     *ptype.Type // the request's value_type, parsed
+	redact        bool        // explain prints no values (the key converts to Sensitive)
+	searched      []string
+	sources       []Source // the files that gave the keys being looked up their values (sources.go)
+	warnings      []string
+	warned        map[string]bool
+	pitfalls      notes // pitfalls.go, when the request asks for them
 	// errPath is where in a data value a failed interpolation sits, innermost first (hash keys and
 	// array indexes), filled as the error returns: lookupInLocation turns it into a line.
 	errPath []any

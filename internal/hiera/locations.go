@@ -258,10 +258,12 @@ func (inv *invocation) interpolatePathText(e *entry, s string) (string, error) {
 	if text, ok := inv.fastInterpolatePath(s); ok {
 		return text, nil
 	}
-	ex := inv.ex
+	ex, stack := inv.ex, inv.nameStack
 	inv.ex = nil // explain shows the resolved path, not how it was built
+	// Puppet interpolates hiera.yaml with a recursion guard of its own (a fresh invocation)
+	inv.nameStack = nil
 	v, err := inv.interpolateString(s, false)
-	inv.ex = ex
+	inv.ex, inv.nameStack = ex, stack
 	if err != nil {
 		if ie, ok := err.(*model.Error); ok && ie.File == "" {
 			c := *ie

@@ -89,7 +89,7 @@ func confEngine(t *testing.T, c confCase) (*Engine, Scope) {
 	}
 	global := cfgPath
 	if _, ok := c.Files["hiera.yaml"]; !ok {
-		global = ""
+		global = "" // Puppet's default global config finds nothing in a case; the provider has none
 	}
 	return NewLayeredEngine(global, Layers{Environment: filepath.Join(filepath.Dir(cfgPath), "environments", c.Environment)}), scope
 }

@@ -42,32 +42,28 @@ func compilePattern(p string) (*regexp.Regexp, error) {
 // assembledOptions are the lookup_options for keys of a module ("" for keys of none), as Puppet
 // assembles them: the global layer's over the environment's, over the module's (which may only
 // name the module's own keys). Once per invocation and module.
+//
+// A lookup_options value may interpolate a lookup, which needs lookup_options in turn. Puppet
+// searches each layer's lookup_options with "lookup_options" on its recursion stack, and marks the
+// global layer's as none while it assembles them: a lookup they interpolate sees no global options,
+// and fails as recursion if it must search the environment's or a module's; what such a lookup
+// assembled for its module stays remembered, as Puppet's adapter keeps it.
 func (inv *invocation) assembledOptions(module string) (*model.Hash, error) {
-	if o := &inv.firstOptions; o.done && o.module == module {
-		return o.opts, nil
-	}
-	if opts, ok := inv.options[module]; ok {
+	if opts, ok := inv.rememberedOptions(module); ok {
 		return opts, nil
 	}
 	ex := inv.ex
 	inv.ex = nil // Puppet explains this search apart; keep the trace about the key itself
 	defer func() { inv.ex = ex }()
-	if !inv.baseDone {
-		global, err := inv.layerOptions(inv.global)
-		if err != nil {
-			return nil, err
-		}
-		env, err := inv.layerOptions(inv.env)
-		if err != nil {
-			return nil, err
-		}
-		if inv.baseOptions, err = combineOptions(global, env); err != nil {
-			return nil, err
-		}
-		inv.baseDone = true
+	base, err := inv.baseLayersOptions()
+	if err != nil {
+		return nil, err
 	}
-	opts := inv.baseOptions
+	opts := base
 	if module != "" {
+		if !inv.baseDone { // Puppet keeps the module-less keys' options of a lookup inside the global ones
+			inv.rememberOptionsOnce("", base)
+		}
 		l, err := inv.moduleLayer(module)
 		if err != nil {
 			return nil, err
@@ -80,27 +76,84 @@ func (inv *invocation) assembledOptions(module string) (*model.Hash, error) {
 			return nil, err
 		}
 	}
-	switch {
-	case !inv.firstOptions.done:
-		inv.firstOptions.module, inv.firstOptions.opts, inv.firstOptions.done = module, opts, true
+	inv.rememberOptions(module, opts)
+	return opts, nil
+}
+
+// baseLayersOptions are the global and environment layers' lookup_options. The global layer's are
+// none while they are being assembled (to a lookup they interpolate), as in Puppet.
+func (inv *invocation) baseLayersOptions() (*model.Hash, error) {
+	if inv.baseDone {
+		return inv.baseOptions, nil
+	}
+	outer := !inv.globalStarted
+	if outer {
+		inv.globalStarted = true
+		global, err := inv.layerOptions(inv.global)
+		if err != nil {
+			inv.globalStarted = false // the next key of a node meets the error again
+			return nil, err
+		}
+		inv.globalOptions = global
+	}
+	env, err := inv.layerOptions(inv.env)
+	if err != nil {
+		return nil, err
+	}
+	base, err := combineOptions(inv.globalOptions, env)
+	if err != nil {
+		return nil, err
+	}
+	if outer {
+		inv.baseOptions, inv.baseDone = base, true
+	}
+	return base, nil
+}
+
+// rememberedOptions are the options assembled for a module earlier in the invocation.
+func (inv *invocation) rememberedOptions(module string) (*model.Hash, bool) {
+	if o := &inv.firstOptions; o.done && o.module == module {
+		return o.opts, true
+	}
+	opts, ok := inv.options[module]
+	return opts, ok
+}
+
+// rememberOptions keeps a module's assembled options, replacing what a lookup inside the
+// assembly left.
+func (inv *invocation) rememberOptions(module string, opts *model.Hash) {
+	switch o := &inv.firstOptions; {
+	case !o.done || o.module == module:
+		o.module, o.opts, o.done = module, opts, true
 	case inv.options == nil:
 		inv.options = map[string]*model.Hash{module: opts}
 	default:
 		inv.options[module] = opts
 	}
-	return opts, nil
+}
+
+func (inv *invocation) rememberOptionsOnce(module string, opts *model.Hash) {
+	if _, ok := inv.rememberedOptions(module); !ok {
+		inv.rememberOptions(module, opts)
+	}
 }
 
 // layerOptions is the hash merge of lookup_options over one layer's hierarchy, checked as Puppet
-// checks it (a hash; in a module, only keys of the module).
+// checks it (a hash; in a module, only keys of the module). The search runs with "lookup_options"
+// on the recursion guard, as Puppet's data provider does.
 func (inv *invocation) layerOptions(l *layer) (*model.Hash, error) {
 	if l.cfg == nil {
 		return nil, nil
 	}
 	hash := &merge.Merge{Strategy: "hash"}
 	layers := []*layer{l}
-	v, found, err := inv.cachedSearch(layers, "lookup_options", hash, func() (any, bool, error) {
-		return inv.searchLayer(l, "lookup_options", hash, false)
+	var v any
+	var found bool
+	err := inv.check("lookup_options", func() (err error) {
+		v, found, err = inv.cachedSearch(layers, "lookup_options", hash, func() (any, bool, error) {
+			return inv.searchLayer(l, "lookup_options", hash, false)
+		})
+		return err
 	})
 	if err != nil {
 		if l.place == placeGlobal { // Puppet wraps the global layer's errors only
