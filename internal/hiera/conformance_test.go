@@ -14,6 +14,7 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model/modeltest"
 )
 
 // The conformance corpus: small Hiera setups with what real Puppet 7.23 (or the Hiera 3.10 command
@@ -144,7 +145,7 @@ func setUpCase(t *testing.T, c confCase) (string, Scope) {
 		t.Fatalf("facts converted to %T, not a *Hash", fh)
 	}
 	vars := model.NewHash(1)
-	vars.Set("trusted", map2hash("certname", certname))
+	vars.Set("trusted", modeltest.H("certname", certname))
 	return filepath.Join(dir, "hiera.yaml"), Scope{Facts: factsHash, Vars: vars}
 }
 

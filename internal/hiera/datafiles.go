@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/glob"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hieraconfig"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -21,7 +22,7 @@ import (
 // that reads it.
 type DataFile struct {
 	Source
-	fn    *dataFunction
+	fn    *hieraconfig.Function
 	layer *layer
 }
 
@@ -118,8 +119,8 @@ func (w *walk) layer(l *layer) error {
 	if l.cfg == nil {
 		return nil
 	}
-	levels := slices.DeleteFunc(slices.Concat(l.cfg.entries, l.cfg.defaultEntries), func(en *entry) bool {
-		return en.fn == nil || en.fn.read == nil || strings.HasPrefix(en.locKind, "uri") || en.locKind == ""
+	levels := slices.DeleteFunc(slices.Concat(l.cfg.Entries, l.cfg.DefaultEntries), func(en *entry) bool {
+		return en.Function == nil || en.Function.Refusal != "" || strings.HasPrefix(en.LocKind, "uri") || en.LocKind == ""
 	})
 	var dirs []string
 	byDir := map[string][]*entry{}
@@ -143,10 +144,10 @@ func (w *walk) layer(l *layer) error {
 // when it names no variable but the environment, else once per scope given.
 func (w *walk) datadirs(l *layer, en *entry) []string {
 	invs := []*invocation{w.inv}
-	if dependsOnNode(en.datadir) {
+	if dependsOnNode(en.Datadir) {
 		if len(w.nodes) == 0 {
 			w.list.Warnings = append(w.list.Warnings, fmt.Sprintf("%s, level %q: the datadir %q depends on the node; its files are not checked (give --facts to check them)",
-				l.cfg.path, en.name, en.datadir))
+				l.cfg.Path, en.Name, en.Datadir))
 			return nil
 		}
 		invs = w.nodes
@@ -154,11 +155,11 @@ func (w *walk) datadirs(l *layer, en *entry) []string {
 	var dirs []string
 	for _, inv := range invs {
 		prev := inv.enter(l)
-		dir, err := inv.resolveDir(en, en.datadir, l.cfg.dir)
+		dir, err := inv.resolveDir(en, en.Datadir, l.cfg.Dir)
 		inv.leave(prev)
 		switch {
 		case err != nil:
-			w.list.Problems = append(w.list.Problems, withLevel(err, en.name))
+			w.list.Problems = append(w.list.Problems, withLevel(err, en.Name))
 		case !slices.Contains(dirs, dir):
 			dirs = append(dirs, dir)
 		}
@@ -220,7 +221,7 @@ func (w *walk) dir(l *layer, dir string, levels []*entry) error {
 			return model.ValueFreef("more than %d data files under the datadirs (the last %s)", maxListedDataFiles, dir)
 		}
 		w.seen[path] = true
-		f := DataFile{Source: Source{Layer: l.place.layerName(), Module: l.module, Level: en.name, File: path}, fn: en.fn, layer: l}
+		f := DataFile{Source: Source{Layer: layerName(l.place), Module: l.module, Level: en.Name, File: path}, fn: en.Function, layer: l}
 		w.list.Files = append(w.list.Files, f)
 		return w.inv.ctx.Err()
 	})
@@ -247,7 +248,7 @@ func (w *walk) linkInside(path, dir string) bool {
 }
 
 func (w *walk) problem(l *layer, en *entry, path, msg string) {
-	w.list.Problems = append(w.list.Problems, &model.Error{Message: fmt.Sprintf("%s: %s", path, msg), File: l.cfg.path, Line: en.line, Level: en.name, ValueFree: true})
+	w.list.Problems = append(w.list.Problems, &model.Error{Message: fmt.Sprintf("%s: %s", path, msg), File: l.cfg.Path, Line: en.Line, Level: en.Name, ValueFree: true})
 }
 
 // unwrapPath is an os error without the path it names (the message names it already).
@@ -268,11 +269,11 @@ type claims struct {
 func levelClaims(dir string, levels []*entry) claims {
 	c := claims{literal: map[string]*entry{}, pattern: map[string]*entry{}}
 	for _, en := range levels {
-		templates := en.locs
-		if en.locKind == "mapped_paths" && len(en.locs) == 3 {
-			templates = en.locs[2:]
+		templates := en.Locs
+		if en.LocKind == "mapped_paths" && len(en.Locs) == 3 {
+			templates = en.Locs[2:]
 		}
-		isGlob := en.locKind == "glob" || en.locKind == "globs"
+		isGlob := en.LocKind == "glob" || en.LocKind == "globs"
 		for _, t := range templates {
 			literal := !strings.Contains(t, "%{") && (!isGlob || !strings.ContainsAny(t, "*?[{"))
 			if literal {
@@ -327,10 +328,10 @@ func (c claims) level(path string, levels []*entry) *entry {
 	}
 	ext := strings.ToLower(filepath.Ext(path))
 	for _, en := range levels {
-		if slices.Contains(dataFileExtensions[en.fn.name], ext) {
+		if slices.Contains(dataFileExtensions[en.Function.Name], ext) {
 			return en
 		}
-		for _, t := range en.locs {
+		for _, t := range en.Locs {
 			if strings.ToLower(filepath.Ext(t)) == ext && ext != "" {
 				return en
 			}

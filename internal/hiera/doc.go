@@ -16,8 +16,8 @@
 // FileCheck finds what a lookup reaching one would fail on without a node (hieraform check).
 //
 // The core holds the lookup itself; what does not depend on a lookup's state lives in leaf packages
-// below it (model, datafile, merge, ptype, convert, glob, rubyre, hocon): README.md beside this
-// package maps them and says where to make a change.
+// below it (hieraconfig for hiera.yaml, model, datafile, merge, ptype, convert, glob, rubyre,
+// hocon): README.md beside this package maps them and says where to make a change.
 //
 // The engine never executes anything, reads no environment variables and opens only files below
 // the directories hiera.yaml names: a path built from a fact may not leave its directory.

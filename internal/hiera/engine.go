@@ -13,6 +13,7 @@ import (
 
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hieraconfig"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hocon"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/ptype"
@@ -203,7 +204,7 @@ func (e *Engine) dataFor(key fileKey) (df *dataFile, exists bool, until int64) {
 // fileKey names a data file as read by one data function for one layer: configDir, the directory
 // of the layer's hiera.yaml, bounds what a HOCON include may read.
 type fileKey struct {
-	fn        *dataFunction
+	fn        *hieraconfig.Function
 	path      string
 	configDir string
 }
@@ -222,7 +223,7 @@ type fileSeen struct {
 	until  int64
 }
 
-func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile {
+func parseDataFile(src dataSource, fn *hieraconfig.Function, stamp fileStamp) *dataFile {
 	path := src.path
 	df := &dataFile{stamp: stamp}
 	if stamp.size > maxDataFileSize {
@@ -230,7 +231,8 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 		return df
 	}
 	var scratch []byte
-	reuse := fn.textFree && stamp.size <= datafile.MaxReusedFile
+	reader := dataReaders[fn.Name]
+	reuse := reader.textFree && stamp.size <= datafile.MaxReusedFile
 	if reuse {
 		if b, ok := textBuffers.Get().(*[]byte); ok {
 			scratch = *b
@@ -242,7 +244,7 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 		return df
 	}
 	src.text = text
-	v, includes, err := fn.read(src)
+	v, includes, err := reader.read(src)
 	if lz, ok := v.(*datafile.LazyYAML); ok && reuse {
 		lz.Text = bytes.Clone(text) // the buffer is reused
 	}
@@ -261,14 +263,14 @@ func parseDataFile(src dataSource, fn *dataFunction, stamp fileStamp) *dataFile 
 		df.data = t
 		df.invalid = datafile.InvalidRootKeys(t)
 	case nil:
-		if !fn.nonHashWarns { // JSON's null is a value of the wrong type, not an empty file
-			df.err = fn.nonHashError(path, v)
+		if !reader.nonHashWarns { // JSON's null is a value of the wrong type, not an empty file
+			df.err = nonHashError(fn, path, v)
 			return df
 		}
 		df.data = model.NewHash(0) // an empty file
 	default:
-		if !fn.nonHashWarns {
-			df.err = fn.nonHashError(path, v)
+		if !reader.nonHashWarns {
+			df.err = nonHashError(fn, path, v)
 			return df
 		}
 		df.data = model.NewHash(0)

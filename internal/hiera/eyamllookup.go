@@ -148,7 +148,7 @@ func (inv *invocation) decryptor(e *entry) (*eyaml.Decryptor, error) {
 func (inv *invocation) loadDecryptor(e *entry) (*eyaml.Decryptor, error) {
 	given := inv.req.EyamlKeys
 	keyError := func(msg string, err error) error {
-		return &model.Error{Message: msg, Level: e.name, File: inv.cfg.path, Err: errors.Join(ErrEyamlKey, err), ValueFree: true}
+		return &model.Error{Message: msg, Level: e.Name, File: inv.cfg.Path, Err: errors.Join(ErrEyamlKey, err), ValueFree: true}
 	}
 	privPath, pubPath := given.PrivateKeyPath, given.PublicKeyPath
 	if k := given.Key; k != nil {
@@ -209,17 +209,17 @@ func (inv *invocation) loadDecryptor(e *entry) (*eyaml.Decryptor, error) {
 }
 
 func (inv *invocation) keyOption(e *entry, name string) (string, error) {
-	v, ok := e.options.Get(name)
+	v, ok := e.Options.Get(name)
 	if !ok || v == nil {
 		return "", nil
 	}
 	s, isStr := v.(string)
 	if !isStr {
-		return "", &model.Error{Message: fmt.Sprintf("options.%s must be a path string", name), Level: e.name, File: inv.cfg.path, ValueFree: true}
+		return "", &model.Error{Message: fmt.Sprintf("options.%s must be a path string", name), Level: e.Name, File: inv.cfg.Path, ValueFree: true}
 	}
 	text, err := inv.interpolatePath(e, s)
 	if err != nil {
 		return "", err
 	}
-	return inv.confine(e, s, joinPath(inv.cfg.dir, text), inv.cfg.dir)
+	return inv.confine(e, s, joinPath(inv.cfg.Dir, text), inv.cfg.Dir)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hieraconfig"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -79,8 +80,8 @@ func (c *FileCheck) Check(f DataFile) (problems []error, warnings []string) {
 	case df.warning != "":
 		warnings = append(warnings, df.warning)
 	}
-	if f.layer.place == placeModule && f.fn.kind == "data_hash" && !qualifiedKeys(df.keys(), f.Module) {
-		warnings = append(warnings, fmt.Sprintf("Module '%s': Value returned from data_hash function '%s', when using location '%s', must use keys qualified with the name of the module", f.Module, f.fn.name, f.File))
+	if f.layer.place == hieraconfig.Module && f.fn.Kind == "data_hash" && !qualifiedKeys(df.keys(), f.Module) {
+		warnings = append(warnings, fmt.Sprintf("Module '%s': Value returned from data_hash function '%s', when using location '%s', must use keys qualified with the name of the module", f.Module, f.fn.Name, f.File))
 	}
 	problems = append(problems, c.checkOptions(f, df)...)
 	for _, k := range df.keys().Keys() {
@@ -107,7 +108,7 @@ func (c *FileCheck) checkValue(f DataFile, df *dataFile, root string) error {
 	case err != nil:
 		return withLevel(&model.Error{Message: fmt.Sprintf("Unable to parse (%s): %v", f.File, err), File: f.File, ValueFree: true}, f.Level)
 	case badType != "":
-		return withLevel(atKey(richDataError(root, f.fn.name, f.File, badType), root), f.Level)
+		return withLevel(atKey(richDataError(root, f.fn.Name, f.File, badType), root), f.Level)
 	}
 	inv.nameStack = inv.nameStack[:0]
 	_, err = inv.interpolateValue(v)
@@ -115,7 +116,7 @@ func (c *FileCheck) checkValue(f DataFile, df *dataFile, root string) error {
 		return nil
 	}
 	err = inv.interpolationError(err, f.Level, f.File, root)
-	if root == "lookup_options" && f.layer.place == placeGlobal {
+	if root == "lookup_options" && f.layer.place == hieraconfig.Global {
 		err = wrapOptionsError(err) // as a lookup reports it
 	}
 	if c.isSecret(root) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/glob"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hieraconfig"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/ptype"
 )
@@ -40,7 +41,7 @@ func FuzzParseConfig(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _ = parseConfig("/fuzz/hiera.yaml", data, placeGlobal)
+		_, _ = parseConfig("/fuzz/hiera.yaml", data, hieraconfig.Global)
 	})
 }
 

@@ -139,7 +139,7 @@ func (inv *invocation) interpolateString(s string, allowMethods bool) (any, erro
 		var whole any
 		var isWhole bool
 		var err error
-		if inv.cfg.v3 != nil {
+		if inv.cfg.V3 != nil {
 			text, whole, isWhole, err = inv.token3(s, token, expr, allowMethods)
 		} else {
 			text, whole, isWhole, err = inv.token5(s, token, expr, allowMethods)
@@ -283,7 +283,7 @@ func (inv *invocation) scopeValue(expr, subject string) (any, error) {
 	if !ok || v == nil || len(segs) == 1 {
 		return v, nil
 	}
-	if inv.cfg.v3 != nil {
+	if inv.cfg.V3 != nil {
 		v, _, err = dig3(v, expr)
 	} else {
 		v, _, err = dig(v, segs, expr)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hieraconfig"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/ptype"
@@ -92,7 +93,7 @@ func newInvocation(ctx context.Context, e *Engine, req Request) *invocation {
 }
 
 // emptyConfig stands for a missing global hiera.yaml between searches: version 5 rules, no levels.
-var emptyConfig = &config{version: 5}
+var emptyConfig = &config{Config: &hieraconfig.Config{Version: 5}}
 
 // enter makes l the layer being searched and returns the previous one, for leave.
 func (inv *invocation) enter(l *layer) (previous *layer) {
@@ -138,7 +139,7 @@ func (inv *invocation) run() (Result, error) {
 	}
 	if !found && inv.req.HasDefault {
 		res.Value = inv.req.Default
-		if s, isStr := res.Value.(string); isStr && inv.cfg.v3 != nil {
+		if s, isStr := res.Value.(string); isStr && inv.cfg.V3 != nil {
 			// Hiera 3 interpolates a string default
 			if res.Value, err = inv.interpolateString(s, true); err != nil {
 				return Result{}, inv.guard(withKey(err, inv.req.Key))
@@ -214,7 +215,7 @@ func withKey(err error, key string) error {
 func (inv *invocation) check(name string, fn func() error) error {
 	for _, n := range inv.nameStack {
 		if n == name {
-			if inv.cfg.v3 != nil {
+			if inv.cfg.V3 != nil {
 				return model.ValueFreef("Lookup recursion detected in [%s]", strings.Join(inv.nameStack, ", "))
 			}
 			return model.ValueFreef("Recursive lookup detected in [%s]", strings.Join(inv.nameStack, ", "))

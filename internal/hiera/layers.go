@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hieraconfig"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -27,30 +28,19 @@ type Layers struct {
 	Modulepath []string
 }
 
-// place is the layer a hiera.yaml serves; Puppet's rules for a file depend on it.
-type place int
-
-const (
-	placeGlobal place = iota
-	placeEnvironment
-	placeModule
-)
-
-// String is the place as Puppet's explain and messages name it.
-func (p place) String() string {
-	switch p {
-	case placeEnvironment:
-		return "Environment"
-	case placeModule:
-		return "Module"
-	}
-	return "Global"
+// config is a hiera.yaml as the engine holds it: as read, with the locations its levels resolved to.
+type config struct {
+	*hieraconfig.Config
+	locCache sync.Map // locationKey -> []location, for this version of the file
 }
+
+// entry is one hierarchy level, as hiera.yaml gives it.
+type entry = hieraconfig.Entry
 
 // layer is one data provider of a lookup. cfg is nil when the layer contributes nothing (no
 // environment, no module of the key's name, a module without hiera.yaml).
 type layer struct {
-	place  place
+	place  hieraconfig.Place
 	module string // the module's name, for the module layer
 	cfg    *config
 	// confineTo, when set, is the directory every file of the layer must be in (a module's own
@@ -61,10 +51,10 @@ type layer struct {
 // name is the data provider's name in Puppet's explain output.
 func (l *layer) name() string {
 	n := l.place.String() + " "
-	if l.place == placeModule {
+	if l.place == hieraconfig.Module {
 		n += fmt.Sprintf("%q ", l.module)
 	}
-	return n + fmt.Sprintf("Data Provider (hiera configuration version %d)", l.cfg.version)
+	return n + fmt.Sprintf("Data Provider (hiera configuration version %d)", l.cfg.Version)
 }
 
 // NewLayeredEngine returns an engine answering from Puppet's three layers: the global hiera.yaml at
@@ -103,7 +93,7 @@ func (e *Engine) layered() bool { return e.layers.Environment != "" || e.layers.
 // configKey names a hiera.yaml as read for one place.
 type configKey struct {
 	path  string
-	place place
+	place hieraconfig.Place
 }
 
 // configSlot holds the current parse of one hiera.yaml.
@@ -119,7 +109,7 @@ type configSlot struct {
 
 // configAt returns the hiera.yaml at path parsed for a place, re-reading it when it changed on disk.
 // A missing file is nil without error: only the global layer's hiera.yaml must exist.
-func (e *Engine) configAt(path string, p place) (*config, error) {
+func (e *Engine) configAt(path string, p hieraconfig.Place) (*config, error) {
 	now := e.now()
 	slot := e.configSlot(configKey{path: path, place: p})
 	slot.mu.Lock()
@@ -156,6 +146,15 @@ func (e *Engine) configAt(path string, p place) (*config, error) {
 	return slot.cfg, slot.err
 }
 
+// parseConfig validates a hiera.yaml's text (hieraconfig.Parse) for the engine to hold.
+func parseConfig(path string, data []byte, p hieraconfig.Place) (*config, error) {
+	c, err := hieraconfig.Parse(path, data, p)
+	if c == nil {
+		return nil, err
+	}
+	return &config{Config: c}, err
+}
+
 // configSlot returns the slot of a hiera.yaml, made on first use.
 func (e *Engine) configSlot(key configKey) *configSlot {
 	e.configs.RLock()
@@ -181,7 +180,7 @@ func (e *Engine) globalConfig() (*config, error) {
 	if e.configPath == "" {
 		return nil, nil
 	}
-	cfg, err := e.configAt(e.configPath, placeGlobal)
+	cfg, err := e.configAt(e.configPath, hieraconfig.Global)
 	if err == nil && cfg == nil {
 		return nil, &model.Error{Message: fmt.Sprintf("hiera.yaml not found: no file at %s", e.configPath), File: e.configPath, Err: ErrConfigNotFound, ValueFree: true}
 	}
@@ -190,17 +189,17 @@ func (e *Engine) globalConfig() (*config, error) {
 
 // baseLayers sets global and env to the global and environment layers, the same for every key.
 func (e *Engine) baseLayers(global, env *layer) (warnings []string, err error) {
-	*global, *env = layer{place: placeGlobal}, layer{place: placeEnvironment}
+	*global, *env = layer{place: hieraconfig.Global}, layer{place: hieraconfig.Environment}
 	if global.cfg, err = e.globalConfig(); err != nil {
 		return nil, err
 	}
 	if e.envConfig != "" {
-		if env.cfg, err = e.configAt(e.envConfig, placeEnvironment); err != nil {
+		if env.cfg, err = e.configAt(e.envConfig, hieraconfig.Environment); err != nil {
 			return nil, err
 		}
 	}
-	if env.cfg != nil && env.cfg.ignored != "" {
-		warnings = append(warnings, env.cfg.ignored)
+	if env.cfg != nil && env.cfg.Ignored != "" {
+		warnings = append(warnings, env.cfg.Ignored)
 		env.cfg = nil
 	}
 	return warnings, nil
@@ -209,17 +208,17 @@ func (e *Engine) baseLayers(global, env *layer) (warnings []string, err error) {
 // moduleLayer is the layer of module name: nil cfg when no module of that name exists or it has no
 // hiera.yaml.
 func (e *Engine) moduleLayer(name string) (*layer, []string, error) {
-	l := &layer{place: placeModule, module: name}
+	l := &layer{place: hieraconfig.Module, module: name}
 	dir, warnings, err := e.moduleDir(name)
 	if err != nil || dir == "" {
 		return l, warnings, err
 	}
 	l.confineTo = dir
-	if l.cfg, err = e.configAt(filepath.Join(dir, "hiera.yaml"), placeModule); err != nil {
+	if l.cfg, err = e.configAt(filepath.Join(dir, "hiera.yaml"), hieraconfig.Module); err != nil {
 		return nil, warnings, err
 	}
-	if l.cfg != nil && l.cfg.ignored != "" {
-		warnings = append(warnings, l.cfg.ignored)
+	if l.cfg != nil && l.cfg.Ignored != "" {
+		warnings = append(warnings, l.cfg.Ignored)
 		l.cfg = nil
 	}
 	return l, warnings, nil

@@ -4,6 +4,7 @@ package hiera
 
 import (
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -14,7 +15,7 @@ func keyLine(file string, path ...any) int {
 	if err != nil {
 		return 0
 	}
-	return sourceLine(text, path...)
+	return datafile.SourceLine(text, path...)
 }
 
 // atKey gives an error about a value of its file the line of that value (path as keyLine takes
@@ -62,5 +63,5 @@ func KeyLine(file, key string) (line int, whole bool) {
 	if err != nil {
 		return 0, false
 	}
-	return sourcePathLine(text, segs...)
+	return datafile.SourcePathLine(text, segs...)
 }

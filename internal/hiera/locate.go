@@ -19,7 +19,7 @@ func (inv *invocation) eachDataFile(l *layer, fn func(e *entry, loc location, df
 		return nil
 	}
 	defer inv.leave(inv.enter(l))
-	for _, e := range slices.Concat(l.cfg.entries, l.cfg.defaultEntries) {
+	for _, e := range slices.Concat(l.cfg.Entries, l.cfg.DefaultEntries) {
 		if err := inv.ctx.Err(); err != nil {
 			return err
 		}
@@ -28,7 +28,7 @@ func (inv *invocation) eachDataFile(l *layer, fn func(e *entry, loc location, df
 			return err
 		}
 		for _, loc := range locs {
-			df, _, _ := inv.data(loc.path, e.fn)
+			df, _, _ := inv.data(loc.path, e.Function)
 			if !fn(e, loc, df) {
 				return nil
 			}
@@ -53,7 +53,7 @@ func (inv *invocation) optionsEntryFile(l *layer, key string) (level, file strin
 		opts, _ := rootValue(df, "lookup_options")
 		if h, isHash := opts.(*model.Hash); isHash {
 			if _, ok = h.Get(key); ok {
-				level, file = e.name, loc.path
+				level, file = e.Name, loc.path
 			}
 		}
 		return !ok
@@ -119,7 +119,7 @@ func (inv *invocation) locateLayerOptionsError(err error, l *layer, v any) error
 		return err
 	}
 	c := *e
-	c.File = l.cfg.path
+	c.File = l.cfg.Path
 	h, isHash := v.(*model.Hash)
 	key := ""
 	if isHash {
@@ -130,7 +130,7 @@ func (inv *invocation) locateLayerOptionsError(err error, l *layer, v any) error
 		oh, optsHash := opts.(*model.Hash)
 		_, hasKey := oh.Get(key)
 		if found && (!isHash && !optsHash || isHash && optsHash && hasKey) {
-			c.Level, c.File, c.Line = en.name, loc.path, keyLine(loc.path, "lookup_options", key)
+			c.Level, c.File, c.Line = en.Name, loc.path, keyLine(loc.path, "lookup_options", key)
 			return false
 		}
 		return true
@@ -168,7 +168,7 @@ func (inv *invocation) locateMergeTypeError(err error, root string, m *merge.Mer
 			v, ok := rootValue(df, root)
 			if _, isHash := v.(*model.Hash); ok && v != nil && isHash != wantHash {
 				if len(wrong) == 0 {
-					c.Level, c.File, c.Line = en.name, loc.path, keyLine(loc.path, root)
+					c.Level, c.File, c.Line = en.Name, loc.path, keyLine(loc.path, root)
 				}
 				wrong = append(wrong, fmt.Sprintf("%s in %s", kindOf(v), loc.path))
 			}

@@ -41,7 +41,7 @@ func (inv *invocation) locations(e *entry) ([]location, error) {
 	}
 	// Puppet resolves the locations (bad URI, ...) before it calls the function, which then checks
 	// its options.
-	if err := e.fn.checkLocations(e, inv.cfg); err != nil {
+	if err := inv.cfg.CheckLocations(e); err != nil {
 		return nil, err
 	}
 	if cacheable {
@@ -54,15 +54,15 @@ func (inv *invocation) locations(e *entry) ([]location, error) {
 // them (joining, confinement checks) happens once per distinct scope. Globs and mapped_paths
 // depend on more than that and are resolved every time.
 func (inv *invocation) locationKey(e *entry) (string, bool) {
-	if inv.cfg.v3 != nil || (e.locKind != "path" && e.locKind != "paths") {
+	if inv.cfg.V3 != nil || (e.LocKind != "path" && e.LocKind != "paths") {
 		return "", false
 	}
 	b := make([]byte, 0, 128)
-	b = append(b, e.name...)
-	for i := -1; i < len(e.locs); i++ {
-		tpl := e.datadir
+	b = append(b, e.Name...)
+	for i := -1; i < len(e.Locs); i++ {
+		tpl := e.Datadir
 		if i >= 0 {
-			tpl = e.locs[i]
+			tpl = e.Locs[i]
 		}
 		text, ok := inv.fastInterpolatePath(tpl)
 		if !ok {
@@ -74,15 +74,15 @@ func (inv *invocation) locationKey(e *entry) (string, bool) {
 }
 
 func (inv *invocation) resolveLocations(e *entry) ([]location, error) {
-	datadir, err := inv.resolveDir(e, e.datadir, inv.cfg.dir)
+	datadir, err := inv.resolveDir(e, e.Datadir, inv.cfg.Dir)
 	if err != nil {
 		return nil, err
 	}
 	var out []location
-	switch e.locKind {
+	switch e.LocKind {
 	case "path", "paths":
-		for _, p := range e.locs {
-			if inv.cfg.v3 != nil {
+		for _, p := range e.Locs {
+			if inv.cfg.V3 != nil {
 				// Hiera 3 skips a source that interpolation left empty or malformed
 				text, err := inv.interpolatePath(e, p)
 				if err != nil {
@@ -100,7 +100,7 @@ func (inv *invocation) resolveLocations(e *entry) ([]location, error) {
 			out = append(out, location{path: full, original: p})
 		}
 	case "glob", "globs":
-		for _, g := range e.locs {
+		for _, g := range e.Locs {
 			text, err := inv.interpolatePath(e, g)
 			if err != nil {
 				return nil, err
@@ -109,7 +109,7 @@ func (inv *invocation) resolveLocations(e *entry) ([]location, error) {
 			root := inv.confineRoot(g, datadir)
 			matches, err := glob.Expand(pattern, root)
 			if err != nil {
-				return nil, &model.Error{Message: interpolatedPathError("glob", g, text != g, root, err), Level: e.name, File: inv.cfg.path}
+				return nil, &model.Error{Message: interpolatedPathError("glob", g, text != g, root, err), Level: e.Name, File: inv.cfg.Path}
 			}
 			for _, m := range matches {
 				out = append(out, location{path: m, original: g})
@@ -118,13 +118,13 @@ func (inv *invocation) resolveLocations(e *entry) ([]location, error) {
 	case "mapped_paths":
 		return inv.mappedLocations(e, datadir)
 	case "uri", "uris":
-		for _, u := range e.locs {
+		for _, u := range e.Locs {
 			text, err := inv.interpolatePath(e, u)
 			if err != nil {
 				return nil, err
 			}
 			if _, err := url.Parse(text); err != nil || strings.ContainsAny(text, " \t\n") {
-				return nil, &model.Error{Message: fmt.Sprintf("bad URI(is not URI?): %q", text), Level: e.name, File: inv.cfg.path}
+				return nil, &model.Error{Message: fmt.Sprintf("bad URI(is not URI?): %q", text), Level: e.Name, File: inv.cfg.Path}
 			}
 			out = append(out, location{path: text, original: u, uri: true})
 		}
@@ -133,10 +133,10 @@ func (inv *invocation) resolveLocations(e *entry) ([]location, error) {
 }
 
 func (inv *invocation) mappedLocations(e *entry, datadir string) ([]location, error) {
-	source, name, template := e.locs[0], e.locs[1], e.locs[2]
+	source, name, template := e.Locs[0], e.Locs[1], e.Locs[2]
 	v, err := inv.scopeValue(source, "mapped_paths")
 	if err != nil {
-		return nil, withFile(err, e.name, inv.cfg.path)
+		return nil, withFile(err, e.Name, inv.cfg.Path)
 	}
 	var elems []any
 	switch t := v.(type) {
@@ -191,7 +191,7 @@ func (inv *invocation) confine(e *entry, template, full, base string) (string, e
 	}
 	p, err := glob.Confine(full, root)
 	if err != nil {
-		return "", &model.Error{Message: interpolatedPathError("hierarchy path", template, true, root, err), Level: e.name, File: inv.cfg.path}
+		return "", &model.Error{Message: interpolatedPathError("hierarchy path", template, true, root, err), Level: e.Name, File: inv.cfg.Path}
 	}
 	return p, nil
 }
@@ -249,7 +249,7 @@ func joinPath(base, p string) string {
 func (inv *invocation) interpolatePath(e *entry, s string) (string, error) {
 	text, err := inv.interpolatePathText(e, s)
 	if err == nil && strings.IndexByte(text, 0) >= 0 {
-		return "", &model.Error{Message: fmt.Sprintf("hierarchy path %q contains a NUL byte once interpolated (a fact holds one)", s), Level: e.name, File: inv.cfg.path}
+		return "", &model.Error{Message: fmt.Sprintf("hierarchy path %q contains a NUL byte once interpolated (a fact holds one)", s), Level: e.Name, File: inv.cfg.Path}
 	}
 	return text, err
 }
@@ -267,11 +267,14 @@ func (inv *invocation) interpolatePathText(e *entry, s string) (string, error) {
 	if err != nil {
 		if ie, ok := err.(*model.Error); ok && ie.File == "" {
 			c := *ie
-			c.File = inv.cfg.path
-			c.Level = e.name
+			c.File = inv.cfg.Path
+			c.Level = e.Name
 			return "", &c
 		}
 		return "", err
 	}
 	return model.ToS(v), nil
 }
+
+// isAbs reports whether a path as written is absolute.
+func isAbs(p string) bool { return strings.HasPrefix(p, "/") || filepath.IsAbs(p) }

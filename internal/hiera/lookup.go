@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/convert"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hieraconfig"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
@@ -61,7 +62,7 @@ func (inv *invocation) lookupTop(key string, explicit *merge.Merge, fn Function)
 	mark, nested := len(inv.sources), len(inv.nameStack) > 0
 	defer func() { inv.keepSources(mark, found, nested) }()
 	err = inv.check(key, func() error {
-		if inv.cfg.v3 != nil && explicit == nil && fn != FuncLookup {
+		if inv.cfg.V3 != nil && explicit == nil && fn != FuncLookup {
 			value, found, err = inv.searchHiera3(key, root, len(segs) > 1)
 			return err
 		}
@@ -124,7 +125,7 @@ func convertToText(spec any) string {
 }
 
 func (inv *invocation) digValue(value any, segs []any, key string) (any, bool, error) {
-	if inv.cfg.v3 != nil {
+	if inv.cfg.V3 != nil {
 		inv.explainDig(value, segs, key)
 		return dig3(value, key)
 	}
@@ -202,7 +203,7 @@ func (inv *invocation) tracedMerge(m *merge.Merge, n int, lookup func(i int) (an
 // inDefault is set).
 func (inv *invocation) searchLayer(l *layer, root string, m *merge.Merge, inDefault bool) (any, bool, error) {
 	if l.cfg == nil {
-		if l.place == placeModule && l.module != "" {
+		if l.place == hieraconfig.Module && l.module != "" {
 			if l.confineTo == "" {
 				inv.ex.node("Module %q not found", l.module)
 			} else {
@@ -214,11 +215,11 @@ func (inv *invocation) searchLayer(l *layer, root string, m *merge.Merge, inDefa
 	inv.ex.node("%s", l.name())
 	inv.ex.push()
 	defer inv.ex.pop()
-	inv.ex.line("Using configuration %q", l.cfg.path)
+	inv.ex.line("Using configuration %q", l.cfg.Path)
 	defer inv.leave(inv.enter(l))
-	entries := l.cfg.entries
+	entries := l.cfg.Entries
 	if inDefault {
-		entries = l.cfg.defaultEntries
+		entries = l.cfg.DefaultEntries
 	}
 	return inv.tracedMerge(m, len(entries), func(i int) (any, bool, error) {
 		return inv.searchEntry(entries[i], root, m)
@@ -260,7 +261,7 @@ func (inv *invocation) layersFor(root string) ([]*layer, error) {
 }
 
 // noModule is the module layer of a key that names no module.
-var noModule = &layer{place: placeModule}
+var noModule = &layer{place: hieraconfig.Module}
 
 // moduleLayer returns the layer of module name, once per invocation.
 func (inv *invocation) moduleLayer(name string) (*layer, error) {
@@ -289,7 +290,7 @@ func (inv *invocation) moduleLayer(name string) (*layer, error) {
 // does not apply there).
 func (inv *invocation) searchDefaultHierarchy(key, root string) (any, bool, error) {
 	l, err := inv.moduleLayer(moduleOf(root))
-	if err != nil || l.cfg == nil || len(l.cfg.defaultEntries) == 0 {
+	if err != nil || l.cfg == nil || len(l.cfg.DefaultEntries) == 0 {
 		return nil, false, err
 	}
 	inv.ex.line("Searching default_hierarchy of module %q", l.module)
@@ -323,11 +324,11 @@ func (inv *invocation) searchDefaultHierarchy(key, root string) (any, bool, erro
 }
 
 func (inv *invocation) searchEntry(e *entry, root string, m *merge.Merge) (any, bool, error) {
-	inv.ex.node("Hierarchy entry %q", e.name)
+	inv.ex.node("Hierarchy entry %q", e.Name)
 	inv.ex.push()
 	defer inv.ex.pop()
 	if root != "lookup_options" {
-		inv.noteSearched(e.name)
+		inv.noteSearched(e.Name)
 	}
 	locs, err := inv.entryLocations(e)
 	if err != nil {
@@ -348,38 +349,38 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 	inv.ex.push()
 	defer inv.ex.pop()
 	inv.ex.line("Original path: %q", loc.original)
-	df, exists, _ := inv.data(loc.path, e.fn)
+	df, exists, _ := inv.data(loc.path, e.Function)
 	if !exists {
 		inv.ex.line("Path not found")
 		return nil, false, nil
 	}
 	if df.err != nil {
-		return nil, false, withLevel(df.err, e.name)
+		return nil, false, withLevel(df.err, e.Name)
 	}
 	if df.warning != "" {
 		inv.warn(df.warning)
 		inv.volatile++ // a cached result would lose the warning
 	}
-	if l := inv.layer; l.place == placeModule && e.fn.kind == "data_hash" && !qualifiedKeys(df.keys(), l.module) {
-		inv.warn(fmt.Sprintf("Module '%s': Value returned from data_hash function '%s', when using location '%s', must use keys qualified with the name of the module", l.module, e.fn.name, loc.path))
+	if l := inv.layer; l.place == hieraconfig.Module && e.Function.Kind == "data_hash" && !qualifiedKeys(df.keys(), l.module) {
+		inv.warn(fmt.Sprintf("Module '%s': Value returned from data_hash function '%s', when using location '%s', must use keys qualified with the name of the module", l.module, e.Function.Name, loc.path))
 		inv.volatile++
 	}
 	v, ok, badType, err := df.value(root)
 	if err != nil {
-		return nil, false, withLevel(&model.Error{Message: fmt.Sprintf("Unable to parse (%s): %v", loc.path, err), File: loc.path, ValueFree: true}, e.name)
+		return nil, false, withLevel(&model.Error{Message: fmt.Sprintf("Unable to parse (%s): %v", loc.path, err), File: loc.path, ValueFree: true}, e.Name)
 	}
 	if !ok {
 		inv.ex.line("No such key: %q", root)
 		return nil, false, nil
 	}
 	if badType != "" {
-		return nil, false, withLevel(atKey(richDataError(root, e.fn.name, loc.path, badType), root), e.name)
+		return nil, false, withLevel(atKey(richDataError(root, e.Function.Name, loc.path, badType), root), e.Name)
 	}
 	decrypted := false
-	if e.fn.decrypt != nil {
-		dec, err := e.fn.decrypt(inv, e, v)
+	if e.Function.Encrypted {
+		dec, err := inv.decryptValue(e, v)
 		if err != nil {
-			return nil, false, withLevel(err, e.name)
+			return nil, false, withLevel(err, e.Name)
 		}
 		decrypted = !sameRef(dec, v)
 		v = dec
@@ -388,7 +389,7 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 	v, err = inv.interpolateValue(v)
 	if err != nil {
 		// quoting the text: withheld by run() if it is secret
-		return nil, false, inv.interpolationError(err, e.name, loc.path, root)
+		return nil, false, inv.interpolationError(err, e.Name, loc.path, root)
 	}
 	if decrypted || !sameRef(raw, v) {
 		inv.volatile++ // the value depends on the scope or is secret: not for the result cache

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hieraconfig"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -113,11 +114,11 @@ func (e *Engine) ExplainMiss(ctx context.Context, req Request) (miss Miss, err e
 // missFiles adds the data files of layer l to m, and their keys to the candidates near the root.
 func (inv *invocation) missFiles(l *layer, root string, m *Miss, near *nearKeys) error {
 	prefix := ""
-	if l.place == placeModule {
+	if l.place == hieraconfig.Module {
 		prefix = l.module + "::" // a module answers only its own keys
 	}
 	return inv.eachDataFile(l, func(e *entry, loc location, df *dataFile) bool {
-		f := MissFile{Source: Source{Layer: l.place.layerName(), Module: l.module, Level: e.name, File: loc.path}, Exists: df != nil}
+		f := MissFile{Source: Source{Layer: layerName(l.place), Module: l.module, Level: e.Name, File: loc.path}, Exists: df != nil}
 		if df != nil && df.err == nil {
 			keys := df.keys()
 			_, f.HasKey = keys.Get(root)
@@ -141,7 +142,7 @@ func (inv *invocation) missFiles(l *layer, root string, m *Miss, near *nearKeys)
 // surprise: the module is not in the modulepath, or has data but no hiera.yaml.
 func (e *Engine) moduleNote(l *layer, root string) []string {
 	name := moduleOf(root)
-	if l.place != placeModule || name == "" || name != l.module || !e.layered() {
+	if l.place != hieraconfig.Module || name == "" || name != l.module || !e.layered() {
 		return nil
 	}
 	if l.confineTo == "" {

@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hieraconfig"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -193,11 +194,11 @@ func (f *firstError) note(err error) {
 func (inv *invocation) layerKeys(l *layer, add func(key string)) error {
 	defer inv.leave(inv.enter(l))
 	prefix := ""
-	if l.place == placeModule {
+	if l.place == hieraconfig.Module {
 		prefix = l.module + "::"
 	}
 	var first firstError
-	for _, e := range slices.Concat(l.cfg.entries, l.cfg.defaultEntries) {
+	for _, e := range slices.Concat(l.cfg.Entries, l.cfg.DefaultEntries) {
 		if err := inv.ctx.Err(); err != nil {
 			return err
 		}
@@ -209,13 +210,13 @@ func (inv *invocation) layerKeys(l *layer, add func(key string)) error {
 			}
 		}
 		for _, loc := range locs {
-			df, exists, _ := inv.data(loc.path, e.fn)
+			df, exists, _ := inv.data(loc.path, e.Function)
 			var keys *model.Hash
 			switch {
 			case !exists:
 				continue
 			case df.err != nil:
-				first.note(withLevel(df.err, e.name))
+				first.note(withLevel(df.err, e.Name))
 				keys = unreadableKeys(loc.path)
 			default:
 				keys = df.keys()

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/convert"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hieraconfig"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/rubyre"
@@ -156,7 +157,7 @@ func (inv *invocation) layerOptions(l *layer) (*model.Hash, error) {
 		return err
 	})
 	if err != nil {
-		if l.place == placeGlobal { // Puppet wraps the global layer's errors only
+		if l.place == hieraconfig.Global { // Puppet wraps the global layer's errors only
 			return nil, wrapOptionsError(err)
 		}
 		return nil, err

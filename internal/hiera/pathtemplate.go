@@ -63,7 +63,7 @@ func (inv *invocation) fastInterpolatePath(s string) (string, bool) {
 		b.WriteString(t.literals[i])
 		val, ok := inv.scope.get(v.root)
 		if ok && val != nil && len(v.segs) > 1 {
-			if inv.cfg.v3 != nil {
+			if inv.cfg.V3 != nil {
 				return "", false
 			}
 			var found bool

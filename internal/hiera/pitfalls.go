@@ -119,13 +119,13 @@ func (inv *invocation) dottedFacts() notes {
 func (inv *invocation) unsetInPaths(l *layer) notes {
 	defer inv.leave(inv.enter(l))
 	var found notes
-	for _, entries := range [2][]*entry{l.cfg.entries, l.cfg.defaultEntries} {
+	for _, entries := range [2][]*entry{l.cfg.Entries, l.cfg.DefaultEntries} {
 		for _, e := range entries {
-			inv.unsetInPath(&found, l, e, e.datadir)
-			if e.locKind == "mapped_paths" { // a variable name, a key and a template: not a path
+			inv.unsetInPath(&found, l, e, e.Datadir)
+			if e.LocKind == "mapped_paths" { // a variable name, a key and a template: not a path
 				continue
 			}
-			for _, tpl := range e.locs {
+			for _, tpl := range e.Locs {
 				inv.unsetInPath(&found, l, e, tpl)
 			}
 		}
@@ -142,7 +142,7 @@ func (inv *invocation) unsetInPath(found *notes, l *layer, e *entry, tpl string)
 		if inv.unsetVariable(v) {
 			found.add(fmt.Sprintf("The hierarchy level %q (%s) interpolates %%{%s} in %q, which is not set: the path holds an empty "+
 				"string there and the level finds nothing, as in Puppet. Give the fact or variable in facts or scope, or check its name.",
-				e.name, l.cfg.path, v.expr, tpl))
+				e.Name, l.cfg.Path, v.expr, tpl))
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hieraconfig"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 )
 
@@ -129,19 +130,19 @@ type signing struct {
 
 func (inv *invocation) signLayer(l *layer, b *[]byte, s *signing) bool {
 	defer inv.leave(inv.enter(l))
-	*b = append(append(*b, l.cfg.path...), 0)
-	for _, e := range l.cfg.entries {
+	*b = append(append(*b, l.cfg.Path...), 0)
+	for _, e := range l.cfg.Entries {
 		locs, err := inv.entryLocations(e)
 		if err != nil {
 			return false
 		}
-		if inv.cfg.v3 != nil || (e.locKind != "path" && e.locKind != "paths") {
+		if inv.cfg.V3 != nil || (e.LocKind != "path" && e.LocKind != "paths") {
 			s.lasting = false // globs and mapped_paths depend on more than the scope
 		}
-		*b = append(append(append(append(*b, e.name...), 0), e.fn.name...), 0)
+		*b = append(append(append(append(*b, e.Name...), 0), e.Function.Name...), 0)
 		for _, loc := range locs {
 			*b = append(*b, loc.path...)
-			df, exists, until := inv.data(loc.path, e.fn)
+			df, exists, until := inv.data(loc.path, e.Function)
 			s.until = min(s.until, until)
 			if exists {
 				*b = df.stamp.appendTo(*b)
@@ -231,8 +232,8 @@ func (inv *invocation) entryLocations(e *entry) ([]location, error) {
 
 // data returns a data file of the current layer, stat-ing it once per invocation; until is
 // dataFor's.
-func (inv *invocation) data(path string, fn *dataFunction) (*dataFile, bool, int64) {
-	key := fileKey{fn: fn, path: path, configDir: inv.cfg.dir}
+func (inv *invocation) data(path string, fn *hieraconfig.Function) (*dataFile, bool, int64) {
+	key := fileKey{fn: fn, path: path, configDir: inv.cfg.Dir}
 	if f, ok := inv.files[key]; ok {
 		return f.df, f.df != nil, f.until
 	}

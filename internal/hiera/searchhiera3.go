@@ -20,9 +20,9 @@ func (inv *invocation) searchHiera3(key, root string, dotted bool) (any, bool, e
 	key = root
 	// Hiera 3 resolves each backend over the whole hierarchy, then merges the backends' answers.
 	var perBackend []any
-	for _, e := range inv.cfg.entries {
+	for _, e := range inv.cfg.Entries {
 		var found []any
-		inv.noteSearched(e.name)
+		inv.noteSearched(e.Name)
 		locs, err := inv.entryLocations(e)
 		if err != nil {
 			return nil, false, err
@@ -58,5 +58,5 @@ func (inv *invocation) resolveHiera3(key string, found []any) (any, error) {
 	if inv.req.Function == FuncArray {
 		return merge.Hiera3Array(key, found)
 	}
-	return merge.Hiera3Hash(key, inv.cfg.v3, found)
+	return merge.Hiera3Hash(key, inv.cfg.V3, found)
 }

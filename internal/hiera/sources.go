@@ -2,6 +2,8 @@ package hiera
 
 // Where a result came from: the data files that gave it a value.
 
+import "github.com/hieraform/terraform-provider-hiera/internal/hiera/hieraconfig"
+
 // Source is a data file that gave a lookup's result a value (Result.Sources).
 type Source struct {
 	// Layer is "global", "environment" or "module".
@@ -15,11 +17,11 @@ type Source struct {
 }
 
 // layerName is a layer's name in a Source.
-func (p place) layerName() string {
+func layerName(p hieraconfig.Place) string {
 	switch p {
-	case placeEnvironment:
+	case hieraconfig.Environment:
 		return "environment"
-	case placeModule:
+	case hieraconfig.Module:
 		return "module"
 	}
 	return "global"
@@ -32,7 +34,7 @@ func (inv *invocation) noteSource(e *entry, loc location, root string) {
 	if root == "lookup_options" {
 		return
 	}
-	inv.sources = append(inv.sources, Source{Layer: inv.layer.place.layerName(), Module: inv.layer.module, Level: e.name, File: loc.path})
+	inv.sources = append(inv.sources, Source{Layer: layerName(inv.layer.place), Module: inv.layer.module, Level: e.Name, File: loc.path})
 }
 
 // keepSources ends a key's lookup: the sources recorded since mark stay when the key is the

@@ -1,16 +1,17 @@
-package hiera
+package hieraconfig
 
 import (
 	"strings"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // parseV3 converts a Hiera 3 configuration into one hierarchy entry per backend, each walking the
 // whole :hierarchy:, which is the order Hiera 3 consults them in.
-func (c *config) parseV3(top *model.Hash) error {
-	c.v3 = &merge.V3Settings{MergeBehavior: "native"}
+func (c *Config) parseV3(top *model.Hash) error {
+	c.V3 = &merge.V3Settings{MergeBehavior: "native"}
 	backends, err := c.v3StringList(top, "backends", []string{"yaml"})
 	if err != nil {
 		return err
@@ -23,7 +24,7 @@ func (c *config) parseV3(top *model.Hash) error {
 		s := model.ToS(v)
 		switch s {
 		case "native", "deep", "deeper":
-			c.v3.MergeBehavior = s
+			c.V3.MergeBehavior = s
 		default:
 			return c.errAt(0, "Hiera 3 :merge_behavior: must be native, deep or deeper, got '%s'", s)
 		}
@@ -36,13 +37,13 @@ func (c *config) parseV3(top *model.Hash) error {
 		opts.Each(func(k, val any) bool {
 			switch model.ToS(k) {
 			case "knockout_prefix":
-				c.v3.DeepOptions.KnockoutPrefix, _ = val.(string)
+				c.V3.DeepOptions.KnockoutPrefix, _ = val.(string)
 			case "sort_merged_arrays":
-				c.v3.DeepOptions.SortMergedArrays, _ = val.(bool)
+				c.V3.DeepOptions.SortMergedArrays, _ = val.(bool)
 			case "merge_hash_arrays":
-				c.v3.DeepOptions.MergeHashArrays, _ = val.(bool)
+				c.V3.DeepOptions.MergeHashArrays, _ = val.(bool)
 			case "unpack_arrays":
-				c.v3.UnpackArrays, _ = val.(string)
+				c.V3.UnpackArrays, _ = val.(string)
 			}
 			return true
 		})
@@ -50,35 +51,35 @@ func (c *config) parseV3(top *model.Hash) error {
 	seen := map[string]int{}
 	for j, b := range backends {
 		if first, dup := seen[b]; dup {
-			return c.errAt(sourceLine(c.src, "backends", j), "Backend '%s' is defined more than once. First defined at (line: %d)", b, sourceLine(c.src, "backends", first))
+			return c.errAt(datafile.SourceLine(c.src, "backends", j), "Backend '%s' is defined more than once. First defined at (line: %d)", b, datafile.SourceLine(c.src, "backends", first))
 		}
 		seen[b] = j
-		fn := v3DataFunction(b)
+		fn := v3Function(b)
 		if fn == nil {
-			return c.errAt(0, "Hiera 3 backend '%s' is not supported (only %s)", b, servedNames(func(f *dataFunction) string { return f.v3Backend }))
+			return c.errAt(0, "Hiera 3 backend '%s' is not supported (only %s)", b, servedNames(func(f *Function) string { return f.V3Backend }))
 		}
-		e := &entry{name: b, fn: fn, locKind: "paths"}
-		ext := fn.v3Extension
+		e := &Entry{Name: b, Function: fn, LocKind: "paths"}
+		ext := fn.V3Extension
 		settings, _ := top.Get(b)
 		if sh, isHash := settings.(*model.Hash); isHash {
 			if d, ok := sh.Get("datadir"); ok {
-				e.datadir, _ = d.(string)
+				e.Datadir, _ = d.(string)
 			}
 			if x, ok := sh.Get("extension"); ok && x != nil {
 				ext = "." + model.ToS(x) // Puppet adds the dot, as Hiera 3 does
 			}
-			e.options = v3Options(sh)
+			e.Options = v3Options(sh)
 		}
-		if e.datadir == "" {
+		if e.Datadir == "" {
 			return c.errAt(0, "Hiera 3 backend '%s' has no :datadir: (Puppet's default lies outside the configuration directory): set :%s: {:datadir: ...}", b, b)
 		}
 		for _, item := range hierarchy {
 			if !strings.HasSuffix(item, ext) {
 				item += ext
 			}
-			e.locs = append(e.locs, item)
+			e.Locs = append(e.Locs, item)
 		}
-		c.entries = append(c.entries, e)
+		c.Entries = append(c.Entries, e)
 	}
 	return nil
 }
@@ -98,7 +99,7 @@ func v3Options(settings *model.Hash) *model.Hash {
 	return opts
 }
 
-func (c *config) v3StringList(top *model.Hash, key string, dflt []string) ([]string, error) {
+func (c *Config) v3StringList(top *model.Hash, key string, dflt []string) ([]string, error) {
 	v, ok := top.Get(key)
 	if !ok || v == nil {
 		return dflt, nil

@@ -1,44 +1,61 @@
-package hiera
+package hieraconfig
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"strings"
-	"sync"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
-	"gopkg.in/yaml.v3"
 )
 
-// config is a parsed and validated hiera.yaml (version 5, or version 3 converted as Puppet does).
-type config struct {
+// Config is a parsed and validated hiera.yaml (version 5, or versions 3 and 4 converted as Puppet
+// does).
+type Config struct {
 	src     []byte // the file's text, while it is validated (for error lines)
-	path    string // absolute path of hiera.yaml
-	dir     string // its directory: the base of relative datadirs
-	place   place
-	version int
-	entries []*entry
-	// defaultEntries are a module's default_hierarchy, searched when no layer has the key.
-	defaultEntries []*entry
-	v3             *merge.V3Settings // set for a version 3 file
-	// ignored is the warning for a file Puppet ignores (version 3 outside the global layer).
-	ignored string
-
-	locCache sync.Map // locationKey -> []location, for this version of the file
+	Path    string // absolute path of hiera.yaml
+	Dir     string // its directory: the base of relative datadirs
+	Place   Place  // the layer it serves
+	Version int
+	Entries []*Entry
+	// DefaultEntries are a module's default_hierarchy, searched when no layer has the key.
+	DefaultEntries []*Entry
+	V3             *merge.V3Settings // set for a version 3 file
+	// Ignored is the warning for a file Puppet ignores (version 3 outside the global layer).
+	Ignored string
 }
 
-// entry is one hierarchy level.
-type entry struct {
-	name    string
-	line    int
-	fn      *dataFunction // its data function
-	datadir string        // as written (interpolated per lookup)
-	locKind string        // path, paths, glob, globs, uri, uris, mapped_paths, or "" for none
-	locs    []string
-	options *model.Hash // entry options (replace defaults.options entirely), may be nil
+// Place is the layer a hiera.yaml serves; Puppet's rules for a file depend on it.
+type Place int
+
+const (
+	Global Place = iota
+	Environment
+	Module
+)
+
+// String is the place as Puppet's explain and messages name it.
+func (p Place) String() string {
+	switch p {
+	case Environment:
+		return "Environment"
+	case Module:
+		return "Module"
+	}
+	return "Global"
+}
+
+// Entry is one hierarchy level.
+type Entry struct {
+	Name     string
+	Line     int
+	Function *Function // its data function
+	Datadir  string    // as written (interpolated per lookup)
+	LocKind  string    // path, paths, glob, globs, uri, uris, mapped_paths, or "" for none
+	Locs     []string
+	Options  *model.Hash // entry options (replace defaults.options entirely), may be nil
 }
 
 var (
@@ -52,19 +69,20 @@ var (
 	optionKeyPattern = regexp.MustCompile(`\A[A-Za-z](:?[0-9A-Za-z_-]*[0-9A-Za-z])?\z`)
 )
 
-// parseConfig validates the content of a hiera.yaml read for a place (global, environment, module).
-func parseConfig(path string, data []byte, p place) (*config, error) {
+// Parse validates the content of a hiera.yaml read for a layer (global, environment, module), with
+// Puppet's messages: an error is a *model.Error naming the file, and the line and level where known.
+func Parse(path string, data []byte, p Place) (*Config, error) {
 	v, lines, err := datafile.ParseYAML(data)
 	if err != nil {
-		return nil, &model.Error{Message: "Unable to parse hiera.yaml: " + err.Error(), File: path, Line: errorLine(err), Err: err}
+		return nil, &model.Error{Message: "Unable to parse hiera.yaml: " + err.Error(), File: path, Line: yamlErrorLine(err), Err: err}
 	}
-	cfg := &config{src: data, path: path, dir: filepath.Dir(path), place: p}
+	cfg := &Config{src: data, Path: path, Dir: filepath.Dir(path), Place: p}
 	defer func() { cfg.src = nil }()
 	top, ok := v.(*model.Hash)
 	if !ok {
-		if p != placeGlobal {
+		if p != Global {
 			// Puppet reads the Hiera 3 default config instead, which it then ignores here
-			cfg.ignored = fmt.Sprintf("%s: File exists but does not contain a valid YAML hash. Falling back to Hiera version 3 default config; %s", path, v3IgnoredWarning(p))
+			cfg.Ignored = fmt.Sprintf("%s: File exists but does not contain a valid YAML hash. Falling back to Hiera version 3 default config; %s", path, v3IgnoredWarning(p))
 			return cfg, nil
 		}
 		// Puppet falls back to the Hiera 3 default config here, whose datadir lies outside the
@@ -81,45 +99,45 @@ func parseConfig(path string, data []byte, p place) (*config, error) {
 	}
 	switch {
 	case version == 5:
-		cfg.version = 5
+		cfg.Version = 5
 		return cfg, cfg.parseV5(top, lines)
-	case version == 3 && p != placeGlobal:
-		cfg.version = 3
-		cfg.ignored = path + ": " + v3IgnoredWarning(p)
+	case version == 3 && p != Global:
+		cfg.Version = 3
+		cfg.Ignored = path + ": " + v3IgnoredWarning(p)
 		return cfg, nil
 	case version == 3:
-		cfg.version = 3
+		cfg.Version = 3
 		return cfg, cfg.parseV3(top)
-	case version == 4 && p == placeGlobal:
+	case version == 4 && p == Global:
 		return nil, &model.Error{Message: "hiera.yaml version 4 cannot be used in the global layer", File: path}
 	case version == 4:
-		cfg.version = 4
+		cfg.Version = 4
 		return cfg, cfg.parseV4(top, lines)
 	}
 	return nil, &model.Error{Message: fmt.Sprintf("This runtime does not support hiera.yaml version %d", version), File: path}
 }
 
-func (c *config) typeError(detail string) error {
-	return &model.Error{Message: fmt.Sprintf("The Lookup Configuration at '%s' has wrong type, %s", c.path, detail), File: c.path}
+func (c *Config) typeError(detail string) *model.Error {
+	return &model.Error{Message: fmt.Sprintf("The Lookup Configuration at '%s' has wrong type, %s", c.Path, detail), File: c.Path}
 }
 
-func (c *config) errAt(line int, format string, args ...any) error {
-	return &model.Error{Message: fmt.Sprintf(format, args...), File: c.path, Line: line}
+func (c *Config) errAt(line int, format string, args ...any) *model.Error {
+	return &model.Error{Message: fmt.Sprintf(format, args...), File: c.Path, Line: line}
 }
 
 // entryErr is errAt for a problem of one hierarchy entry: the error names the level too.
-func (c *config) entryErr(e *entry, line int, format string, args ...any) error {
-	return &model.Error{Message: fmt.Sprintf(format, args...), File: c.path, Line: line, Level: e.name}
+func (c *Config) entryErr(e *Entry, line int, format string, args ...any) error {
+	return &model.Error{Message: fmt.Sprintf(format, args...), File: c.Path, Line: line, Level: e.Name}
 }
 
-func (c *config) parseV5(top *model.Hash, lines map[*model.Hash]int) error {
+func (c *Config) parseV5(top *model.Hash, lines map[*model.Hash]int) error {
 	for _, k := range top.Keys() {
 		if !contains(v5TopKeys, k) {
 			return c.typeError(fmt.Sprintf("unrecognized key '%s'", model.ToS(k)))
 		}
 	}
-	if _, ok := top.Get("default_hierarchy"); ok && c.place != placeModule {
-		return c.errAt(sourceLine(c.src, "default_hierarchy"), "'default_hierarchy' is only allowed in the module layer")
+	if _, ok := top.Get("default_hierarchy"); ok && c.Place != Module {
+		return c.errAt(datafile.SourceLine(c.src, "default_hierarchy"), "'default_hierarchy' is only allowed in the module layer")
 	}
 	defaults := model.NewHash(2)
 	defaults.Set("datadir", "data")
@@ -143,17 +161,17 @@ func (c *config) parseV5(top *model.Hash, lines map[*model.Hash]int) error {
 		defaults = dh
 	}
 	var err error
-	if c.entries, err = c.parseHierarchy(top, "hierarchy", defaults, lines); err != nil {
+	if c.Entries, err = c.parseHierarchy(top, "hierarchy", defaults, lines); err != nil {
 		return err
 	}
 	if _, ok := top.Get("default_hierarchy"); ok {
-		c.defaultEntries, err = c.parseHierarchy(top, "default_hierarchy", defaults, lines)
+		c.DefaultEntries, err = c.parseHierarchy(top, "default_hierarchy", defaults, lines)
 	}
 	return err
 }
 
 // parseHierarchy parses the list of levels under key (hierarchy or default_hierarchy).
-func (c *config) parseHierarchy(top *model.Hash, key string, defaults *model.Hash, lines map[*model.Hash]int) ([]*entry, error) {
+func (c *Config) parseHierarchy(top *model.Hash, key string, defaults *model.Hash, lines map[*model.Hash]int) ([]*Entry, error) {
 	hier := []any{map2hash("name", "Common", "path", "common.yaml")}
 	if h, ok := top.Get(key); ok {
 		list, isList := h.([]any)
@@ -162,31 +180,31 @@ func (c *config) parseHierarchy(top *model.Hash, key string, defaults *model.Has
 		}
 		hier = list
 	}
-	var entries []*entry
+	var entries []*Entry
 	seen := map[string]int{}
 	for i, raw := range hier {
 		e, err := c.parseEntry(key, i, raw, defaults, lines)
 		if err != nil {
 			return nil, err
 		}
-		if first, dup := seen[e.name]; dup {
-			return nil, c.errAt(e.line, "Hierarchy name '%s' defined more than once. First defined at (line: %d)", e.name, first)
+		if first, dup := seen[e.Name]; dup {
+			return nil, c.errAt(e.Line, "Hierarchy name '%s' defined more than once. First defined at (line: %d)", e.Name, first)
 		}
-		seen[e.name] = e.line
+		seen[e.Name] = e.Line
 		entries = append(entries, e)
 	}
 	return entries, nil
 }
 
 // v3IgnoredWarning is Puppet's warning for a version 3 hiera.yaml outside the global layer.
-func v3IgnoredWarning(p place) string {
-	if p == placeModule {
+func v3IgnoredWarning(p Place) string {
+	if p == Module {
 		return "hiera.yaml version 3 found at module root was ignored"
 	}
 	return "hiera.yaml version 3 found at the environment root was ignored"
 }
 
-func (c *config) parseEntry(key string, i int, raw any, defaults *model.Hash, lines map[*model.Hash]int) (*entry, error) {
+func (c *Config) parseEntry(key string, i int, raw any, defaults *model.Hash, lines map[*model.Hash]int) (*Entry, error) {
 	at := fmt.Sprintf("entry '%s' index %d", key, i)
 	h, ok := raw.(*model.Hash)
 	if !ok {
@@ -197,13 +215,13 @@ func (c *config) parseEntry(key string, i int, raw any, defaults *model.Hash, li
 			return nil, c.typeError(fmt.Sprintf("%s unrecognized key '%s'", at, model.ToS(k)))
 		}
 	}
-	e := &entry{line: lines[h]}
+	e := &Entry{Line: lines[h]}
 	name, _ := h.Get("name")
 	s, isStr := name.(string)
 	if !isStr || s == "" {
 		return nil, c.typeError(at + " expects a value for key 'name'")
 	}
-	e.name = s
+	e.Name = s
 	for _, k := range []string{"data_hash", "lookup_key", "data_dig", "hiera3_backend", "path", "glob", "uri", "datadir"} {
 		if v, ok := h.Get(k); ok {
 			if s, isStr := v.(string); !isStr || s == "" {
@@ -232,8 +250,9 @@ func (c *config) parseEntry(key string, i int, raw any, defaults *model.Hash, li
 			}
 		}
 	}
-	if err := c.checkOptions(h, fmt.Sprintf("hierarchy '%s'", e.name), at); err != nil {
-		return nil, withLevel(err, e.name)
+	if err := c.checkOptions(h, fmt.Sprintf("hierarchy '%s'", e.Name), at); err != nil {
+		err.Level = e.Name
+		return nil, err
 	}
 	var kind, function string // as written: data_hash, lookup_key, data_dig or hiera3_backend, and a name
 	switch countKeys(h, functionKeys) {
@@ -244,7 +263,7 @@ func (c *config) parseEntry(key string, i int, raw any, defaults *model.Hash, li
 			}
 		}
 		if kind == "" {
-			return nil, c.entryErr(e, 0, "One of data_hash, lookup_key, data_dig, or hiera3_backend must be defined in hierarchy '%s'", e.name)
+			return nil, c.entryErr(e, 0, "One of data_hash, lookup_key, data_dig, or hiera3_backend must be defined in hierarchy '%s'", e.Name)
 		}
 	case 1:
 		for _, k := range functionKeys {
@@ -253,20 +272,20 @@ func (c *config) parseEntry(key string, i int, raw any, defaults *model.Hash, li
 			}
 		}
 	default:
-		return nil, c.entryErr(e, 0, "Only one of data_hash, lookup_key, data_dig, or hiera3_backend can be defined in hierarchy '%s'", e.name)
+		return nil, c.entryErr(e, 0, "Only one of data_hash, lookup_key, data_dig, or hiera3_backend can be defined in hierarchy '%s'", e.Name)
 	}
 	if countKeys(h, locationKeys) > 1 {
-		return nil, c.entryErr(e, 0, "Only one of path, paths, glob, globs, uri, uris, or mapped_paths can be defined in hierarchy '%s'", e.name)
+		return nil, c.entryErr(e, 0, "Only one of path, paths, glob, globs, uri, uris, or mapped_paths can be defined in hierarchy '%s'", e.Name)
 	}
 	for _, k := range locationKeys {
 		if v, ok := h.Get(k); ok {
-			e.locKind = k
+			e.LocKind = k
 			if s, isStr := v.(string); isStr {
-				e.locs = []string{s}
+				e.Locs = []string{s}
 			} else {
 				list, _ := v.([]any) // validated as an array of strings above
 				for _, el := range list {
-					e.locs = append(e.locs, model.ToS(el))
+					e.Locs = append(e.Locs, model.ToS(el))
 				}
 			}
 		}
@@ -275,49 +294,49 @@ func (c *config) parseEntry(key string, i int, raw any, defaults *model.Hash, li
 	if err != nil {
 		return nil, err
 	}
-	e.fn = fn
-	e.datadir = "data"
+	e.Function = fn
+	e.Datadir = "data"
 	if v, ok := h.Get("datadir"); ok {
-		e.datadir, _ = v.(string) // validated as a String[1] above
+		e.Datadir, _ = v.(string) // validated as a String[1] above
 	} else if v, ok := defaults.Get("datadir"); ok {
 		if s, isStr := v.(string); isStr {
-			e.datadir = s
+			e.Datadir = s
 		}
 	}
 	if v, ok := h.Get("options"); ok {
-		e.options, _ = v.(*model.Hash)
+		e.Options, _ = v.(*model.Hash)
 	} else if v, ok := defaults.Get("options"); ok {
-		e.options, _ = v.(*model.Hash)
+		e.Options, _ = v.(*model.Hash)
 	}
 	return e, nil
 }
 
-// dataFunction finds an entry's row in dataFunctions from the kind and name hiera.yaml gives,
+// dataFunction finds an entry's row in Functions from the kind and name hiera.yaml gives,
 // rejecting functions this engine cannot run before any lookup uses them. i is the entry's index
 // in the hierarchy.
-func (c *config) dataFunction(key string, i int, e *entry, kind, name string) (*dataFunction, error) {
+func (c *Config) dataFunction(key string, i int, e *Entry, kind, name string) (*Function, error) {
 	if kind == "hiera3_backend" {
-		if c.place != placeGlobal {
-			return nil, c.entryErr(e, sourceLine(c.src, key, i, "hiera3_backend"), "'hiera3_backend' is only allowed in the global layer")
+		if c.Place != Global {
+			return nil, c.entryErr(e, datafile.SourceLine(c.src, key, i, "hiera3_backend"), "'hiera3_backend' is only allowed in the global layer")
 		}
 		// Puppet's advice for a Hiera 3 backend that has a Hiera 5 data_hash function
-		if f := dataFunctionNamed(name + "_data"); f != nil && f.kind == "data_hash" {
-			return nil, c.entryErr(e, sourceLine(c.src, key, i, "hiera3_backend"), "Use \"data_hash: %s_data\" instead of \"hiera3_backend: %s\"", name, name)
+		if f := FunctionNamed(name + "_data"); f != nil && f.Kind == "data_hash" {
+			return nil, c.entryErr(e, datafile.SourceLine(c.src, key, i, "hiera3_backend"), "Use \"data_hash: %s_data\" instead of \"hiera3_backend: %s\"", name, name)
 		}
-		return nil, c.entryErr(e, e.line, "Hierarchy entry '%s' uses hiera3_backend '%s': Hiera 3 backends are Ruby code, which this provider does not run", e.name, name)
+		return nil, c.entryErr(e, e.Line, "Hierarchy entry '%s' uses hiera3_backend '%s': Hiera 3 backends are Ruby code, which this provider does not run", e.Name, name)
 	}
-	f := dataFunctionNamed(name)
-	if f != nil && f.refusal != "" {
-		return nil, c.entryErr(e, e.line, "Hierarchy entry '%s' uses %s '%s', %s (only %s)", e.name, kind, name, f.refusal, servedNames(func(f *dataFunction) string { return f.name }))
+	f := FunctionNamed(name)
+	if f != nil && f.Refusal != "" {
+		return nil, c.entryErr(e, e.Line, "Hierarchy entry '%s' uses %s '%s', %s (only %s)", e.Name, kind, name, f.Refusal, servedNames(func(f *Function) string { return f.Name }))
 	}
-	if f == nil || f.kind != kind {
+	if f == nil || f.Kind != kind {
 		return nil, c.entryErr(e, 0, "Unable to find '%s' function named '%s'", kind, name)
 	}
 	return f, nil
 }
 
 // checkOptions validates an options hash: Puppet's key pattern and its reserved keys.
-func (c *config) checkOptions(h *model.Hash, where, at string) error {
+func (c *Config) checkOptions(h *model.Hash, where, at string) *model.Error {
 	v, ok := h.Get("options")
 	if !ok {
 		return nil
@@ -361,60 +380,6 @@ func countKeys(h *model.Hash, keys []string) int {
 	return n
 }
 
-// sourceLine is the 1-based line of a node of a YAML (or JSON) text, reached from the top mapping
-// by path: a string step selects a mapping key (exactly, or a symbol key without its ':') and gives
-// the key's own line, as Puppet reports it; an integer step (int, or int64 as parseKey gives it)
-// selects a sequence element. Where the path leaves the text, the line of the last step found; 0
-// when not even the first is. Only error paths use it, so re-reading the text is fine.
-func sourceLine(src []byte, path ...any) int {
-	line, _ := sourcePathLine(src, path...)
-	return line
-}
-
-// sourcePathLine is sourceLine, and whether every step of path was found.
-func sourcePathLine(src []byte, path ...any) (line int, whole bool) {
-	defer func() {
-		if recover() != nil {
-			line, whole = 0, false
-		}
-	}()
-	var doc yaml.Node
-	if yaml.Unmarshal(src, &doc) != nil || len(doc.Content) == 0 {
-		return 0, false
-	}
-	n := doc.Content[0]
-	for _, step := range path {
-		if n.Kind == yaml.AliasNode && n.Alias != nil {
-			n = n.Alias
-		}
-		if i, ok := step.(int); ok {
-			step = int64(i)
-		}
-		var next *yaml.Node
-		switch s := step.(type) {
-		case string:
-			if n.Kind != yaml.MappingNode {
-				return line, false
-			}
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if k := n.Content[i]; k.Kind == yaml.ScalarNode && (k.Value == s || strings.TrimPrefix(k.Value, ":") == s) {
-					next, line = n.Content[i+1], k.Line // a duplicate key: the last one wins
-				}
-			}
-		case int64:
-			if n.Kind == yaml.SequenceNode && s >= 0 && s < int64(len(n.Content)) {
-				next = n.Content[s]
-				line = next.Line
-			}
-		}
-		if next == nil {
-			return line, false
-		}
-		n = next
-	}
-	return line, true
-}
-
 func map2hash(kv ...string) *model.Hash {
 	h := model.NewHash(len(kv) / 2)
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -423,5 +388,11 @@ func map2hash(kv ...string) *model.Hash {
 	return h
 }
 
-// isAbs reports whether a path as written is absolute.
-func isAbs(p string) bool { return strings.HasPrefix(p, "/") || filepath.IsAbs(p) }
+// yamlErrorLine is the line of a YAML parse error, when it has one.
+func yamlErrorLine(err error) int {
+	var ye *datafile.YAMLError
+	if errors.As(err, &ye) {
+		return ye.Line
+	}
+	return 0
+}

@@ -1,9 +1,10 @@
-package hiera
+package hieraconfig
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -15,7 +16,7 @@ var (
 // parseV4 converts a version 4 hiera.yaml (allowed in the environment and module layers only) into
 // entries as Puppet's HieraConfigV4 does: a level reads paths, else [path], else [name], each with
 // the backend's extension added when missing.
-func (c *config) parseV4(top *model.Hash, lines map[*model.Hash]int) error {
+func (c *Config) parseV4(top *model.Hash, lines map[*model.Hash]int) error {
 	for _, k := range top.Keys() {
 		if !contains(v4TopKeys, k) {
 			return c.typeError(fmt.Sprintf("unrecognized key '%s'", model.ToS(k)))
@@ -43,16 +44,16 @@ func (c *config) parseV4(top *model.Hash, lines map[*model.Hash]int) error {
 		if err != nil {
 			return err
 		}
-		if first, dup := seen[e.name]; dup {
-			return c.errAt(e.line, "Hierarchy name '%s' defined more than once. First defined at (line: %d)", e.name, first)
+		if first, dup := seen[e.Name]; dup {
+			return c.errAt(e.Line, "Hierarchy name '%s' defined more than once. First defined at (line: %d)", e.Name, first)
 		}
-		seen[e.name] = e.line
-		c.entries = append(c.entries, e)
+		seen[e.Name] = e.Line
+		c.Entries = append(c.Entries, e)
 	}
 	return nil
 }
 
-func (c *config) parseV4Entry(i int, raw any, datadir string, lines map[*model.Hash]int) (*entry, error) {
+func (c *Config) parseV4Entry(i int, raw any, datadir string, lines map[*model.Hash]int) (*Entry, error) {
 	at := fmt.Sprintf("entry 'hierarchy' index %d", i)
 	h, ok := raw.(*model.Hash)
 	if !ok {
@@ -76,10 +77,10 @@ func (c *config) parseV4Entry(i int, raw any, datadir string, lines map[*model.H
 		}
 		return "", c.typeError(fmt.Sprintf("%s entry '%s' expects a String[1] value, got %s", at, k, model.TypeName(v)))
 	}
-	e := &entry{line: lines[h], locKind: "paths", datadir: datadir}
+	e := &Entry{Line: lines[h], LocKind: "paths", Datadir: datadir}
 	var backend, path, dir string
 	var err error
-	if e.name, err = str("name", true); err != nil {
+	if e.Name, err = str("name", true); err != nil {
 		return nil, err
 	}
 	if backend, err = str("backend", true); err != nil {
@@ -92,14 +93,14 @@ func (c *config) parseV4Entry(i int, raw any, datadir string, lines map[*model.H
 		return nil, err
 	}
 	if dir != "" {
-		e.datadir = dir
+		e.Datadir = dir
 	}
 	// Puppet's version 4 backends are its data_hash functions named <backend>_data
-	switch e.fn = dataFunctionNamed(backend + "_data"); {
-	case e.fn == nil || e.fn.kind != "data_hash":
-		return nil, c.entryErr(e, sourceLine(c.src, "hierarchy", i, "backend"), "No data provider is registered for backend '%s'", backend)
-	case e.fn.refusal != "":
-		return nil, c.entryErr(e, e.line, "Hierarchy entry '%s' uses backend '%s', %s", e.name, backend, e.fn.refusal)
+	switch e.Function = FunctionNamed(backend + "_data"); {
+	case e.Function == nil || e.Function.Kind != "data_hash":
+		return nil, c.entryErr(e, datafile.SourceLine(c.src, "hierarchy", i, "backend"), "No data provider is registered for backend '%s'", backend)
+	case e.Function.Refusal != "":
+		return nil, c.entryErr(e, e.Line, "Hierarchy entry '%s' uses backend '%s', %s", e.Name, backend, e.Function.Refusal)
 	}
 	switch v, ok := h.Get("paths"); {
 	case ok:
@@ -112,17 +113,17 @@ func (c *config) parseV4Entry(i int, raw any, datadir string, lines map[*model.H
 			if !isStr || s == "" {
 				return nil, c.typeError(fmt.Sprintf("%s entry 'paths' index %d expects a String[1] value, got %s", at, j, model.TypeName(el)))
 			}
-			e.locs = append(e.locs, s)
+			e.Locs = append(e.Locs, s)
 		}
 	case path != "":
-		e.locs = []string{path}
+		e.Locs = []string{path}
 	default:
-		e.locs = []string{e.name}
+		e.Locs = []string{e.Name}
 	}
 	ext := "." + backend
-	for j, l := range e.locs {
+	for j, l := range e.Locs {
 		if !strings.HasSuffix(l, ext) {
-			e.locs[j] = l + ext
+			e.Locs[j] = l + ext
 		}
 	}
 	return e, nil
