@@ -12,6 +12,6 @@ import (
 var version = "dev"
 
 func main() {
-	os.Exit(cli.Run(os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, Version: version,
+	os.Exit(cli.Run(os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Version: version,
 		Terminal: cli.IsTerminal(os.Stdout), ErrTerminal: cli.IsTerminal(os.Stderr)}))
 }

@@ -11,6 +11,7 @@ import (
 
 // Env is what the command reads and writes besides its arguments.
 type Env struct {
+	Stdin          io.Reader // eyaml's --stdin; nil: none
 	Stdout, Stderr io.Writer
 	Version        string
 	// Terminal and ErrTerminal say whether stdout and stderr are terminals (a table for people,
@@ -37,6 +38,7 @@ var commands = []command{
 	{"node", "every key of a node, as the hiera_node data source", runNode},
 	{"diff", "compare two nodes, environments or checkouts", runDiff},
 	{"check", "find broken data files, interpolations and lookup_options", runCheck},
+	{"eyaml", "encrypt, decrypt, edit and re-key eyaml values, as the eyaml gem", runEyaml},
 }
 
 const usage = `hieraform answers Hiera lookups as Puppet does, without Puppet.

@@ -6,6 +6,8 @@
 //	hieraform diff            two nodes, environments or checkouts: keys added, removed, changed
 //	hieraform check           every problem in the data (every data file, every node given, value
 //	                          types from a file), with file and line
+//	hieraform eyaml           the hiera-eyaml gem's encrypt, decrypt, edit, recrypt and createkeys,
+//	                          its flags and output, in pure Go (internal/eyaml)
 //
 // Run is the whole command, with its streams in Env, so that tests run it in process.
 package cli

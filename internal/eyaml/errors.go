@@ -3,6 +3,7 @@ package eyaml
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Kind classifies an error so callers can react without matching message text.
@@ -55,13 +56,23 @@ type Error struct {
 	Kind Kind
 	Msg  string
 	Err  error // underlying cause, if any (never carries secrets)
+	Line int   // the line of a file's text the error is about; 0 when not about one
 }
 
 func (e *Error) Error() string {
-	if e.Err != nil {
-		return "eyaml: " + e.Msg + ": " + e.Err.Error()
+	return "eyaml: " + e.Detail()
+}
+
+// Detail is the message without the "eyaml: " prefix: the line, the message and the cause.
+func (e *Error) Detail() string {
+	s := e.Msg
+	if e.Line > 0 {
+		s = "line " + strconv.Itoa(e.Line) + ": " + s
 	}
-	return "eyaml: " + e.Msg
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
 }
 
 func (e *Error) Unwrap() error { return e.Err }

@@ -43,13 +43,18 @@ func LoadDecryptor(privateKeyPath string) (*Decryptor, error) {
 	}
 	d, err := NewDecryptor(data)
 	if err != nil {
-		var e *Error
-		if !errors.As(err, &e) {
-			return nil, err
-		}
-		return nil, newErr(e.Kind, e.Err, "key file %q: %s", privateKeyPath, e.Msg)
+		return nil, inKeyFile("key file", privateKeyPath, err)
 	}
 	return d, nil
+}
+
+// inKeyFile prefixes an error of this package with the key file it is about.
+func inKeyFile(what, path string, err error) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	return newErr(e.Kind, e.Err, "%s %q: %s", what, path, e.Msg)
 }
 
 // WithCertificateFile is WithCertificate with the certificate read from a file.

@@ -1,0 +1,426 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
+	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
+)
+
+// hieraform eyaml: the hiera-eyaml gem's encrypt, decrypt, edit, recrypt and createkeys in pure Go,
+// with the gem's flags, output and exit codes (1 on any error).
+
+const eyamlUsage = `Usage:
+  hieraform eyaml <subcommand> [flags] [arguments]
+
+Subcommands (the hiera-eyaml gem's, with its flags):
+  encrypt     encrypt a string, a file or stdin into an ENC[PKCS7,...] value
+  decrypt     decrypt ENC[PKCS7,...] values in a string, a file or stdin
+  edit        edit an eyaml file in $EDITOR; only changed values are encrypted again
+  recrypt     encrypt every value of data files again, for new keys with --to-public-key
+  createkeys  make a key pair as eyaml createkeys does
+
+Keys, the first given winning: --pkcs7-private-key and --pkcs7-public-key; the variables
+HIERA_EYAML_PRIVATE_KEY_PATH, HIERA_EYAML_PUBLIC_KEY_PATH, HIERA_EYAML_PRIVATE_KEY and
+HIERA_EYAML_PUBLIC_KEY (the keys' text), as the provider reads them; the gem's defaults
+./keys/private_key.pkcs7.pem and ./keys/public_key.pkcs7.pem.
+Run "hieraform eyaml <subcommand> --help" for its flags.
+`
+
+var eyamlCommands = []command{
+	{"encrypt", "", runEyamlEncrypt},
+	{"decrypt", "", runEyamlDecrypt},
+	{"createkeys", "", runEyamlCreatekeys},
+}
+
+func runEyaml(args []string, env Env) int {
+	if len(args) == 0 {
+		_, _ = fmt.Fprint(env.Stderr, eyamlUsage)
+		return exitAnswer
+	}
+	if args[0] == "--help" || args[0] == "-h" || args[0] == "help" {
+		_, _ = fmt.Fprint(env.Stdout, eyamlUsage)
+		return exitOK
+	}
+	for _, c := range eyamlCommands {
+		if c.name == args[0] {
+			return c.run(args[1:], env)
+		}
+	}
+	_, _ = fmt.Fprintf(env.Stderr, "hieraform eyaml: unknown subcommand %q\n\n%s", args[0], eyamlUsage)
+	return exitAnswer
+}
+
+// The gem's default key files, relative to the working directory.
+const (
+	defaultPrivateKey = "./keys/private_key.pkcs7.pem"
+	defaultPublicKey  = "./keys/public_key.pkcs7.pem"
+)
+
+// The provider's variables for the keys (internal/provider/eyaml_keys.go reads the same).
+const (
+	envPrivateKeyPath = "HIERA_EYAML_PRIVATE_KEY_PATH"
+	envPublicKeyPath  = "HIERA_EYAML_PUBLIC_KEY_PATH"
+	envPrivateKey     = "HIERA_EYAML_PRIVATE_KEY"
+	envPublicKey      = "HIERA_EYAML_PUBLIC_KEY"
+)
+
+// eyamlKeys are the key flags of the eyaml subcommands.
+type eyamlKeys struct {
+	private, public string
+}
+
+func (k *eyamlKeys) register(fs *flag.FlagSet) {
+	fs.StringVar(&k.private, "pkcs7-private-key", "", "the private key `file` (default: "+envPrivateKeyPath+", else "+defaultPrivateKey+")")
+	fs.StringVar(&k.public, "pkcs7-public-key", "", "the public key `file`, a certificate (default: "+envPublicKeyPath+", else "+defaultPublicKey+")")
+	registerQuiet(fs)
+}
+
+// registerQuiet accepts the gem's -q and --quiet, which scripts pass: hieraform prints no progress.
+func registerQuiet(fs *flag.FlagSet) {
+	var quiet bool
+	fs.BoolVar(&quiet, "q", false, "accepted for the gem's scripts: hieraform prints no progress")
+	fs.BoolVar(&quiet, "quiet", false, "the same as -q")
+}
+
+// keySource is one key, as a file or as text from a variable; name says where it came from.
+type keySource struct {
+	path, text, name string
+	explicit         bool // given by the user, not the gem's default
+}
+
+func pickKey(flagValue, pathVar, textVar, fallback string) keySource {
+	switch {
+	case flagValue != "":
+		return keySource{path: flagValue, name: flagValue, explicit: true}
+	case os.Getenv(pathVar) != "":
+		return keySource{path: os.Getenv(pathVar), name: os.Getenv(pathVar), explicit: true}
+	case os.Getenv(textVar) != "":
+		return keySource{text: os.Getenv(textVar), name: "$" + textVar, explicit: true}
+	}
+	return keySource{path: fallback, name: fallback}
+}
+
+func (k eyamlKeys) privateSource() keySource {
+	return pickKey(k.private, envPrivateKeyPath, envPrivateKey, defaultPrivateKey)
+}
+
+func (k eyamlKeys) publicSource() keySource {
+	return pickKey(k.public, envPublicKeyPath, envPublicKey, defaultPublicKey)
+}
+
+// read returns the key's PEM text; errors name the file or variable.
+func (s keySource) read() ([]byte, error) {
+	if s.path == "" {
+		return []byte(s.text), nil
+	}
+	data, err := boundedfile.Read(s.path, 1<<20)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the key %s: %w", s.path, err)
+	}
+	return data, nil
+}
+
+// decryptor loads the private key and its certificate (which must match it) when one is given, or
+// when both are the gem's default files and the certificate exists: a private key given alone
+// decrypts alone, as the provider's.
+func (k eyamlKeys) decryptor() (*eyaml.Decryptor, keySource, error) {
+	src := k.privateSource()
+	pem, err := src.read()
+	if err != nil {
+		return nil, src, err
+	}
+	dec, err := eyaml.NewDecryptor(pem)
+	if err != nil {
+		return nil, src, fmt.Errorf("private key %s: %s", src.name, detail(err))
+	}
+	pub := k.publicSource()
+	if !pub.explicit {
+		if _, err := os.Stat(pub.path); err != nil || src.explicit {
+			return dec, src, nil // the private key alone decrypts
+		}
+	}
+	cert, err := pub.read()
+	if err != nil {
+		return nil, src, err
+	}
+	if dec, err = dec.WithCertificate(cert); err != nil {
+		return nil, src, fmt.Errorf("public key %s: %s", pub.name, detail(err))
+	}
+	return dec, src, nil
+}
+
+// encryptor loads the public key.
+func (k eyamlKeys) encryptor() (*eyaml.Encryptor, error) {
+	return loadEncryptor(k.publicSource())
+}
+
+func loadEncryptor(src keySource) (*eyaml.Encryptor, error) {
+	pem, err := src.read()
+	if err != nil {
+		return nil, err
+	}
+	enc, err := eyaml.NewEncryptor(pem)
+	if err != nil {
+		return nil, fmt.Errorf("public key %s: %s", src.name, detail(err))
+	}
+	return enc, nil
+}
+
+// detail is an eyaml error without its "eyaml: " prefix.
+func detail(err error) string {
+	var e *eyaml.Error
+	if errors.As(err, &e) {
+		return e.Detail()
+	}
+	return err.Error()
+}
+
+// decryptError is a decryption failure of input (a file, or what name says), naming the private
+// key when the value was encrypted for another one.
+func decryptError(input string, key keySource, err error) error {
+	msg := input + ": " + detail(err)
+	if eyaml.KindOf(err) == eyaml.KindWrongKey {
+		msg += " (private key " + key.name + ")"
+	}
+	return errors.New(msg)
+}
+
+// inputFlags are the gem's sources of encrypt's and decrypt's input: exactly one is given.
+type inputFlags struct {
+	str, file, eyamlFile string
+	stdin                bool
+}
+
+func (in *inputFlags) register(fs *flag.FlagSet, what string) {
+	for _, name := range []string{"s", "string"} {
+		fs.StringVar(&in.str, name, "", "the `text` to "+what)
+	}
+	for _, name := range []string{"f", "file"} {
+		fs.StringVar(&in.file, name, "", "a `file` to "+what)
+	}
+	for _, name := range []string{"e", "eyaml"} {
+		fs.StringVar(&in.eyamlFile, name, "", "an eyaml `file` to "+what+" in the edit form (DEC::PKCS7[...]!)")
+	}
+	fs.BoolVar(&in.stdin, "stdin", false, "read the input from standard input")
+}
+
+// read returns the input's text and its name for messages.
+func (in inputFlags) read(env Env) (text, name string, err error) {
+	var given []string
+	for flagName, set := range map[string]bool{"-s": in.str != "", "-f": in.file != "", "-e": in.eyamlFile != "", "--stdin": in.stdin} {
+		if set {
+			given = append(given, flagName)
+		}
+	}
+	switch {
+	case len(given) == 0:
+		return "", "", errors.New("you must specify a source: -s TEXT, -f FILE, -e FILE or --stdin")
+	case len(given) > 1:
+		return "", "", fmt.Errorf("give one source, not %d", len(given))
+	case in.str != "":
+		return in.str, "the string", nil
+	case in.stdin:
+		if env.Stdin == nil {
+			return "", "", errors.New("no standard input")
+		}
+		b, err := io.ReadAll(io.LimitReader(env.Stdin, maxEyamlInput+1))
+		if err == nil && len(b) > maxEyamlInput {
+			err = fmt.Errorf("more than %d bytes", maxEyamlInput)
+		}
+		if err != nil {
+			return "", "", fmt.Errorf("cannot read standard input: %w", err)
+		}
+		return string(b), "standard input", nil
+	}
+	path := in.file + in.eyamlFile
+	b, err := boundedfile.Read(path, maxEyamlInput)
+	if err != nil {
+		return "", "", fmt.Errorf("cannot read %s: %w", path, err)
+	}
+	return string(b), path, nil
+}
+
+// maxEyamlInput bounds what encrypt and decrypt read: a data file is kilobytes.
+const maxEyamlInput = 64 << 20
+
+const encryptSynopsis = `eyaml encrypt (-s TEXT | -f FILE | --stdin | -e FILE) [-o string|block|examples] [-l LABEL] [flags]
+
+Encrypts the input for the public key as eyaml encrypt does; the gem decrypts the result. -e
+encrypts every DEC::PKCS7[...]! value of an eyaml file and prints the file.`
+
+const encryptExample = `  hieraform eyaml encrypt -s 'hunter2' -o string
+  hieraform eyaml encrypt -l 'profile::db::password' -o block --stdin < password.txt
+  hieraform eyaml encrypt -f id_rsa --pkcs7-public-key keys/public_key.pkcs7.pem`
+
+func runEyamlEncrypt(args []string, env Env) int {
+	fs := newFlagSet("eyaml encrypt", encryptSynopsis, encryptExample, env)
+	var keys eyamlKeys
+	keys.register(fs)
+	var in inputFlags
+	in.register(fs, "encrypt")
+	var output, label string
+	for _, name := range []string{"o", "output"} {
+		fs.StringVar(&output, name, "examples", "the output `format`: string, block or examples (both)")
+	}
+	for _, name := range []string{"l", "label"} {
+		fs.StringVar(&label, name, "", "a `label` before the value (\"label: ENC[...]\"), a YAML key")
+	}
+	if _, rc, done := parseEyamlArgs(fs, args, env, 0, "no arguments: give the text with -s"); done {
+		return rc
+	}
+	fail := env.failer("hieraform eyaml encrypt: ", exitAnswer)
+	text, name, err := in.read(env)
+	if err != nil {
+		return fail(err)
+	}
+	enc, err := keys.encryptor()
+	if err != nil {
+		return fail(err)
+	}
+	var out string
+	if in.eyamlFile != "" {
+		if out, err = eyaml.EncryptForm(text, enc); err != nil {
+			return fail(decryptError(name, keySource{}, err))
+		}
+	} else {
+		token, err := enc.Encrypt([]byte(text))
+		if err != nil {
+			return fail(err)
+		}
+		out = eyaml.FormatToken(token, output, label)
+	}
+	return putsOut(env, out)
+}
+
+// parseEyamlArgs parses a subcommand's flags and at most maxArgs arguments (hint says what to give
+// instead). done reports that the command is over, with exit code rc: --help printed, or an error.
+func parseEyamlArgs(fs *flag.FlagSet, args []string, env Env, maxArgs int, hint string) (rest []string, rc int, done bool) {
+	rest, err := parseArgs(fs, args)
+	if errors.Is(err, errHelp) {
+		return nil, exitOK, true
+	}
+	if err == nil && len(rest) > maxArgs {
+		err = fmt.Errorf("%s takes %s (got %q)", strings.TrimPrefix(fs.Name(), "eyaml "), hint, rest[maxArgs])
+	}
+	if err != nil {
+		return nil, env.failer("hieraform "+fs.Name()+": ", exitAnswer)(err), true
+	}
+	return rest, exitOK, false
+}
+
+// putsOut prints s as Ruby's puts does: a line break added unless s ends with one.
+func putsOut(env Env, s string) int {
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	_, _ = io.WriteString(env.Stdout, s)
+	return exitOK
+}
+
+const decryptSynopsis = `eyaml decrypt (-s TEXT | -f FILE | --stdin | -e FILE) [flags]
+
+Decrypts every ENC[PKCS7,...] value of the input with the private key and prints the input with
+each replaced by its plaintext, byte for byte as eyaml decrypt prints it; -e prints the edit form
+(DEC::PKCS7[...]!). A value that cannot be decrypted fails the whole command, naming its line.`
+
+const decryptExample = `  hieraform eyaml decrypt -f data/common.eyaml
+  hieraform eyaml decrypt -s 'ENC[PKCS7,MIIBiQYJKoZIhvcNAQcDoIIBejCC...]'
+  HIERA_EYAML_PRIVATE_KEY_PATH=~/keys/private_key.pkcs7.pem hieraform eyaml decrypt --stdin < value.txt`
+
+func runEyamlDecrypt(args []string, env Env) int {
+	fs := newFlagSet("eyaml decrypt", decryptSynopsis, decryptExample, env)
+	var keys eyamlKeys
+	keys.register(fs)
+	var in inputFlags
+	in.register(fs, "decrypt")
+	if _, rc, done := parseEyamlArgs(fs, args, env, 0, "no arguments: give the value with -s or a file with -f"); done {
+		return rc
+	}
+	fail := env.failer("hieraform eyaml decrypt: ", exitAnswer)
+	text, name, err := in.read(env)
+	if err != nil {
+		return fail(err)
+	}
+	dec, key, err := keys.decryptor()
+	if err != nil {
+		return fail(err)
+	}
+	var out string
+	if in.eyamlFile != "" {
+		out, err = dec.DecryptForm(text)
+	} else {
+		out, err = dec.DecryptFile(text)
+	}
+	if err != nil {
+		return fail(decryptError(name, key, err))
+	}
+	return putsOut(env, out)
+}
+
+const createkeysSynopsis = `eyaml createkeys [--pkcs7-private-key FILE] [--pkcs7-public-key FILE] [flags]
+
+Makes a key pair as eyaml createkeys does: an RSA private key (mode 0600) and a self-signed
+certificate, valid 50 years, that the gem and Puppet use as the public key. An existing file is
+never overwritten.`
+
+const createkeysExample = `  hieraform eyaml createkeys
+  hieraform eyaml createkeys --pkcs7-private-key ~/.eyaml/private_key.pkcs7.pem --pkcs7-public-key keys/public_key.pkcs7.pem`
+
+func runEyamlCreatekeys(args []string, env Env) int {
+	fs := newFlagSet("eyaml createkeys", createkeysSynopsis, createkeysExample, env)
+	private := fs.String("pkcs7-private-key", defaultPrivateKey, "the private key `file` to write")
+	public := fs.String("pkcs7-public-key", defaultPublicKey, "the public key `file` (a certificate) to write")
+	var opts eyaml.KeyOptions
+	fs.IntVar(&opts.Bits, "pkcs7-keysize", 2048, "the RSA key's size in `bits`")
+	fs.StringVar(&opts.Subject, "pkcs7-subject", "/", "the certificate's `subject`, as OpenSSL writes it: /CN=name/O=org")
+	registerQuiet(fs)
+	if _, rc, done := parseEyamlArgs(fs, args, env, 0, "no arguments: name the files with --pkcs7-private-key and --pkcs7-public-key"); done {
+		return rc
+	}
+	fail := env.failer("hieraform eyaml createkeys: ", exitAnswer)
+	for _, p := range []string{*private, *public} {
+		if _, err := os.Lstat(p); err == nil {
+			return fail(fmt.Errorf("%s exists: hieraform never overwrites a key (move it away first)", p))
+		}
+	}
+	privPEM, certPEM, err := eyaml.CreateKeys(opts)
+	if err != nil {
+		return fail(errors.New(detail(err)))
+	}
+	if err := writeNewFile(*private, privPEM, 0o600); err != nil {
+		return fail(err)
+	}
+	if err := writeNewFile(*public, certPEM, 0o644); err != nil {
+		_ = os.Remove(*private) // a private key without its certificate is no key pair
+		return fail(err)
+	}
+	return exitOK
+}
+
+// writeNewFile creates path (and its directory) with mode, failing if it exists; a file it
+// cannot finish writing is removed.
+func writeNewFile(path string, data []byte, mode os.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("cannot create the key directory: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return fmt.Errorf("cannot create %s: %w", path, err)
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(path)
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	return nil
+}
