@@ -56,7 +56,9 @@ type Result struct {
 	Value any
 	// Found is false when nothing was found (Value is then the default, if one was given).
 	Found bool
-	// Sensitive is set when the value came from convert_to: Sensitive or from an eyaml decryption.
+	// Sensitive is set when the value came from convert_to: Sensitive or from an eyaml decryption
+	// (in this lookup or a nested one), or when the key's own lookup_options entry did (an encrypted
+	// merge): encrypted entries for other keys leave it plain.
 	Sensitive bool
 	// Explanation is the readable trace of the lookup, when Request.Explain was set.
 	Explanation string

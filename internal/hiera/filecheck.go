@@ -16,7 +16,7 @@ import (
 type FileCheck struct {
 	inv *invocation
 	// secret are the lookup_options keys and patterns of any listed file that convert_to
-	// Sensitive: a problem in such a key's value is reported without its text.
+	// Sensitive or are encrypted: a problem in such a key's value is reported without its text.
 	secret []string
 }
 
@@ -33,6 +33,9 @@ func (e *Engine) NewFileCheck(ctx context.Context, files []DataFile) (*FileCheck
 		opts, _ := rootValue(df, "lookup_options")
 		if h, ok := opts.(*model.Hash); ok {
 			h.Each(func(k, entry any) bool {
+				if encryptedOptions(f, entry) {
+					c.secret = append(c.secret, model.ToS(k))
+				}
 				if eh, ok := entry.(*model.Hash); ok {
 					if to, _ := eh.Get("convert_to"); isSensitiveType(to) {
 						c.secret = append(c.secret, model.ToS(k))
@@ -43,6 +46,12 @@ func (e *Engine) NewFileCheck(ctx context.Context, files []DataFile) (*FileCheck
 		}
 	}
 	return c, nil
+}
+
+// encryptedOptions reports whether a lookup_options entry of the file is eyaml that its level's
+// function decrypts.
+func encryptedOptions(f DataFile, entry any) bool {
+	return f.fn.Encrypted && hasEncToken(entry)
 }
 
 // read is a listed file as its level's function reads it, nil when it is gone.
@@ -177,6 +186,9 @@ func (c *FileCheck) checkOptions(f DataFile, df *dataFile) []error {
 				problems = append(problems, at(err, key, optionsEntryHint(key, err.Error())))
 				return true
 			}
+		}
+		if encryptedOptions(f, entry) {
+			return true // what it holds is known once decrypted, by a lookup
 		}
 		if _, err := parseKeyOptions(key, entry); err != nil {
 			problems = append(problems, at(err, key, optionsEntryHint(key, err.Error())))

@@ -49,6 +49,7 @@ type invocation struct {
 	baseDone      bool
 	globalOptions *model.Hash // the global layer's lookup_options (none while being assembled)
 	globalStarted bool
+	secretOptions map[string]bool // the lookup_options entries (by key) that came from a secret
 	sensitive     bool
 	wrapped       bool        // the key's convert_to made the value Puppet-Sensitive (value_type sees Sensitive[...])
 	valueType     *ptype.Type // the request's value_type, parsed

@@ -296,9 +296,14 @@ func (inv *invocation) searchDefaultHierarchy(key, root string) (any, bool, erro
 	inv.ex.line("Searching default_hierarchy of module %q", l.module)
 	inv.ex.push()
 	defer inv.ex.pop()
-	inv.ex.line("Searching for %q", "lookup_options")
+	inv.ex.line("Searching for %q", optionsKey)
 	inv.ex.push()
-	optsValue, found, err := inv.searchLayer(l, "lookup_options", &merge.Merge{Strategy: "hash"}, true)
+	var optsValue any
+	var found bool
+	err = inv.check(optionsKey, func() (err error) { // as every lookup_options search (layerOptions)
+		optsValue, found, err = inv.searchLayer(l, optionsKey, &merge.Merge{Strategy: "hash"}, true)
+		return err
+	})
 	inv.ex.pop()
 	if err != nil {
 		return nil, false, err
@@ -309,6 +314,7 @@ func (inv *invocation) searchDefaultHierarchy(key, root string) (any, bool, erro
 		if err != nil {
 			return nil, false, err
 		}
+		inv.markSecretEntry(opts, root)
 		ko, err := selectOptions(opts, root)
 		if err != nil {
 			return nil, false, err
@@ -376,17 +382,25 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 	if badType != "" {
 		return nil, false, withLevel(atKey(richDataError(root, e.Function.Name, loc.path, badType), root), e.Name)
 	}
-	decrypted := false
+	written, decrypted := v, false
 	if e.Function.Encrypted {
+		sensitive := inv.sensitive
 		dec, err := inv.decryptValue(e, v)
 		if err != nil {
 			return nil, false, withLevel(err, e.Name)
 		}
 		decrypted = !sameRef(dec, v)
+		if root == optionsKey {
+			inv.sensitive = sensitive // secret entries are marked one by one (interpolateOptions)
+		}
 		v = dec
 	}
 	raw := v
-	v, err = inv.interpolateValue(v)
+	if root == optionsKey {
+		v, err = inv.interpolateOptions(written, v)
+	} else {
+		v, err = inv.interpolateValue(v)
+	}
 	if err != nil {
 		// quoting the text: withheld by run() if it is secret
 		return nil, false, inv.interpolationError(err, e.Name, loc.path, root)

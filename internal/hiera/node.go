@@ -175,7 +175,7 @@ func (inv *invocation) nodeKeys() ([]string, error) {
 		}))
 		// every lookup of the layer's keys reads its lookup_options
 		_, err := inv.assembledOptions(l.module)
-		first.note(err)
+		first.note(inv.guard(err))
 	}
 	return keys, first.err
 }

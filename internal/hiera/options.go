@@ -150,9 +150,9 @@ func (inv *invocation) layerOptions(l *layer) (*model.Hash, error) {
 	layers := []*layer{l}
 	var v any
 	var found bool
-	err := inv.check("lookup_options", func() (err error) {
-		v, found, err = inv.cachedSearch(layers, "lookup_options", hash, func() (any, bool, error) {
-			return inv.searchLayer(l, "lookup_options", hash, false)
+	err := inv.check(optionsKey, func() (err error) {
+		v, found, err = inv.cachedSearch(layers, optionsKey, hash, func() (any, bool, error) {
+			return inv.searchLayer(l, optionsKey, hash, false)
 		})
 		return err
 	})
@@ -236,17 +236,78 @@ func wrapOptionsError(err error) error {
 }
 
 // optionsFor selects the lookup_options entry for a root key: an exact key first, else the first
-// pattern (a key starting with ^) that matches, in the assembled hash's order.
+// pattern (a key starting with ^) that matches, in the assembled hash's order. A key whose entry
+// came from a secret is secret (its value depends on the entry), and so is any failure to select
+// an entry among secret ones.
 func (inv *invocation) optionsFor(root string) (keyOptions, error) {
 	all, err := inv.assembledOptions(moduleOf(root))
 	if err != nil || all == nil {
 		return keyOptions{}, err
 	}
+	inv.markSecretEntry(all, root)
 	opts, err := inv.engine.selected.get(all, root)
 	if err != nil {
 		return opts, inv.locateOptionsError(err, root, all)
 	}
 	return opts, nil
+}
+
+// markSecretEntry makes the lookup secret when root's entry in lookup_options came from a secret,
+// or cannot be selected among entries some of which did.
+func (inv *invocation) markSecretEntry(all *model.Hash, root string) {
+	if len(inv.secretOptions) > 0 && all != nil {
+		entry, _, err := selectEntry(all, root)
+		inv.sensitive = inv.sensitive || err != nil || inv.secretOptions[entry]
+	}
+}
+
+// optionsKey is the reserved key of lookup_options in data files.
+const optionsKey = "lookup_options"
+
+// interpolateOptions interpolates a data file's lookup_options (written: as the file has them,
+// v: decrypted) as interpolateValue does, entry by entry, and remembers which entries come from a
+// secret (an eyaml token, or an interpolated lookup of a secret): the keys they apply to are
+// secret (optionsFor), the others not. Decrypting options does not make the lookup secret itself.
+func (inv *invocation) interpolateOptions(written, v any) (any, error) {
+	h, isHash := v.(*model.Hash)
+	w, _ := written.(*model.Hash)
+	if !isHash || w == nil || w.Len() != h.Len() {
+		return inv.interpolateValue(v) // not a hash: checkLayerOptions refuses it without quoting it
+	}
+	sensitive, redact := inv.sensitive, inv.redact
+	var out *model.Hash // made at the first entry that changes
+	for i, k := range h.RawKeys() {
+		inv.sensitive, inv.redact = hasEncToken(w.Vals[i]), false
+		one := model.NewHash(1)
+		one.Set(k, h.Vals[i])
+		got, err := inv.interpolateValue(one)
+		if err != nil { // withheld by run() if the entry is secret
+			inv.sensitive, inv.redact = inv.sensitive || sensitive, inv.redact || redact
+			return nil, err
+		}
+		gh, _ := got.(*model.Hash) // interpolating a hash gives a hash
+		gk, gv := gh.RawKeys()[0], gh.Vals[0]
+		if inv.secret() {
+			if inv.secretOptions == nil {
+				inv.secretOptions = map[string]bool{}
+			}
+			inv.secretOptions[model.ToS(gk)] = true
+		}
+		if out == nil && gh != one {
+			out = model.NewHash(h.Len())
+			for j, earlier := range h.RawKeys()[:i] {
+				out.Set(earlier, h.Vals[j])
+			}
+		}
+		if out != nil {
+			out.Set(gk, gv)
+		}
+	}
+	inv.sensitive, inv.redact = sensitive, redact
+	if out == nil {
+		return h, nil
+	}
+	return out, nil
 }
 
 // selectedCache remembers selectOptions' answers. Assembled lookup_options mostly come straight
@@ -292,27 +353,34 @@ func selectOptions(all *model.Hash, root string) (keyOptions, error) {
 	if all == nil {
 		return keyOptions{}, nil
 	}
-	entry, ok := all.Get(root)
-	if !ok {
-		for _, k := range all.Keys() {
-			p, isStr := k.(string)
-			if !isStr || !strings.HasPrefix(p, "^") {
-				continue
-			}
-			re, err := compilePattern(p)
-			if err != nil {
-				return keyOptions{}, err
-			}
-			if re.MatchString(root) {
-				entry, ok = all.Get(k)
-				break
-			}
+	name, ok, err := selectEntry(all, root)
+	if err != nil || !ok {
+		return keyOptions{}, err
+	}
+	entry, _ := all.Get(name)
+	return parseKeyOptions(root, entry)
+}
+
+// selectEntry is the key of a root key's entry in assembled lookup_options: the root key itself,
+// else the first pattern (a key starting with ^) that matches it.
+func selectEntry(all *model.Hash, root string) (string, bool, error) {
+	if _, ok := all.Get(root); ok {
+		return root, true, nil
+	}
+	for _, k := range all.Keys() {
+		p, isStr := k.(string)
+		if !isStr || !strings.HasPrefix(p, "^") {
+			continue
+		}
+		re, err := compilePattern(p)
+		if err != nil {
+			return "", false, err
+		}
+		if re.MatchString(root) {
+			return p, true, nil
 		}
 	}
-	if !ok {
-		return keyOptions{}, nil
-	}
-	return parseKeyOptions(root, entry)
+	return "", false, nil
 }
 
 func parseKeyOptions(root string, entry any) (keyOptions, error) {

@@ -27,6 +27,11 @@ func (inv *invocation) noteUnset(expr string) {
 	if key == "" {
 		return
 	}
+	if inv.secret() { // the expression is part of the secret's text
+		inv.pitfall(fmt.Sprintf("The value of %q interpolates a variable that is not set (its name withheld: the value is secret): "+
+			"it became an empty string, as in Puppet. Give the fact or variable in facts or scope, or check its name.", key))
+		return
+	}
 	inv.pitfall(fmt.Sprintf("The value of %q interpolates %%{%s}, which is not set: it became an empty string, as in Puppet. "+
 		"Give the fact or variable in facts or scope, or check its name.", key, expr))
 }
