@@ -330,11 +330,12 @@ func run(t *testing.T, dir string, env []string, cli string, args ...string) str
 }
 
 // cliEnv runs the CLI with home as its home directory (so that it reads the installed mirror) and
-// rc as its only CLI configuration, with no version check.
+// rc as its only CLI configuration, with no version check, and without the provider's environment
+// variables (HIERA_*) that the user's shell may export.
 func cliEnv(home, rc string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "TF_") {
+		if !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "TF_") && !strings.HasPrefix(kv, "HIERA_") {
 			env = append(env, kv)
 		}
 	}

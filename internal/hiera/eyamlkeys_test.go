@@ -9,8 +9,10 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
-// serverKeysConfig is a control repository's hiera.yaml, unmodified: it names the keys where the
-// Puppet server keeps them, in two eyaml levels.
+// serverKeysConfig is a control repository's hiera.yaml: it names the keys where the Puppet server
+// keeps them, in two eyaml levels. The server's /etc/puppetlabs is placed under the test's directory
+// (@ROOT@), where no key exists: a machine that holds keys at /etc/puppetlabs (a Puppet server, a
+// user's workstation) runs the test alike.
 const serverKeysConfig = `version: 5
 defaults:
   datadir: data
@@ -19,14 +21,14 @@ hierarchy:
     lookup_key: eyaml_lookup_key
     path: "nodes/%{trusted.certname}.eyaml"
     options:
-      pkcs7_private_key: /etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem
-      pkcs7_public_key: /etc/puppetlabs/puppet/eyaml/public_key.pkcs7.pem
+      pkcs7_private_key: @ROOT@/etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem
+      pkcs7_public_key: @ROOT@/etc/puppetlabs/puppet/eyaml/public_key.pkcs7.pem
   - name: "Common secrets"
     lookup_key: eyaml_lookup_key
     path: secrets.eyaml
     options:
-      pkcs7_private_key: /etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem
-      pkcs7_public_key: /etc/puppetlabs/puppet/eyaml/public_key.pkcs7.pem
+      pkcs7_private_key: @ROOT@/etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem
+      pkcs7_public_key: @ROOT@/etc/puppetlabs/puppet/eyaml/public_key.pkcs7.pem
 `
 
 // The keys given in a request replace the ones every eyaml level names, as files or as text; the
@@ -54,7 +56,7 @@ func TestEyamlKeys_override(t *testing.T) {
 
 	// Unmodified, the lookup fails on the server's path, marked as a key problem.
 	he := mustFail(t, e, hiera.Request{Key: "db_pw", Scope: scope})
-	wantContains(t, "error", he.Error(), "cannot read the eyaml private key /etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem", `hierarchy level "Common secrets"`)
+	wantContains(t, "error", he.Error(), "cannot read the eyaml private key "+filepath.Join(dir, "etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem"), `hierarchy level "Common secrets"`)
 	if !errors.Is(he, hiera.ErrEyamlKey) {
 		t.Errorf("%v does not wrap ErrEyamlKey", he)
 	}

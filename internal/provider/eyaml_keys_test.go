@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -21,9 +22,39 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
-// testdata/eyaml_server is an unmodified control repository's hiera.yaml: its eyaml level names the
-// keys at the Puppet server's paths, which this machine does not have.
-const serverKeysConfig = "testdata/eyaml_server/hiera.yaml"
+// serverKeysConfig writes a control repository's hiera.yaml over testdata/eyaml's data whose eyaml
+// level names the keys at the Puppet server's paths, and returns its path. The server's
+// /etc/puppetlabs is placed in a directory of the test's own, where no key exists: a machine that
+// holds keys at /etc/puppetlabs (a Puppet server, a user's workstation) runs the test alike. Only
+// the keys given to the provider or a data source make it decrypt.
+func serverKeysConfig(t *testing.T) string {
+	t.Helper()
+	data, err := filepath.Abs("testdata/eyaml/data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	keys := filepath.Join(dir, "etc/puppetlabs/puppet/eyaml")
+	config := `version: 5
+defaults:
+  datadir: ` + data + `
+  data_hash: yaml_data
+hierarchy:
+  - name: "Secrets"
+    lookup_key: eyaml_lookup_key
+    path: secrets.eyaml
+    options:
+      pkcs7_private_key: ` + keys + `/private_key.pkcs7.pem
+      pkcs7_public_key: ` + keys + `/public_key.pkcs7.pem
+  - name: "Common"
+    path: common.yaml
+`
+	path := filepath.Join(dir, "hiera.yaml")
+	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
 
 func sha256Hex(s string) string {
 	h := sha256.Sum256([]byte(s))
@@ -79,20 +110,21 @@ func (c noKeyText) CheckState(_ context.Context, req statecheck.CheckStateReques
 // keys given to the provider (paths, or the key's text from an ephemeral variable) or to the data
 // source; without them, the error says how to give them.
 func TestEyamlKeys_serverPaths(t *testing.T) {
-	dir := t.TempDir()
+	dir, serverConfig := t.TempDir(), serverKeysConfig(t)
 	clean := noKeyText{dir: dir, line: keyLine(t)}
 	secret := func(addr string) statecheck.StateCheck { return expect(addr, "value", str("pw-Kx9-db-TOPSECRET")) }
 	secretTest(t, dir, ephemeralCLI,
 		resource.TestStep{
-			Config: `provider "hiera" { config = "` + serverKeysConfig + `" }
+			Config: `provider "hiera" { config = "` + serverConfig + `" }
 data "hiera_secret" "db" { key = "db_password" }`,
-			ExpectError: errorRE(`Hiera Lookup Failed.*cannot read the eyaml private key /etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem` +
+			ExpectError: errorRE(`Hiera Lookup Failed.*cannot read the eyaml private key ` +
+				regexp.QuoteMeta(filepath.Join(filepath.Dir(serverConfig), "etc/puppetlabs/puppet/eyaml/private_key.pkcs7.pem")) +
 				`.*hierarchy level "Secrets".*give them in the provider's eyaml block: private_key_path and public_key_path, or the key itself` +
 				`.*private_key_pem`),
 		},
 		resource.TestStep{
 			Config: `provider "hiera" {
-  config = "` + serverKeysConfig + `"
+  config = "` + serverConfig + `"
   eyaml {
     private_key_path = "testdata/eyaml/keys/private_key.pkcs7.pem"
     public_key_path  = "testdata/eyaml/keys/public_key.pkcs7.pem"
@@ -105,7 +137,7 @@ data "hiera_lookup" "plain" { key = "plain_in_eyaml" }`,
 		// A data source's own paths win over the provider's (here wrong) ones.
 		resource.TestStep{
 			Config: `provider "hiera" {
-  config = "` + serverKeysConfig + `"
+  config = "` + serverConfig + `"
   eyaml { private_key_path = "testdata/eyaml/keys/nope.pem" }
 }
 data "hiera_secret" "db" {
@@ -123,7 +155,7 @@ data "hiera_secret" "db" {
   ephemeral = true
 }
 provider "hiera" {
-  config = "` + serverKeysConfig + `"
+  config = "` + serverConfig + `"
   eyaml { private_key_pem = var.eyaml_private_key }
 }
 ephemeral "hiera_lookup" "db" { key = "db_password" }
@@ -150,6 +182,7 @@ resource "echo" "test" {}`,
 // Key text that is not a key is an error on the attribute that never quotes it; a key given twice
 // is refused at plan time.
 func TestEyamlKeys_badKeyText(t *testing.T) {
+	serverConfig := serverKeysConfig(t)
 	unitTest(t,
 		resource.TestStep{
 			Config: `variable "k" {
@@ -157,7 +190,7 @@ func TestEyamlKeys_badKeyText(t *testing.T) {
   sensitive = true
 }
 provider "hiera" {
-  config = "` + serverKeysConfig + `"
+  config = "` + serverConfig + `"
   eyaml { private_key_pem = var.k }
 }
 data "hiera_lookup" "plain" { key = "plain_in_eyaml" }`,
@@ -166,7 +199,7 @@ data "hiera_lookup" "plain" { key = "plain_in_eyaml" }`,
 		},
 		resource.TestStep{
 			Config: `provider "hiera" {
-  config = "` + serverKeysConfig + `"
+  config = "` + serverConfig + `"
   eyaml {
     private_key_path = "testdata/eyaml/keys/private_key.pkcs7.pem"
     private_key_pem  = "x"

@@ -292,10 +292,11 @@ func TestNodeDataSource_secrets(t *testing.T) {
 // The eyaml block: a hiera.yaml naming the Puppet server's key paths fails each eyaml key with the
 // key error and how to give the keys; the data source's own key paths decrypt.
 func TestNodeDataSource_eyamlKeys(t *testing.T) {
+	serverConfig := serverKeysConfig(t)
 	unitTest(t,
 		resource.TestStep{
 			Config: `data "hiera_node" "test" {
-  config = "` + serverKeysConfig + `"
+  config = "` + serverConfig + `"
   keys   = ["db_password", "plain_in_eyaml"]
 }`,
 			ExpectError: errorRE(`Hiera Lookup Failed.*Looking up "db_password" .*cannot read the eyaml private key` +
@@ -303,7 +304,7 @@ func TestNodeDataSource_eyamlKeys(t *testing.T) {
 		},
 		resource.TestStep{
 			Config: `data "hiera_node" "test" {
-  config = "` + serverKeysConfig + `"
+  config = "` + serverConfig + `"
   keys   = ["db_password", "plain_in_eyaml"]
   eyaml {
     private_key_path = "testdata/eyaml/keys/private_key.pkcs7.pem"

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"os"
 	"regexp"
 	"testing"
 
@@ -12,6 +13,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 )
+
+// TestMain runs the tests without the provider's environment variables, which the in-process
+// provider reads: a user who exports HIERA_CONFIG or an eyaml key (as the documentation suggests)
+// runs the tests as CI does. Tests that need one set it with t.Setenv.
+func TestMain(m *testing.M) {
+	for _, e := range providerEnv {
+		_ = os.Unsetenv(e.name)
+	}
+	os.Exit(m.Run())
+}
 
 // serialTest is unitTest for tests that set environment variables, which the in-process provider
 // reads: they cannot run in parallel with others.
