@@ -19,12 +19,21 @@ twice gives each side its value (two --facts: two nodes; two --environment: two 
 --environmentpath or --config: two checkouts); a flag given once applies to both. --git-rev given
 twice compares two revisions of the git repository the data paths lie in, as committed (read with
 git into a temporary directory, removed after; the checkout is not touched; facts are read where
-they are). Exits 0 when the sides agree, 1 when they differ, 2 when they cannot be compared.
-Secrets are compared, never shown.`
+they are).
+
+With --facts DIR, a directory of facts files (one node per file, as hiera_nodes' facts_dir), every
+node is compared between the two sides, and the changes are grouped by key (a hash's subkeys
+dotted), then by distinct change, with how many nodes each reaches and which: a table, JSON, or
+Markdown for a pull-request comment. A node that cannot be read on a side is listed apart with
+why; so is a key whose lookup fails (a key failing alike on both sides is no change).
+
+Exits 0 when the sides agree, 1 when they differ, 2 when they cannot be compared (or a node
+could not be read). Secrets are compared, never shown (--reveal shows a fleet's).`
 
 const diffExample = `  hieraform diff --environment production --facts facts/web01.json --facts facts/web02.json
   hieraform diff --git-rev origin/main --git-rev HEAD --environment production --facts facts/web01.json
-  hieraform diff --environmentpath main/environments --environmentpath branch/environments --environment production --facts web01.json`
+  hieraform diff --environmentpath main/environments --environmentpath branch/environments --environment production --facts web01.json
+  hieraform diff --git-rev origin/main --git-rev HEAD --environmentpath .. --environment control-repo --facts facts/ --render-as markdown`
 
 // keyChange is one key that differs between the sides.
 type keyChange struct {
@@ -36,11 +45,13 @@ func runDiff(args []string, env Env) int {
 	fs := newFlagSet("diff", diffSynopsis, diffExample, env)
 	var src sourceFlags
 	src.register(fs)
-	var prefixes, revs stringList
+	var keys, prefixes, revs stringList
+	fs.Var(&keys, "keys", "only these `keys`, separated by commas (the flag may be repeated)")
 	fs.Var(&prefixes, "prefix", "only keys starting with this `prefix` (the flag may be repeated)")
 	fs.Var(&revs, "git-rev", "a git `revision` (given twice: the two sides): the data as committed there, read with git "+
 		"from the repository the data paths lie in (facts are read from where they are)")
-	renderAs := fs.String("render-as", "", "json for JSON (default: a table)")
+	renderAs := fs.String("render-as", "table", "the output `format`: table, json, or markdown (a pull-request comment; a fleet only)")
+	reveal := fs.Bool("reveal", false, "show secrets' values in a fleet's changes (default: \"(secret changed)\")")
 	rest, err := parseArgs(fs, args)
 	if errors.Is(err, errHelp) {
 		return exitOK
@@ -51,8 +62,17 @@ func runDiff(args []string, env Env) int {
 		return fail(err)
 	case len(rest) > 0:
 		return fail(fmt.Errorf("diff takes no arguments (got %q)", rest[0]))
-	case *renderAs != "" && *renderAs != "json":
-		return fail(fmt.Errorf("diff renders a table or --render-as json, not %q", *renderAs))
+	case *renderAs != "table" && *renderAs != "json" && *renderAs != "markdown":
+		return fail(fmt.Errorf("diff renders --render-as table, json or markdown, not %q", *renderAs))
+	}
+	var req hiera.NodeRequest
+	for _, k := range keys {
+		req.Keys = append(req.Keys, strings.Split(k, ",")...)
+	}
+	req.Prefixes = prefixes
+	source, err := fleetSource(&src)
+	if err != nil {
+		return fail(err)
 	}
 	setups, trees, err := diffSides(&src, revs)
 	for _, t := range trees {
@@ -61,9 +81,15 @@ func runDiff(args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
+	if source != nil {
+		return runFleetDiff(env, setups, source, req, *renderAs, *reveal)
+	}
+	if *renderAs == "markdown" || *reveal {
+		return fail(errors.New("--render-as markdown and --reveal are for a fleet: give --facts DIR, a directory of facts files"))
+	}
 	var sides [2]nodeAnswers
 	for i := range sides {
-		if sides[i], err = lookupNode(setups[i], hiera.NodeRequest{Prefixes: prefixes}, env); err != nil {
+		if sides[i], err = lookupNode(setups[i], req, env); err != nil {
 			return fail(errors.New(setups[i].shown(err.Error())))
 		}
 	}
@@ -214,17 +240,15 @@ const maxSubkeyRows = 20
 // shows; anything else as one row.
 func tableRows(c keyChange) []tableRow {
 	if c.change == "changed" && !c.left.Sensitive && !c.right.Sensitive {
-		_, lh := c.left.Value.(*model.Hash)
-		_, rh := c.right.Value.(*model.Hash)
-		if lh && rh {
-			var rows []tableRow
-			subkeyRows(c.key, c.left.Value, c.right.Value, &rows)
-			if n := len(rows) - maxSubkeyRows; n > 0 {
-				rows = append(rows[:maxSubkeyRows], tableRow{change: "changed", key: c.key + ".*",
-					left: fmt.Sprintf("%d more subkeys differ (--render-as json shows the whole values)", n), right: ""})
-			}
-			return rows
+		var rows []tableRow
+		for _, vc := range valueChanges(c.key, c.left.Value, c.right.Value) {
+			rows = append(rows, tableRow{vc.kind(), vc.key, vc.cell(vc.old, vc.hasOld), vc.cell(vc.new, vc.hasNew)})
 		}
+		if n := len(rows) - maxSubkeyRows; n > 0 {
+			rows = append(rows[:maxSubkeyRows], tableRow{change: "changed", key: c.key + ".*",
+				left: fmt.Sprintf("%d more subkeys differ (--render-as json shows the whole values)", n), right: ""})
+		}
+		return rows
 	}
 	left, right := "-", "-"
 	if c.left != nil {
@@ -236,29 +260,63 @@ func tableRows(c keyChange) []tableRow {
 	return []tableRow{{c.change, c.key, left, right}}
 }
 
-// subkeyRows appends the rows of the subkeys of key that differ between l and r. Hashes one of
-// whose keys no dotted key can name are shown whole.
-func subkeyRows(key string, l, r any, rows *[]tableRow) {
+// valueChange is a key or subkey whose value differs: its old value (hasOld: it had one) and its
+// new one (hasNew).
+type valueChange struct {
+	key            string
+	old, new       any
+	hasOld, hasNew bool
+}
+
+// kind is added, removed or changed.
+func (vc valueChange) kind() string {
+	switch {
+	case !vc.hasOld:
+		return "added"
+	case !vc.hasNew:
+		return "removed"
+	}
+	return "changed"
+}
+
+// cell is one side of vc in a table: the value, or "-" when the side has none.
+func (valueChange) cell(v any, has bool) string {
+	if !has {
+		return "-"
+	}
+	return cell(v)
+}
+
+// valueChanges are the changes from l to r, two values that differ: when both are hashes, the
+// subkeys that differ, dotted as a lookup takes them (key.a.b), recursively; a hash one of whose
+// keys no dotted key can name, or anything else, whole.
+func valueChanges(key string, l, r any) []valueChange {
+	var out []valueChange
+	subkeyChanges(key, l, r, &out)
+	return out
+}
+
+func subkeyChanges(key string, l, r any, out *[]valueChange) {
 	lh, lok := l.(*model.Hash)
 	rh, rok := r.(*model.Hash)
 	segments := map[any]string{}
 	if !lok || !rok || !dottable(lh, segments) || !dottable(rh, segments) {
-		*rows = append(*rows, tableRow{"changed", key, cell(l), cell(r)})
+		*out = append(*out, valueChange{key: key, old: l, new: r, hasOld: true, hasNew: true})
 		return
 	}
 	lh.Each(func(k, lv any) bool {
 		sub := key + "." + segments[k]
 		switch rv, ok := rh.Get(k); {
 		case !ok:
-			*rows = append(*rows, tableRow{"removed", sub, cell(lv), "-"})
+			*out = append(*out, valueChange{key: sub, old: lv, hasOld: true})
 		case !hiera.Equal(lv, rv):
-			subkeyRows(sub, lv, rv, rows)
+			subkeyChanges(sub, lv, rv, out)
 		}
 		return true
 	})
 	rh.Each(func(k, rv any) bool {
 		if _, ok := lh.Get(k); !ok {
-			*rows = append(*rows, tableRow{"added", key + "." + segments[k], "-", cell(rv)})
+			*out = append(*out, valueChange{key: key + "." + segments[k], new: rv, hasNew: true})
 		}
 		return true
 	})
@@ -292,7 +350,8 @@ func keySegment(k any) (segment string, ok bool) {
 	return "", false
 }
 
-// cell is a value in a table cell: as puppet lookup --render-as s prints it, on one line, shortened.
+// cell is a value in a table cell: as puppet lookup --render-as s prints it, on one line (control
+// characters escaped), shortened.
 func cell(v any) string {
 	s := model.ToS(v)
 	if v == nil {
@@ -301,5 +360,38 @@ func cell(v any) string {
 	if r := []rune(s); len(r) > 60 {
 		s = string(r[:57]) + "..."
 	}
-	return strings.NewReplacer("\n", `\n`, "\t", `\t`).Replace(s)
+	return escapeControl(s)
+}
+
+// escapeControl escapes the control characters of text from data printed to a terminal (a line
+// break as \n, a tab as \t, others as \xNN or \uNNNN), so that data cannot move the cursor,
+// clear the screen or forge lines; a backslash is left as it is.
+func escapeControl(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x80 && isControl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case isControl(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// isControl says whether r is a control character (C0, DEL, C1), or a character that reorders or
+// hides text on a terminal (bidirectional controls, zero-width joiners are left alone).
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }

@@ -21,7 +21,9 @@ import (
 type revisionTree struct {
 	rev  string // as the user named it
 	repo string // the repository's top directory (its work tree)
-	dir  string // the temporary directory holding the tree
+	tmp  string // the temporary directory, removed after
+	dir  string // the tree in it: a directory named as the repository's, so that a repository
+	// that is an environment keeps the environment's name
 }
 
 // gitRepository is the top directory of the git repository that path lies in (path need not
@@ -91,11 +93,15 @@ func resolveRevision(repo, rev string) (string, error) {
 // readRevision writes the tree of commit (named rev by the user) of repo into a new temporary
 // directory. The caller removes it (remove).
 func readRevision(repo, rev, commit string) (*revisionTree, error) {
-	dir, err := os.MkdirTemp("", "hieraform-rev-")
+	tmp, err := os.MkdirTemp("", "hieraform-rev-")
 	if err != nil {
 		return nil, err
 	}
-	t := &revisionTree{rev: rev, repo: repo, dir: dir}
+	t := &revisionTree{rev: rev, repo: repo, tmp: tmp, dir: filepath.Join(tmp, filepath.Base(repo))}
+	if err := os.Mkdir(t.dir, 0o700); err != nil {
+		t.remove()
+		return nil, err
+	}
 	if err := t.write(commit); err != nil {
 		t.remove()
 		return nil, fmt.Errorf("--git-rev %s: reading the tree of %s: %w", rev, repo, err)
@@ -103,7 +109,7 @@ func readRevision(repo, rev, commit string) (*revisionTree, error) {
 	return t, nil
 }
 
-func (t *revisionTree) remove() { _ = os.RemoveAll(t.dir) }
+func (t *revisionTree) remove() { _ = os.RemoveAll(t.tmp) }
 
 // treeEntry is one file of a tree, as git ls-tree lists it.
 type treeEntry struct {
@@ -314,5 +320,6 @@ func (t *revisionTree) shown(s string) string {
 	if t == nil {
 		return s
 	}
-	return strings.ReplaceAll(s, t.dir+string(filepath.Separator), t.rev+":")
+	s = strings.ReplaceAll(s, t.dir+string(filepath.Separator), t.rev+":")
+	return strings.ReplaceAll(s, t.dir, t.rev+":.")
 }

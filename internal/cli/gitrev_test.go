@@ -68,6 +68,14 @@ func TestDiffGitRevisions(t *testing.T) {
 	if strings.Contains(out, tmp) || strings.Contains(out, "greeting") {
 		t.Errorf("the output names the temporary tree or reads the work tree:\n%s", out)
 	}
+	// A repository that is an environment (r10k's control repository): the environment directory is
+	// the repository, its parent outside it; the environment keeps its name.
+	rc, out, errOut = run(t, "diff", "--git-rev", "main~1", "--git-rev", "main", "--environmentpath", filepath.Dir(repo),
+		"--environment", filepath.Base(repo), "--facts", filepath.Join(repo, "web01.json"))
+	if rc != 1 || !strings.Contains(out, "changed  port") || !strings.Contains(out, "main:data/nodes/web01.example.com.yaml") ||
+		!strings.Contains(out, "environment "+filepath.Base(repo)) {
+		t.Errorf("the repository as the environment: rc %d, %s%s", rc, out, errOut)
+	}
 	// Relative paths, from inside the repository, as a CI job gives them; outside any repository.
 	outside := t.TempDir()
 	cmdDir, _ := os.Getwd()

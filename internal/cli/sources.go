@@ -51,10 +51,11 @@ func (st *setup) setDefaultPaths() {
 	}
 }
 
-// dataPaths are the paths the data is read from: hiera.yaml, the environments, the modules.
+// dataPaths are the paths the data is read from: hiera.yaml, the environment's directory, the
+// module directories.
 func (st *setup) dataPaths() []string {
 	var paths []string
-	for _, p := range append([]string{st.config, st.environmentpath}, filepath.SplitList(st.modulepath)...) {
+	for _, p := range append([]string{st.config, st.environmentDir()}, filepath.SplitList(st.modulepath)...) {
 		if p != "" {
 			paths = append(paths, p)
 		}
@@ -62,15 +63,32 @@ func (st *setup) dataPaths() []string {
 	return paths
 }
 
-// mapPaths replaces each data path p by to(p).
+// environmentDir is the environment's directory, "" for none.
+func (st *setup) environmentDir() string {
+	if st.environment == "" {
+		return ""
+	}
+	return filepath.Join(st.environmentpath, st.environment)
+}
+
+// mapPaths replaces each data path p by to(p). The environment's directory is mapped (not the
+// directory holding it, which may lie elsewhere): its name, the environment's, must stay.
 func (st *setup) mapPaths(to func(string) (string, error)) error {
 	var err error
-	for _, p := range []*string{&st.config, &st.environmentpath} {
-		if *p != "" {
-			if *p, err = to(*p); err != nil {
-				return err
-			}
+	if st.config != "" {
+		if st.config, err = to(st.config); err != nil {
+			return err
 		}
+	}
+	if dir := st.environmentDir(); dir != "" {
+		mapped, err := to(dir)
+		if err != nil {
+			return err
+		}
+		if filepath.Base(mapped) != st.environment {
+			return fmt.Errorf("the environment directory %s is named %s in the repository: give --environment %s", dir, filepath.Base(mapped), filepath.Base(mapped))
+		}
+		st.environmentpath = filepath.Dir(mapped)
 	}
 	if st.modulepath != "" {
 		dirs := filepath.SplitList(st.modulepath)

@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// As a reviewer's CI job runs it: the two commits of the control repository over every node of
+// the facts directory; every changed (node, key) found, none extra, grouped by key and distinct
+// change; the secret compared and never shown.
+func TestFleetDiffControlRepo(t *testing.T) {
+	r := newControlRepo(t)
+	args := []string{"diff", "--git-rev", "main~1", "--git-rev", "main", "--environmentpath", r.envpath,
+		"--environment", "production", "--facts", r.facts}
+	rc, out, errOut := run(t, append(args, "--render-as", "json")...)
+	if rc != 1 {
+		t.Fatalf("rc %d, want 1 (changes); stderr %q\n%s", rc, errOut, out)
+	}
+	var d fleetDiffJSON
+	must(t, json.Unmarshal([]byte(out), &d))
+	if got := d.groups(t); !reflect.DeepEqual(got, controlRepoChanges) {
+		for k, want := range controlRepoChanges {
+			if !reflect.DeepEqual(got[k], want) {
+				t.Errorf("%s: got %v, want %v", k, got[k], want)
+			}
+		}
+		for k := range got {
+			if controlRepoChanges[k] == nil {
+				t.Errorf("%s changes, and must not: %v", k, got[k])
+			}
+		}
+	}
+	if want := "6 of 6 nodes change, 11 keys"; d.Summary != want || len(d.Failed) != 0 {
+		t.Errorf("summary %q, want %q; failed %v", d.Summary, want, d.Failed)
+	}
+	for i := 1; i < len(d.Keys); i++ {
+		if d.Keys[i-1].Key >= d.Keys[i].Key {
+			t.Errorf("keys not sorted: %s before %s", d.Keys[i-1].Key, d.Keys[i].Key)
+		}
+	}
+	for _, k := range d.Keys {
+		if c := k.Changes; k.Key == "profile::packages" && (len(c) != 2 || c[0].Count != 4 || c[1].Count != 2) {
+			t.Errorf("profile::packages: the change of most nodes first: %+v", k)
+		}
+	}
+
+	rc, table, _ := run(t, args...)
+	rc2, markdown, _ := run(t, append(args, "--render-as", "markdown")...)
+	if rc != 1 || rc2 != 1 {
+		t.Errorf("table rc %d, markdown rc %d, want 1", rc, rc2)
+	}
+	for _, w := range []string{"from: git revision main~1", "to:   git revision main", "6 of 6 nodes change, 11 keys",
+		"\nprofile::web::port\n  80 -> 8080\n    2 nodes: web01.example.com, web02.example.com\n",
+		"\nprofile::db::password\n  (secret changed)\n    2 nodes: db01.example.com, db02.example.com\n",
+		"\nprofile::users.bob.groups\n  (absent) -> [\"www\"]\n"} {
+		if !strings.Contains(table, w) {
+			t.Errorf("the table does not show %q:\n%s", w, table)
+		}
+	}
+	for _, w := range []string{"### Hiera: 6 of 6 nodes change, 11 keys\n", "| `profile::packages` | 2 | 6 |",
+		"#### `profile::web::port`\n\n- `80` → `8080`: **2 nodes**: `web01.example.com`, `web02.example.com`\n",
+		"- (secret changed): **2 nodes**: `db01.example.com`, `db02.example.com`"} {
+		if !strings.Contains(markdown, w) {
+			t.Errorf("the Markdown does not show %q:\n%s", w, markdown)
+		}
+	}
+	for _, secret := range controlRepoSecrets {
+		for name, text := range map[string]string{"json": out, "table": table, "markdown": markdown} {
+			if strings.Contains(text, secret) {
+				t.Errorf("the %s output shows a secret (%q)", name, secret)
+			}
+		}
+	}
+	rc, revealed, _ := run(t, append(args, "--reveal", "--render-as", "json")...)
+	if rc != 1 || !strings.Contains(revealed, `{"key":"profile::db::password","secret":true,"changes":[{"old":"line one\nline two","new":"héllo wörld ✓ 🔑 日本語","count":2`) {
+		t.Errorf("--reveal: rc %d, %s", rc, revealed)
+	}
+
+	// --keys and --prefix choose the keys; the same revision twice changes nothing.
+	rc, out, _ = run(t, append(args, "--keys", "profile::web::port,ntp::servers", "--render-as", "json")...)
+	if rc != 1 || !strings.HasPrefix(out, `{"summary":"4 of 6 nodes change, 2 keys"`) {
+		t.Errorf("--keys: rc %d, %s", rc, out)
+	}
+	rc, out, _ = run(t, append(args, "--prefix", "profile::web::")...)
+	if rc != 1 || !strings.Contains(out, "3 of 6 nodes change, 2 keys") {
+		t.Errorf("--prefix: rc %d, %s", rc, out)
+	}
+	rc, out, _ = run(t, "diff", "--git-rev", "main", "--git-rev", "main", "--environmentpath", r.envpath, "--environment", "production", "--facts", r.facts)
+	if rc != 0 || !strings.Contains(out, "0 of 6 nodes change, 0 keys") {
+		t.Errorf("one revision twice: rc %d, %s", rc, out)
+	}
+}
+
+// A node whose data cannot be read on one side is listed apart with why, and the diff says it is
+// incomplete (exit 2); a key that fails alike on both sides is listed and changes nothing; a facts
+// directory with a broken file stops the diff before anything is shown.
+func TestFleetDiffFailures(t *testing.T) {
+	r := newControlRepo(t)
+	env := filepath.Join(r.dir, "environments", "production")
+	must(t, os.WriteFile(filepath.Join(env, "data", "roles", "app.yaml"), []byte("profile::x: [unclosed\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(env, "data", "nodes", "web01.example.com.yaml"), []byte("profile::bad: \"%{nope('x')}\"\n"), 0o644))
+	r.commit("third")
+	args := []string{"diff", "--git-rev", "main~2", "--git-rev", "main", "--environmentpath", r.envpath, "--environment", "production", "--facts", r.facts}
+	rc, out, errOut := run(t, append(args, "--render-as", "json")...)
+	if rc != 2 {
+		t.Fatalf("rc %d, want 2 (a node could not be read); stderr %q\n%s", rc, errOut, out)
+	}
+	var d fleetDiffJSON
+	must(t, json.Unmarshal([]byte(out), &d))
+	if len(d.Failed) != 2 || d.Failed[0].Node != "app01.example.com" || d.Failed[0].Side != "to" || d.Failed[0].Key != "" ||
+		!strings.Contains(d.Failed[0].Reason, "main:environments/production/data/roles/app.yaml") ||
+		d.Failed[1].Node != "web01.example.com" || d.Failed[1].Key != "profile::bad" || d.Failed[1].Side != "to" {
+		t.Errorf("failed: %+v", d.Failed)
+	}
+	if !strings.HasSuffix(d.Summary, "nodes change, 11 keys; 1 node could not be read; 1 key lookup failed") {
+		t.Errorf("summary %q", d.Summary)
+	}
+	if g := d.groups(t); g["profile::web::port"][`80 -> 8080`] == nil {
+		t.Errorf("the other nodes' changes are still shown: %v", g)
+	}
+	rc, table, _ := run(t, args...)
+	if rc != 2 || !strings.Contains(table, "The diff is incomplete") || !strings.Contains(table, "app01.example.com (to): ") {
+		t.Errorf("table: rc %d\n%s", rc, table)
+	}
+
+	// The same failing key on both sides: listed, not a change, the diff complete.
+	rc, out, _ = run(t, "diff", "--git-rev", "main", "--git-rev", "main", "--environmentpath", r.envpath, "--environment", "production",
+		"--facts", r.facts, "--render-as", "json")
+	if rc != 2 || !strings.Contains(out, `"node":"app01.example.com","side":"from"`) {
+		t.Errorf("a node failing on both sides: rc %d, %s", rc, out)
+	}
+	must(t, os.Remove(filepath.Join(env, "data", "roles", "app.yaml")))
+	r.commit("fourth")
+	rc, out, _ = run(t, "diff", "--git-rev", "main", "--git-rev", "main", "--environmentpath", r.envpath, "--environment", "production", "--facts", r.facts)
+	if rc != 0 || !strings.Contains(out, "These keys fail alike on both sides") || !strings.Contains(out, "web01.example.com key profile::bad (from)") {
+		t.Errorf("a key failing alike: rc %d\n%s", rc, out)
+	}
+
+	must(t, os.WriteFile(filepath.Join(r.facts, "broken.json"), []byte(`{"os": `), 0o644))
+	rc, out, errOut = run(t, args...)
+	if rc != 2 || out != "" || !strings.Contains(errOut, "broken.json") {
+		t.Errorf("a broken facts file: rc %d, stdout %q, stderr %q", rc, out, errOut)
+	}
+	must(t, os.Remove(filepath.Join(r.facts, "broken.json")))
+	if rc, _, errOut := run(t, append(args, "--facts", r.facts)...); rc != 2 || !strings.Contains(errOut, "give it once, for both sides") {
+		t.Errorf("--facts DIR twice: rc %d, %q", rc, errOut)
+	}
+}
+
+// Text from data reaches a terminal with its control characters escaped, and Markdown with its
+// own characters neutralised.
+func TestFleetDiffEscapes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, text string) {
+		must(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755))
+		must(t, os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644))
+	}
+	write("hiera.yaml", "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n")
+	write("data/common.yaml", "\"k\\e[2J\": \"a\\e]0;x\\a|`b\"\n")
+	write("facts/n1.json", `{"clientcert": "n1"}`)
+	write("b/hiera.yaml", "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n")
+	write("b/data/common.yaml", "\"k\\e[2J\": \"\\u202eevil\\n\"\n")
+	args := []string{"diff", "--config", filepath.Join(dir, "hiera.yaml"), "--config", filepath.Join(dir, "b", "hiera.yaml"), "--facts", filepath.Join(dir, "facts")}
+	rc, table, _ := run(t, args...)
+	if rc != 1 || strings.ContainsAny(table, "\x1b\a\u202e") || !strings.Contains(table, `k\x1b[2J`) || !strings.Contains(table, `a\x1b]0;x\x07|`+"`b -> \\u202eevil\\n") {
+		t.Errorf("table: rc %d\n%q", rc, table)
+	}
+	_, md, _ := run(t, append(args, "--render-as", "markdown")...)
+	if strings.ContainsAny(md, "\x1b\a\u202e") || !strings.Contains(md, "`` a\\x1b]0;x\\x07\\|`b `` → `\\u202eevil\\n`") {
+		t.Errorf("markdown:\n%s", md)
+	}
+}

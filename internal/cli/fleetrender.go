@@ -1,0 +1,237 @@
+package cli
+
+// A fleet diff rendered: a table for a terminal, JSON for programs, Markdown for a pull-request
+// comment. The table and Markdown name the first nodes of a change, then count the rest; JSON
+// names every node.
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"github.com/hieraform/terraform-provider-hiera/internal/render"
+)
+
+// shownNodes is how many nodes of a change the table and Markdown name before a count.
+const shownNodes = 10
+
+// Markdown bounds: a pull-request comment must stay readable and under GitHub's 65,536 characters.
+const (
+	markdownBudget      = 60000 // characters, past which the remaining keys are only counted
+	markdownOpenChanges = 3     // changes of a key shown before the rest are folded
+	markdownKeyRows     = 50    // rows of the summary table
+)
+
+// secretChange is a secret's change, shown without its values.
+func secretChange(vc valueChange) string {
+	return map[string]string{"added": "(secret added)", "removed": "(secret removed)", "changed": "(secret changed)"}[vc.kind()]
+}
+
+// changeText is a change as "old -> new" for people ("(absent)" for a side without a value),
+// control characters escaped. A secret's change (no values kept) says only what happened.
+func (c *changeGroup) text(g *keyGroup, reveal bool) (old, new string) {
+	if g.secret && !reveal {
+		return "", secretChange(c.valueChange)
+	}
+	return c.side(c.old, c.hasOld), c.side(c.new, c.hasNew)
+}
+
+func (*changeGroup) side(v any, has bool) string {
+	if !has {
+		return "(absent)"
+	}
+	return cell(v)
+}
+
+// nodeList is the first nodes of a change, then how many more: "web01, web02 and 3 more".
+func nodeList(nodes []string, quote func(string) string) string {
+	shown := nodes
+	if len(shown) > shownNodes {
+		shown = shown[:shownNodes]
+	}
+	parts := make([]string, len(shown))
+	for i, n := range shown {
+		parts[i] = quote(n)
+	}
+	s := strings.Join(parts, ", ")
+	if n := len(nodes) - len(shown); n > 0 {
+		s += fmt.Sprintf(" and %d more", n)
+	}
+	return s
+}
+
+// writeFleetTable writes the diff for a terminal: the summary, each key with its changes and
+// their nodes, then the failures.
+func writeFleetTable(w io.Writer, d *fleetDiff, reveal bool) {
+	_, _ = fmt.Fprintf(w, "from: %s\nto:   %s\n\n%s\n", escapeControl(d.sides[0].describe()), escapeControl(d.sides[1].describe()), d.summary())
+	for _, g := range d.keys {
+		_, _ = fmt.Fprintf(w, "\n%s\n", escapeControl(g.key))
+		for _, c := range g.changes {
+			old, new := c.text(g, reveal)
+			arrow := old + " -> " + new
+			if old == "" {
+				arrow = new
+			}
+			_, _ = fmt.Fprintf(w, "  %s\n    %s: %s\n", arrow, count(len(c.nodes), "node"), nodeList(c.nodes, escapeControl))
+		}
+	}
+	writeFailures(w, d, func(s string) string { return escapeControl(s) })
+}
+
+// writeFailures lists the nodes and keys that could not be read, apart from the changes.
+func writeFailures(w io.Writer, d *fleetDiff, text func(string) string) {
+	if len(d.failed) == 0 {
+		return
+	}
+	if d.broken {
+		_, _ = fmt.Fprintf(w, "\nThe diff is incomplete: these could not be read (a key failing alike on both sides is no change):\n")
+	} else {
+		_, _ = fmt.Fprintf(w, "\nThese keys fail alike on both sides (not compared):\n")
+	}
+	for _, f := range d.failed {
+		what := f.node
+		if f.key != "" {
+			what += " key " + f.key
+		}
+		_, _ = fmt.Fprintf(w, "  %s (%s): %s\n", text(what), f.side, text(f.reason))
+	}
+}
+
+// fleetJSON is the diff as the contract's JSON: {"summary", "keys": [{"key", "secret", "changes":
+// [{"old", "new", "count", "nodes"}]}], "failed": [{"node", "side", "key"?, "reason"}]}. An added
+// key has no old, a removed one no new; a secret's changes carry no values (unless reveal).
+func fleetJSON(d *fleetDiff, reveal bool) ([]byte, error) {
+	keys := make([]any, len(d.keys))
+	for i, g := range d.keys {
+		changes := make([]any, len(g.changes))
+		for j, c := range g.changes {
+			h := model.NewHash(4)
+			if !g.secret || reveal {
+				if c.hasOld {
+					h.Set("old", c.old)
+				}
+				if c.hasNew {
+					h.Set("new", c.new)
+				}
+			}
+			h.Set("count", int64(len(c.nodes)))
+			nodes := make([]any, len(c.nodes))
+			for k, n := range c.nodes {
+				nodes[k] = n
+			}
+			h.Set("nodes", nodes)
+			changes[j] = h
+		}
+		h := model.NewHash(3)
+		h.Set("key", g.key)
+		h.Set("secret", g.secret)
+		h.Set("changes", changes)
+		keys[i] = h
+	}
+	failed := make([]any, len(d.failed))
+	for i, f := range d.failed {
+		h := model.NewHash(4)
+		h.Set("node", f.node)
+		h.Set("side", f.side)
+		if f.key != "" {
+			h.Set("key", f.key)
+		}
+		h.Set("reason", f.reason)
+		failed[i] = h
+	}
+	out := model.NewHash(3)
+	out.Set("summary", d.summary())
+	out.Set("keys", keys)
+	out.Set("failed", failed)
+	return render.Render(out, "json")
+}
+
+// fleetMarkdown is the diff as a pull-request comment: the summary and a table of the keys first,
+// then each key's changes (the first few open, the rest folded in <details>), the failures, and
+// past markdownBudget characters only a count of the keys left out.
+func fleetMarkdown(d *fleetDiff, reveal bool) string {
+	var b strings.Builder
+	_, _ = fmt.Fprintf(&b, "### Hiera: %s\n\n", html.EscapeString(d.summary()))
+	_, _ = fmt.Fprintf(&b, "From %s to %s.\n", mdCode(d.sides[0].describe()), mdCode(d.sides[1].describe()))
+	if len(d.keys) > 0 {
+		b.WriteString("\n| key | changes | nodes |\n|---|--:|--:|\n")
+		for i, g := range d.keys {
+			if i == markdownKeyRows {
+				_, _ = fmt.Fprintf(&b, "| and %d more keys | | |\n", len(d.keys)-i)
+				break
+			}
+			_, _ = fmt.Fprintf(&b, "| %s | %d | %d |\n", mdCode(g.key), len(g.changes), g.nodeCount())
+		}
+	}
+	for i, g := range d.keys {
+		var s strings.Builder
+		_, _ = fmt.Fprintf(&s, "\n#### %s\n\n", mdCode(g.key))
+		for j, c := range g.changes {
+			if j == markdownOpenChanges {
+				_, _ = fmt.Fprintf(&s, "\n<details><summary>%d more changes</summary>\n\n", len(g.changes)-j)
+			}
+			s.WriteString(mdChange(c, g, reveal))
+		}
+		if len(g.changes) > markdownOpenChanges {
+			s.WriteString("\n</details>\n")
+		}
+		if b.Len()+s.Len() > markdownBudget {
+			_, _ = fmt.Fprintf(&b, "\n%d more keys are left out here (a comment has room for so much); "+
+				"`hieraform diff --render-as json` lists every change.\n", len(d.keys)-i)
+			break
+		}
+		b.WriteString(s.String())
+	}
+	if len(d.failed) > 0 {
+		var s strings.Builder
+		writeFailures(&s, d, mdPlain)
+		text := s.String()
+		if b.Len()+len(text) > markdownBudget+4000 {
+			text = fmt.Sprintf("\n%d nodes or keys could not be read; `hieraform diff --render-as json` lists them.\n", len(d.failed))
+		}
+		b.WriteString(strings.ReplaceAll(text, "\n  ", "\n- "))
+	}
+	return b.String()
+}
+
+// mdChange is one change as a list item: old → new, how many nodes and which.
+func mdChange(c *changeGroup, g *keyGroup, reveal bool) string {
+	old, new := c.text(g, reveal)
+	arrow := mdCode(old) + " → " + mdCode(new)
+	if old == "" {
+		arrow = new
+	}
+	return fmt.Sprintf("- %s: **%s**: %s\n", arrow, count(len(c.nodes), "node"), nodeList(c.nodes, mdCode))
+}
+
+// nodeCount is how many nodes any change of the key reaches.
+func (g *keyGroup) nodeCount() int {
+	n := 0
+	for _, c := range g.changes {
+		n += len(c.nodes)
+	}
+	return n
+}
+
+// mdCode is text as a Markdown code span, whatever backticks it holds, control characters
+// escaped; a pipe escaped so that a table cell holds it.
+func mdCode(s string) string {
+	s = strings.ReplaceAll(escapeControl(s), "|", `\|`)
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || len(fence) > 1 {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
+
+// mdPlain is text in Markdown outside code: control characters escaped, HTML and Markdown's
+// own characters neutralised.
+func mdPlain(s string) string {
+	s = html.EscapeString(escapeControl(s))
+	return strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "|", `\|`).Replace(s)
+}
