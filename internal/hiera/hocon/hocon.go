@@ -5,7 +5,7 @@
 // It never reads the environment (the gem falls back to environment variables for an unresolved
 // ${x}), never fetches anything, and reads an included file only through Options.ReadInclude. The
 // work is bounded: tokens, nesting (dotted keys and substitutions included), include statements,
-// resolution steps (work.go), the text concatenations build and the values the result holds.
+// resolution steps (bounds.go), the text concatenations build and the values the result holds.
 package hocon
 
 import (
