@@ -58,7 +58,7 @@ type invocation struct {
 	sources       []Source // the files that gave the keys being looked up their values (sources.go)
 	warnings      []string
 	warned        map[string]bool
-	pitfalls      notes // pitfalls.go, when the request asks for them
+	pitfalls      notes // when the request asks for them: noted by interpolate.go, then pitfalls.go
 	// errPath is where in a data value a failed interpolation sits, innermost first (hash keys and
 	// array indexes), filled as the error returns: lookupInLocation turns it into a line.
 	errPath []any

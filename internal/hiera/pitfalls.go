@@ -1,51 +1,14 @@
 // Pitfalls: silent traps Puppet has too (it answers without a word), reported without changing
-// any answer when a request asks for them.
+// any answer when a request asks for them. This file is the analysis run once a lookup has its
+// answer (findPitfalls); what a lookup notices while it runs (a value interpolating an unset
+// variable) is noted by interpolate.go.
 package hiera
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 )
-
-// maxPitfalls bounds the pitfalls of one lookup; each is a sentence.
-const maxPitfalls = 10
-
-// noteUnset records that a value interpolated variable expr and found it unset (Puppet makes it an
-// empty string), when the request asks for pitfalls.
-func (inv *invocation) noteUnset(expr string) {
-	if !inv.req.Pitfalls {
-		return
-	}
-	key := "" // the innermost key being looked up (the recursion guard also holds "scope:x" names)
-	for i := len(inv.nameStack) - 1; i >= 0 && key == ""; i-- {
-		if !strings.HasPrefix(inv.nameStack[i], "scope:") {
-			key = inv.nameStack[i]
-		}
-	}
-	if key == "" {
-		return
-	}
-	if inv.secret() { // the expression is part of the secret's text
-		inv.pitfall(fmt.Sprintf("The value of %q interpolates a variable that is not set (its name withheld: the value is secret): "+
-			"it became an empty string, as in Puppet. Give the fact or variable in facts or scope, or check its name.", key))
-		return
-	}
-	inv.pitfall(fmt.Sprintf("The value of %q interpolates %%{%s}, which is not set: it became an empty string, as in Puppet. "+
-		"Give the fact or variable in facts or scope, or check its name.", key, expr))
-}
-
-func (inv *invocation) pitfall(msg string) { inv.pitfalls.add(msg) }
-
-// notes are distinct sentences, at most maxPitfalls: no more are reported.
-type notes []string
-
-func (n *notes) add(msg string) {
-	if len(*n) < maxPitfalls && !slices.Contains(*n, msg) {
-		*n = append(*n, msg)
-	}
-}
 
 // findPitfalls adds the pitfalls of the key root's lookup that do not come from its values: facts
 // whose names hold a dot, hierarchy paths that interpolate a variable that is not set, and a
