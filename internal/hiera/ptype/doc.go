@@ -1,9 +1,11 @@
 // Package ptype is Puppet's type language as lookup_options' value_type uses it: the types (Type,
 // ptype.go), the parser with Puppet's messages (Parse: ptypeparse.go for the expression,
 // ptypeparams.go for each type's parameters), instance and assignability checks (IsInstance,
-// ptypematch.go) and the TypeMismatchDescriber's messages (Check, ptypedescribe.go).
+// ptypematch.go, with variants normalized as Puppet does in ptypenormalize.go and the bound on a
+// check's regexp work in ptypematchlimit.go) and the TypeMismatchDescriber's messages (Check,
+// ptypedescribe.go).
 //
 // A new Puppet type: its kind and String in ptype.go, its name or constructor in ptypeparse.go or
-// ptypeparams.go, its instance and assignability rules in ptypematch.go, its wording in
-// ptypedescribe.go. It imports the value model and rubyre (Pattern types).
+// ptypeparams.go, its instance and assignability rules in ptypematch.go (and, for a type that
+// merges in a Variant, ptypenormalize.go), its wording in ptypedescribe.go. It imports the value model and rubyre (Pattern types).
 package ptype
