@@ -28,14 +28,18 @@ Subcommands (the hiera-eyaml gem's, with its flags):
 
 Keys, the first given winning: --pkcs7-private-key and --pkcs7-public-key; the variables
 HIERA_EYAML_PRIVATE_KEY_PATH, HIERA_EYAML_PUBLIC_KEY_PATH, HIERA_EYAML_PRIVATE_KEY and
-HIERA_EYAML_PUBLIC_KEY (the keys' text), as the provider reads them; the gem's defaults
-./keys/private_key.pkcs7.pem and ./keys/public_key.pkcs7.pem.
+HIERA_EYAML_PUBLIC_KEY (the keys' text), as the provider reads them; the options
+pkcs7_private_key and pkcs7_public_key of an eyaml level of a hiera.yaml (--config, and --level
+when it has several); the gem's defaults ./keys/private_key.pkcs7.pem and
+./keys/public_key.pkcs7.pem.
 Run "hieraform eyaml <subcommand> --help" for its flags.
 `
 
 var eyamlCommands = []command{
 	{"encrypt", "", runEyamlEncrypt},
 	{"decrypt", "", runEyamlDecrypt},
+	{"edit", "", runEyamlEdit},
+	{"recrypt", "", runEyamlRecrypt},
 	{"createkeys", "", runEyamlCreatekeys},
 }
 
@@ -74,11 +78,14 @@ const (
 // eyamlKeys are the key flags of the eyaml subcommands.
 type eyamlKeys struct {
 	private, public string
+	config, level   string
 }
 
 func (k *eyamlKeys) register(fs *flag.FlagSet) {
-	fs.StringVar(&k.private, "pkcs7-private-key", "", "the private key `file` (default: "+envPrivateKeyPath+", else "+defaultPrivateKey+")")
-	fs.StringVar(&k.public, "pkcs7-public-key", "", "the public key `file`, a certificate (default: "+envPublicKeyPath+", else "+defaultPublicKey+")")
+	fs.StringVar(&k.private, "pkcs7-private-key", "", "the private key `file` (default: "+envPrivateKeyPath+", else the --config level's, else "+defaultPrivateKey+")")
+	fs.StringVar(&k.public, "pkcs7-public-key", "", "the public key `file`, a certificate (default: "+envPublicKeyPath+", else the --config level's, else "+defaultPublicKey+")")
+	fs.StringVar(&k.config, "config", "", "a `hiera.yaml` whose eyaml level names the keys (options pkcs7_private_key and pkcs7_public_key)")
+	fs.StringVar(&k.level, "level", "", "the hierarchy level of --config whose keys to use, by `name` (default: its only eyaml level)")
 	registerQuiet(fs)
 }
 
@@ -95,7 +102,8 @@ type keySource struct {
 	explicit         bool // given by the user, not the gem's default
 }
 
-func pickKey(flagValue, pathVar, textVar, fallback string) keySource {
+// pickKey is the first key given: the flag, the variables, the level's option, the gem's default.
+func pickKey(flagValue, pathVar, textVar, levelPath, fallback string) keySource {
 	switch {
 	case flagValue != "":
 		return keySource{path: flagValue, name: flagValue, explicit: true}
@@ -103,16 +111,20 @@ func pickKey(flagValue, pathVar, textVar, fallback string) keySource {
 		return keySource{path: os.Getenv(pathVar), name: os.Getenv(pathVar), explicit: true}
 	case os.Getenv(textVar) != "":
 		return keySource{text: os.Getenv(textVar), name: "$" + textVar, explicit: true}
+	case levelPath != "":
+		return keySource{path: levelPath, name: levelPath, explicit: true}
 	}
 	return keySource{path: fallback, name: fallback}
 }
 
-func (k eyamlKeys) privateSource() keySource {
-	return pickKey(k.private, envPrivateKeyPath, envPrivateKey, defaultPrivateKey)
+func (k eyamlKeys) privateSource() (keySource, error) {
+	lk, err := k.levelKeys()
+	return pickKey(k.private, envPrivateKeyPath, envPrivateKey, lk.private, defaultPrivateKey), err
 }
 
-func (k eyamlKeys) publicSource() keySource {
-	return pickKey(k.public, envPublicKeyPath, envPublicKey, defaultPublicKey)
+func (k eyamlKeys) publicSource() (keySource, error) {
+	lk, err := k.levelKeys()
+	return pickKey(k.public, envPublicKeyPath, envPublicKey, lk.public, defaultPublicKey), err
 }
 
 // read returns the key's PEM text; errors name the file or variable.
@@ -131,7 +143,10 @@ func (s keySource) read() ([]byte, error) {
 // when both are the gem's default files and the certificate exists: a private key given alone
 // decrypts alone, as the provider's.
 func (k eyamlKeys) decryptor() (*eyaml.Decryptor, keySource, error) {
-	src := k.privateSource()
+	src, err := k.privateSource()
+	if err != nil {
+		return nil, src, err
+	}
 	pem, err := src.read()
 	if err != nil {
 		return nil, src, err
@@ -140,7 +155,10 @@ func (k eyamlKeys) decryptor() (*eyaml.Decryptor, keySource, error) {
 	if err != nil {
 		return nil, src, fmt.Errorf("private key %s: %s", src.name, detail(err))
 	}
-	pub := k.publicSource()
+	pub, err := k.publicSource()
+	if err != nil {
+		return nil, src, err
+	}
 	if !pub.explicit {
 		if _, err := os.Stat(pub.path); err != nil || src.explicit {
 			return dec, src, nil // the private key alone decrypts
@@ -158,7 +176,11 @@ func (k eyamlKeys) decryptor() (*eyaml.Decryptor, keySource, error) {
 
 // encryptor loads the public key.
 func (k eyamlKeys) encryptor() (*eyaml.Encryptor, error) {
-	return loadEncryptor(k.publicSource())
+	src, err := k.publicSource()
+	if err != nil {
+		return nil, err
+	}
+	return loadEncryptor(src)
 }
 
 func loadEncryptor(src keySource) (*eyaml.Encryptor, error) {

@@ -167,3 +167,49 @@ func TestEyamlEncryptFormAsTheGem(t *testing.T) {
 		t.Errorf("the gem reads back %q, want %q", got, form)
 	}
 }
+
+// edit through $EDITOR: ours and the gem's edit of one file give the same file but for the
+// ciphertext of the changed and added values; ours keeps the unchanged one's bytes.
+func TestEyamlEditAsTheGem(t *testing.T) {
+	dir, _ := keyDirs(t)
+	form := "---\n# secrets\none: DEC::PKCS7[first secret]!\ntwo: >\n  DEC::PKCS7[second secret]!\nplain: text\n"
+	path := filepath.Join(dir, "form.eyaml")
+	must(t, os.WriteFile(path, []byte(form), 0o644))
+	before := gem(t, dir, "", "encrypt", "-e", path)
+	editorScript(t, dir, `sed -i 's/\[second secret\]/[changed secret]/; s/^plain: text$/plain: text\nadded: DEC::PKCS7[new secret]!/' "$1"`)
+	ourFile, gemFile := filepath.Join(dir, "ours.eyaml"), filepath.Join(dir, "gems.eyaml")
+	for _, p := range []string{ourFile, gemFile} {
+		must(t, os.WriteFile(p, []byte(before), 0o644))
+	}
+	ours(t, dir, "", "edit", ourFile)
+	gem(t, dir, "", "edit", gemFile)
+	ourText, err := os.ReadFile(ourFile)
+	must(t, err)
+	gemText, err := os.ReadFile(gemFile)
+	must(t, err)
+	if tokenRe.ReplaceAllString(string(ourText), "ENC") != tokenRe.ReplaceAllString(string(gemText), "ENC") {
+		t.Errorf("ours:\n%s\nthe gem's:\n%s", ourText, gemText)
+	}
+	if got, want := gem(t, dir, "", "decrypt", "-f", ourFile), gem(t, dir, "", "decrypt", "-f", gemFile); got != want {
+		t.Errorf("the gem decrypts ours to %q, its own to %q", got, want)
+	}
+	if !strings.HasPrefix(string(ourText), before[:strings.Index(before, "two:")]) {
+		t.Errorf("the unchanged value's ciphertext changed:\n%s", ourText)
+	}
+}
+
+// recrypt to new keys: the gem decrypts the re-keyed file with the new keys to what it decrypted
+// the old file to with the old ones.
+func TestEyamlRecryptAsTheGem(t *testing.T) {
+	dir, _ := keyDirs(t)
+	form := "---\none: DEC::PKCS7[first secret]!\ntwo: >\n    DEC::PKCS7[second\nsecret]!\n# done\n"
+	path := filepath.Join(dir, "common.eyaml")
+	must(t, os.WriteFile(path, []byte(form), 0o644))
+	must(t, os.WriteFile(path, []byte(gem(t, dir, "", "encrypt", "-e", path)), 0o644))
+	want := gem(t, dir, "", "decrypt", "-f", path)
+	gem(t, dir, "", "createkeys", "-q", "--pkcs7-private-key", "new/private.pem", "--pkcs7-public-key", "new/public.pem")
+	ours(t, dir, "", "recrypt", "--to-public-key", "new/public.pem", path)
+	if got := gem(t, dir, "", "decrypt", "-f", path, "--pkcs7-private-key", "new/private.pem", "--pkcs7-public-key", "new/public.pem"); got != want {
+		t.Errorf("the gem with the new keys: %q, want %q", got, want)
+	}
+}

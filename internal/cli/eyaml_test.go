@@ -119,3 +119,46 @@ func TestEyamlCreatekeysNeverOverwrites(t *testing.T) {
 		t.Errorf("exit %d, and a private key was written without its certificate", rc)
 	}
 }
+
+// Keys from a hiera.yaml's eyaml level, relative to its directory; the flags win over it.
+func TestEyamlKeysFromConfig(t *testing.T) {
+	dir := eyamlDir(t)
+	site := filepath.Join(dir, "site")
+	must(t, os.MkdirAll(site, 0o755))
+	level := func(name, key string) string {
+		return "  - name: " + name + "\n    lookup_key: eyaml_lookup_key\n    path: common.eyaml\n    options:\n" +
+			"      pkcs7_private_key: \"" + key + "/private.pem\"\n      pkcs7_public_key: \"" + key + "/public.pem\"\n"
+	}
+	hieraYAML := "version: 5\nhierarchy:\n" + level("secrets", "../other") + level("vault", "/nonexistent")
+	must(t, os.WriteFile(filepath.Join(site, "hiera.yaml"), []byte(hieraYAML), 0o644))
+	must(t, os.WriteFile(filepath.Join(site, "one.yaml"), []byte("version: 5\nhierarchy:\n"+level("secrets", "%{facts.keydir}")), 0o644))
+	cfg := []string{"--config", "site/hiera.yaml", "--level", "secrets"}
+	rc, token, errOut := eyamlRun(t, dir, "", append([]string{"encrypt", "-o", "string", "-s", "x"}, cfg...)...)
+	if rc != 0 {
+		t.Fatalf("encrypt with the level's key: %s", errOut)
+	}
+	if rc, out, _ := eyamlRun(t, dir, "", append([]string{"decrypt", "-s", token}, cfg...)...); rc != 0 || out != "x\n" {
+		t.Errorf("decrypt with the level's key: %d %q", rc, out)
+	}
+	if rc, _, errOut := eyamlRun(t, dir, "", "decrypt", "-s", token); rc != 1 || !strings.Contains(errOut, "another key") {
+		t.Errorf("the value was not encrypted for the level's key: %d %q", rc, errOut)
+	}
+	flags := append([]string{"decrypt", "-s", token, "--pkcs7-private-key", "keys/private_key.pkcs7.pem", "--pkcs7-public-key", "keys/public_key.pkcs7.pem"}, cfg...)
+	if rc, _, errOut := eyamlRun(t, dir, "", flags...); rc != 1 || !strings.Contains(errOut, "private key keys/private_key.pkcs7.pem") {
+		t.Errorf("the flags do not win over the level: %d %q", rc, errOut)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--config", "site/hiera.yaml"}, "has 2 eyaml levels (secrets, vault): name one with --level"},
+		{[]string{"--config", "site/hiera.yaml", "--level", "common"}, `no eyaml level named "common" (its eyaml levels: secrets, vault)`},
+		{[]string{"--config", "site/one.yaml"}, `pkcs7_private_key "%{facts.keydir}/private.pem" interpolates a variable`},
+		{[]string{"--level", "secrets"}, "--level needs --config"},
+		{[]string{"--config", "site/missing.yaml"}, "cannot read site/missing.yaml"},
+	} {
+		if rc, _, errOut := eyamlRun(t, dir, "", append([]string{"decrypt", "-s", token}, tc.args...)...); rc != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q; want %q", tc.args, rc, errOut, tc.want)
+		}
+	}
+}
