@@ -77,3 +77,21 @@ func TestCachedTool(t *testing.T) {
 		t.Errorf("go_tool: %q, %v; want the cached %s, nothing built", out, err, tool)
 	}
 }
+
+// scripts/puppetdb.sh with nothing listening on its port: status and load say PuppetDB is not
+// running and fail, and an unknown subcommand shows the usage, all without touching PostgreSQL.
+func TestPuppetDBScriptNotRunning(t *testing.T) {
+	t.Parallel()
+	for args, want := range map[string]string{
+		"status":    "puppetdb.sh: not running at http://127.0.0.1:1\n",
+		"load /tmp": "puppetdb.sh: PuppetDB is not running at http://127.0.0.1:1: scripts/puppetdb.sh up\n",
+		"restart":   "puppetdb.sh: usage: scripts/puppetdb.sh up|down|status|env|load DIR\n",
+	} {
+		cmd := exec.Command("bash", append([]string{"scripts/puppetdb.sh"}, strings.Fields(args)...)...)
+		cmd.Env = append(os.Environ(), "HIERAFORM_PUPPETDB_PORT=1", "HIERAFORM_PUPPETDB_DIR="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 1 || string(out) != want {
+			t.Errorf("puppetdb.sh %s: %v, output %q, want exit status 1 and %q", args, err, out, want)
+		}
+	}
+}

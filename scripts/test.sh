@@ -22,6 +22,47 @@ export TF_ACC_TERRAFORM_PATH=$tf
 : >"$tmp/terraform.rc"
 export TF_CLI_CONFIG_FILE=$tmp/terraform.rc
 
+# follow LOG PID: passes LOG on as it grows until background job PID ends; PID's exit status.
+follow() {
+	local shown=0 size alive=1
+	while [ $alive = 1 ]; do
+		kill -0 "$2" 2>/dev/null || alive=0 # checked first, so that its last lines are shown
+		size=$(wc -c <"$1")
+		[ "$size" -gt "$shown" ] && tail -c +$((shown + 1)) "$1" | head -c $((size - shown))
+		shown=$size
+		[ $alive = 0 ] || sleep 1
+	done
+	wait "$2"
+}
+
+# A real PuppetDB for the integration tests (scripts/puppetdb.sh), started now in the background
+# and waited for before the Go tests: as root (CI) it is installed when missing; otherwise only one
+# already running is used, and the PuppetDB tests skip saying how to run them.
+puppetdb=
+if [ "${HIERAFORM_PUPPETDB:-}" = off ]; then
+	echo "PuppetDB: HIERAFORM_PUPPETDB=off, its integration tests skip"
+elif bash scripts/puppetdb.sh status >/dev/null 2>&1; then
+	echo "PuppetDB: already running; the integration tests use it"
+	puppetdb=running
+elif [ "$(id -u)" = 0 ]; then
+	echo "PuppetDB: starting it in the background for the integration tests (scripts/puppetdb.sh up; $tmp/puppetdb.log)"
+	bash scripts/puppetdb.sh up >"$tmp/puppetdb.log" 2>&1 &
+	puppetdb=$!
+	trap 'bash scripts/puppetdb.sh down; rm -rf "$tmp"' EXIT
+else
+	echo "PuppetDB: not running and not root to start it: its integration tests skip (run scripts/puppetdb.sh up as root first)"
+fi
+# puppetdb_ready waits for the background start, passing its progress on, and exports the
+# variables the tests read.
+puppetdb_ready() {
+	local waited=$SECONDS
+	if [ "$puppetdb" != running ]; then
+		follow "$tmp/puppetdb.log" "$puppetdb" || { echo "PuppetDB did not start: its integration tests skip"; return 1; }
+		echo "PuppetDB: ready ($(elapsed "$waited") waited here)"
+	fi
+	eval "$(bash scripts/puppetdb.sh env)"
+}
+
 failed=()
 check() { # check NAME COMMAND...: runs one check, never silent for long, and records its failure
 	echo "== $1 ($(elapsed "$start") so far)"
@@ -46,15 +87,7 @@ fi
 # tools_ready waits for the background builds, passing their progress on as it comes.
 tools_ready() {
 	[ -n "$background" ] || return 0
-	local shown=0 size
-	while :; do
-		size=$(wc -c <"$tmp/tools.log")
-		[ "$size" -gt "$shown" ] && tail -c +$((shown + 1)) "$tmp/tools.log" | head -c $((size - shown))
-		shown=$size
-		kill -0 "$background" 2>/dev/null || break
-		sleep 2
-	done
-	wait "$background"
+	follow "$tmp/tools.log" "$background"
 	background=
 }
 
@@ -89,6 +122,7 @@ release_config() {
 
 check "go vet" go vet ./...
 check gofmt gofmt_check
+[ -z "$puppetdb" ] || { echo "== PuppetDB up ($(elapsed "$start") so far)"; puppetdb_ready || failed+=("PuppetDB up"); } # not in check: it exports
 # Under the newest CLI every provider test must run: a skip for want of a newer one fails.
 check "go test" env HIERAFORM_TEST_NO_SKIP=1 go test -race -p 2 -count=1 -timeout 30m ./...
 # the engine's agreement with Puppet's recorded answers, as a number (the test above enforces it)

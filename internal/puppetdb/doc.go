@@ -1,0 +1,17 @@
+// Package puppetdb reads nodes' facts from PuppetDB: an `inventory` query (PQL, or PuppetDB's AST
+// query language) over the v4 query API, each node's certname, facts and trusted facts.
+//
+// The answer is decoded as it arrives, one node at a time, so a fleet of 50,000 nodes is never
+// held as one response. Facts are read with the engine's JSON reader (Ruby's JSON: exact
+// integers, last duplicate key wins), so a node from PuppetDB answers as the same facts in a
+// facts file would.
+//
+// Connections: plain HTTP, or HTTPS with the Puppet CA and a client certificate (files or PEM
+// text) as PuppetDB requires, or a Puppet Enterprise RBAC token (the X-Authentication header). A
+// request that cannot connect is tried again (connection errors only: an answer, even an error,
+// is final); a server that says nothing for the timeout fails the query. Every error names the
+// URL, never the token or a key.
+//
+// Deactivated and expired nodes are left out as PuppetDB leaves them out; a query that asks for
+// them (`node_state = "any"`) gets them.
+package puppetdb

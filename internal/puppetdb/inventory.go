@@ -1,0 +1,250 @@
+package puppetdb
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+)
+
+// Node is one node as PuppetDB holds it.
+type Node struct {
+	Certname string
+	// Facts are the node's facts less "trusted": PuppetDB stores the trusted facts among the facts
+	// (Puppet Server's terminus adds them), but a compiling node's $facts never holds them.
+	Facts *model.Hash
+	// Trusted is the node's trusted facts ($trusted), nil when PuppetDB holds none.
+	Trusted *model.Hash
+}
+
+// AllNodes is the query for every active node.
+const AllNodes = "inventory[certname, facts, trusted] {}"
+
+// MaxNodeSize bounds one node's entry in PuppetDB's answer, as facts.MaxFileSize bounds a facts file.
+const MaxNodeSize = 16 << 20
+
+// Nodes runs query and calls each with every node of its answer as the node arrives; an error
+// from each stops the query and is returned as is. query is PQL (an inventory query, e.g.
+// `inventory[certname, facts, trusted] { facts.role = "web" }`), or an AST query over the
+// inventory endpoint (JSON starting with "["); "" means AllNodes. It returns how many nodes came.
+func (c *Client) Nodes(ctx context.Context, query string, each func(*Node) error) (int, error) {
+	path, body, err := request(query)
+	if err != nil {
+		return 0, &Error{URL: c.base + path, Msg: err.Error()}
+	}
+	answer, err := c.post(ctx, path, body)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = answer.Close() }()
+	n, err := decodeNodes(answer, each)
+	var fromEach eachError
+	if errors.As(err, &fromEach) {
+		return n, fromEach.err
+	}
+	if err != nil {
+		var pdbErr *Error
+		if errors.As(err, &pdbErr) {
+			return n, err
+		}
+		return n, &Error{URL: c.base + path, Msg: streamMessage(err, n, c.timeout), Err: err}
+	}
+	return n, nil
+}
+
+// Node reads the node named certname; PuppetDB holding no active node of that name is an error.
+func (c *Client) Node(ctx context.Context, certname string) (*Node, error) {
+	ast, _ := json.Marshal([]string{"=", "certname", certname})
+	var found *Node
+	_, err := c.Nodes(ctx, string(ast), func(n *Node) error { found = n; return nil })
+	if err != nil {
+		return nil, err
+	}
+	if found == nil {
+		return nil, &Error{URL: c.base + inventoryPath, Msg: fmt.Sprintf("no active node named %q (deactivated and expired nodes are left out)", certname)}
+	}
+	return found, nil
+}
+
+const (
+	queryPath     = "/pdb/query/v4"
+	inventoryPath = "/pdb/query/v4/inventory"
+)
+
+// request is the endpoint and body for query: PQL goes to the root query endpoint, an AST query
+// to the inventory endpoint.
+func request(query string) (path string, body []byte, err error) {
+	query = strings.TrimSpace(query)
+	if query == "" {
+		query = AllNodes
+	}
+	if strings.HasPrefix(query, "[") {
+		if !json.Valid([]byte(query)) {
+			return inventoryPath, nil, errors.New("the query starts with \"[\" but is not a JSON AST query (PQL starts with an entity: inventory[certname, facts, trusted] { ... })")
+		}
+		body, err = json.Marshal(map[string]json.RawMessage{"query": json.RawMessage(query)})
+		return inventoryPath, body, err
+	}
+	body, err = json.Marshal(map[string]string{"query": query})
+	return queryPath, body, err
+}
+
+// eachError carries an error of the caller's function through decodeNodes untouched.
+type eachError struct{ err error }
+
+func (e eachError) Error() string { return e.err.Error() }
+
+// decodeNodes reads the answer, a JSON array of inventory entries, one entry at a time.
+func decodeNodes(answer io.Reader, each func(*Node) error) (int, error) {
+	window := &window{r: answer, left: MaxNodeSize}
+	buffered := bufio.NewReaderSize(window, 64<<10)
+	if err := expectArray(buffered); err != nil {
+		return 0, err
+	}
+	dec := json.NewDecoder(buffered)
+	if _, err := dec.Token(); err != nil { // the "[" expectArray saw
+		return 0, err
+	}
+	n := 0
+	for dec.More() {
+		window.left = MaxNodeSize
+		var entry struct {
+			Certname *string
+			Facts    json.RawMessage
+			Trusted  json.RawMessage
+		}
+		if err := dec.Decode(&entry); err != nil {
+			if errors.Is(err, errNodeTooLarge) {
+				return n, fmt.Errorf("node %d of the answer is larger than %d MB", n+1, MaxNodeSize>>20)
+			}
+			return n, err
+		}
+		node, err := entryNode(entry.Certname, entry.Facts, entry.Trusted)
+		if err != nil {
+			return n, fmt.Errorf("node %d of the answer: %w", n+1, err)
+		}
+		n++
+		if err := each(node); err != nil {
+			return n, eachError{err}
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing "]"
+		return n, err
+	}
+	return n, nil
+}
+
+// expectArray checks that the answer starts as a JSON array, quoting its start when it does not.
+func expectArray(r *bufio.Reader) error {
+	start, err := r.Peek(512)
+	if len(start) == 0 && err != nil {
+		if errors.Is(err, io.EOF) {
+			return errors.New("the answer is empty, not JSON")
+		}
+		return err
+	}
+	trimmed := bytes.TrimLeft(start, " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		return nil
+	}
+	snippet := strings.TrimSpace(printable(string(bytes.ToValidUTF8(trimmed, []byte("?")))))
+	if len(snippet) > 200 {
+		snippet = snippet[:200] + "..."
+	}
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		return fmt.Errorf("the answer is a JSON object, not the list of nodes an inventory query gives: %s", snippet)
+	}
+	return fmt.Errorf("the answer is not JSON (is the URL PuppetDB's, without a path?): %s", snippet)
+}
+
+// entryNode makes a Node of one inventory entry.
+func entryNode(certname *string, facts, trusted json.RawMessage) (*Node, error) {
+	if certname == nil || *certname == "" {
+		return nil, errors.New("it has no certname: the query must be an inventory query giving certname and facts, e.g. inventory[certname, facts, trusted] { ... }")
+	}
+	if len(facts) == 0 {
+		return nil, fmt.Errorf("%s has no facts: the query must be an inventory query giving certname and facts, e.g. inventory[certname, facts, trusted] { ... }", *certname)
+	}
+	f, err := hashOf(facts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: facts: %w", *certname, err)
+	}
+	node := &Node{Certname: *certname, Facts: f}
+	if f != nil {
+		if t, ok := f.Get("trusted"); ok {
+			node.Trusted, _ = t.(*model.Hash)
+			f.Delete("trusted")
+		}
+	} else {
+		node.Facts = model.NewHash(0)
+	}
+	if len(trusted) > 0 {
+		t, err := hashOf(trusted)
+		if err != nil {
+			return nil, fmt.Errorf("%s: trusted: %w", *certname, err)
+		}
+		if t != nil {
+			node.Trusted = t
+		}
+	}
+	return node, nil
+}
+
+// hashOf reads a JSON object (nil for null) with the engine's JSON reader.
+func hashOf(raw json.RawMessage) (*model.Hash, error) {
+	v, err := datafile.ParseJSON(raw)
+	if err != nil {
+		return nil, err
+	}
+	switch t := v.(type) {
+	case *model.Hash:
+		return t, nil
+	case nil:
+		return nil, nil
+	}
+	return nil, fmt.Errorf("not a hash: %s", model.ClassName(v))
+}
+
+// streamMessage words an answer that broke off or went wrong while it streamed.
+func streamMessage(err error, nodes int, timeout time.Duration) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("the answer stopped for longer than the timeout of %s after %d nodes", timeout, nodes)
+	case errors.Is(err, context.Canceled):
+		return "the query was cancelled"
+	}
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Sprintf("the answer is not valid JSON after %d nodes: %s", nodes, err)
+	}
+	return err.Error()
+}
+
+var errNodeTooLarge = errors.New("node too large")
+
+// window lets at most left more bytes through; decodeNodes renews it for every node, so no node
+// of the answer can make the decoder buffer more than MaxNodeSize (plus a read-ahead).
+type window struct {
+	r    io.Reader
+	left int64
+}
+
+func (w *window) Read(p []byte) (int, error) {
+	if w.left <= 0 {
+		return 0, errNodeTooLarge
+	}
+	if int64(len(p)) > w.left {
+		p = p[:w.left]
+	}
+	n, err := w.r.Read(p)
+	w.left -= int64(n)
+	return n, err
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package puppetdb
+
+const raceDetector = false
