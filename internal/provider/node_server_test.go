@@ -6,8 +6,11 @@ import (
 
 // configsFor are the configurations worth comparing for a data source type.
 func configsFor(typeName string, typ tftypes.Object) map[string]map[string]tftypes.Value {
-	if typeName == "hiera_node" {
+	switch typeName {
+	case "hiera_node":
 		return nodeConfigs()
+	case "hiera_nodes":
+		return nodesConfigs()
 	}
 	return dataConfigs(typ)
 }
@@ -42,5 +45,28 @@ func nodeConfigs() map[string]map[string]tftypes.Value {
 		"empty prefix":        {"prefixes": list6(str6(""))},
 		"unknown keys":        {"keys": unknownList},
 		"unknown prefix":      {"prefixes": list6(tftypes.NewValue(tftypes.String, tftypes.UnknownValue))},
+	}
+}
+
+// nodesConfigs are hiera_nodes configurations worth comparing likewise: the fleet of testdata/fleet
+// and nodes given by name, whole and with keys, selected, and each kind of failure.
+func nodesConfigs() map[string]map[string]tftypes.Value {
+	fleetDir := str6("testdata/fleet")
+	given := object6(map[string]tftypes.Value{"mail01.example.com": object6(map[string]tftypes.Value{"role": str6("web")}),
+		"db01.example.com": object6(map[string]tftypes.Value{})})
+	return map[string]map[string]tftypes.Value{
+		"facts_dir":         {"facts_dir": fleetDir},
+		"nodes":             {"nodes": given},
+		"keys":              {"facts_dir": fleetDir, "keys": list6(str6("tags"), str6("no::such::key"), str6("ntp::servers"))},
+		"select":            {"facts_dir": fleetDir, "select": list6(str6("web*"), str6("nothing*")), "prefixes": list6(str6("t"))},
+		"facts":             {"facts_dir": fleetDir, "facts": object6(map[string]tftypes.Value{"role": str6("db")})},
+		"environment":       {"facts_dir": fleetDir, "environment": str6(staging)},
+		"module warning":    {"facts_dir": fleetDir, "modulepath": list6(str6(warnModules))},
+		"failing keys":      {"facts_dir": fleetDir, "environment": str6(production), "keys": list6(str6("broken::setting"))},
+		"named twice":       {"facts_dir": fleetDir, "nodes": given},
+		"no nodes":          {},
+		"missing directory": {"facts_dir": str6("testdata/nowhere")},
+		"bad select":        {"nodes": given, "select": list6(str6("web["))},
+		"empty select":      {"nodes": given, "select": list6(str6(""))},
 	}
 }

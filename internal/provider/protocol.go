@@ -98,6 +98,15 @@ func newServer(ctx context.Context, fw tfprotov6.ProviderServer, p *hieraProvide
 					return out.attribute, diags
 				}
 			}
+		case *nodesDataSource:
+			ds, err = newDirectDataSource(ctx, d, nodesSchema(), reflect.TypeFor[nodesModel]())
+			if err == nil {
+				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (func(string) ([]byte, error), diag.Diagnostics) {
+					nm, _ := m.(*nodesModel) // the codec's model
+					out, diags := pd.readNodes(ctx, nm, scope)
+					return out.attribute, diags
+				}
+			}
 		default:
 			continue
 		}

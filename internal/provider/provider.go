@@ -170,7 +170,7 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 }
 
 func (p *hieraProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{NewLookupDataSource, NewHashDataSource, NewArrayDataSource, NewSecretDataSource, NewNodeDataSource}
+	return []func() datasource.DataSource{NewLookupDataSource, NewHashDataSource, NewArrayDataSource, NewSecretDataSource, NewNodeDataSource, NewNodesDataSource}
 }
 
 func (p *hieraProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {

@@ -338,3 +338,25 @@ func MsgpackLen(b []byte) int {
 	}
 	return at
 }
+
+// SplitDynamic reads a dynamic value as the state holds it, [its type as JSON, the value]: the
+// type's JSON text and the value's msgpack, each without a copy.
+func SplitDynamic(b []byte) (typeJSON, value []byte, ok bool) {
+	if len(b) < 2 || b[0] != 0x92 {
+		return nil, nil, false
+	}
+	n := MsgpackLen(b[1:])
+	head := 0
+	switch c := b[1]; {
+	case c == 0xc4:
+		head = 2
+	case c == 0xc5:
+		head = 3
+	case c == 0xc6:
+		head = 5
+	}
+	if n == 0 || head == 0 || MsgpackLen(b[1+n:]) != len(b)-1-n {
+		return nil, nil, false
+	}
+	return b[1+head : 1+n], b[1+n:], true
+}

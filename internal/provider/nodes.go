@@ -1,0 +1,283 @@
+package provider
+
+// hiera_nodes' read: the fleet's nodes from its node sources, each read as hiera_node reads it
+// (readNode), many at once, and their attributes put together keyed by node name.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/fleet"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/provider/wire"
+)
+
+// perNodeAttributes are hiera_nodes' attributes that hold, per node, that node's hiera_node attribute.
+var perNodeAttributes = []string{"json", "found_keys", "missing_keys", "secret_keys", "failed_keys", "sources"}
+
+// readNodes answers hiera_nodes' arguments in m. scope, when not nil, is m's facts and scope
+// converted already (scopeCache): what every node shares.
+func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hiera.Scope) (out nodeOutput, diags diag.Diagnostics) {
+	switch {
+	case pd == nil:
+		diags.AddError("Provider Not Configured", "The hiera provider was not configured. This is a provider bug, please report it.")
+		return out, diags
+	case pd.unknown:
+		diags.Append(argumentsNotKnown("the nodes' keys cannot be read"))
+		return out, diags
+	}
+	nodes, diags := pd.fleetNodes(ctx, m)
+	if diags.HasError() {
+		return out, diags
+	}
+	shared := scope
+	if shared == nil {
+		s, scopeDiags := pd.engineScope(ctx, &m.lookupArgs)
+		if diags.Append(scopeDiags...); diags.HasError() {
+			return out, diags
+		}
+		shared = &s
+	}
+	outs := make([]nodeOutput, len(nodes))
+	nodeDiags := make([]diag.Diagnostics, len(nodes))
+	fleet.Each(ctx, len(nodes), func(i int) {
+		n := nodes[i]
+		nm := nodeModel{lookupArgs: m.lookupArgs, Keys: m.Keys, Prefixes: m.Prefixes}
+		s := hiera.Scope{Facts: overlay(shared.Facts, n.Facts), Vars: withCertname(shared.Vars, n.Name)}
+		outs[i], nodeDiags[i] = pd.readNode(ctx, &nm, &s)
+	})
+	if err := ctx.Err(); err != nil {
+		diags.AddError("Hiera Nodes Read Failed", fmt.Sprintf("Reading the nodes was stopped: %s.", err))
+		return out, diags
+	}
+	if diags.Append(byNode(nodes, nodeDiags)...); diags.HasError() {
+		return out, diags
+	}
+	tflog.Debug(ctx, "hiera nodes", map[string]any{"nodes": len(nodes)})
+	out, err := fleetAttributes(nodes, outs)
+	if err != nil {
+		diags.AddError("Value Conversion Error", "An unexpected error was encountered putting the nodes' attributes together. "+
+			"This is always an error in the provider. Please report the following to the provider developer:\n\n"+err.Error())
+	}
+	return out, diags
+}
+
+// fleetNodes is the nodes of m's node sources (facts_dir, nodes), chosen by select; a glob
+// matching no node is a warning.
+func (pd *providerData) fleetNodes(ctx context.Context, m *nodesModel) ([]fleet.Node, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	var sources []fleet.Source
+	switch {
+	case m.FactsDir.IsUnknown():
+		diags.Append(argumentsNotKnown("facts_dir is not known yet"))
+	case !m.FactsDir.IsNull():
+		sources = append(sources, fleet.Dir(m.FactsDir.ValueString()))
+	}
+	given, err := objectArg(ctx, m.Nodes, path.Root("nodes"))
+	switch {
+	case err != nil:
+		diags.AddAttributeError(path.Root("nodes"), "Invalid Argument", err.Error())
+	case given != nil:
+		byName := fleet.Map{Origin: "nodes", Facts: make(map[string]*hiera.Hash, len(given))}
+		for name, v := range given {
+			facts, ok := v.(map[string]any)
+			if v != nil && !ok {
+				diags.AddAttributeError(path.Root("nodes").AtMapKey(name), "Invalid Argument",
+					fmt.Sprintf("nodes[%q] must be the node's facts, an object such as { role = \"web\" }, got %s", name, tfKind(v)))
+				continue
+			}
+			if byName.Facts[name], err = toHash(facts); err != nil {
+				diags.AddAttributeError(path.Root("nodes").AtMapKey(name), "Invalid Argument", err.Error())
+			}
+		}
+		sources = append(sources, byName)
+	}
+	globs, err := stringList(m.Select)
+	if err != nil {
+		diags.AddAttributeError(path.Root("select"), "Invalid Argument", err.Error())
+	}
+	if diags.HasError() {
+		return nil, diags
+	}
+	if len(sources) == 0 {
+		diags.AddError("No Nodes Given", "hiera_nodes reads the nodes of facts_dir (a directory of facts files, one per node), "+
+			"of nodes (node name -> facts), or both: give at least one.")
+		return nil, diags
+	}
+	all, err := fleet.Collect(ctx, sources...)
+	if err != nil {
+		diags.AddError("Invalid Nodes", "The fleet's nodes cannot be read: "+err.Error())
+		return nil, diags
+	}
+	chosen, unmatched, err := fleet.Select(all, globs)
+	if err != nil {
+		diags.AddAttributeError(path.Root("select"), "Invalid Argument", err.Error())
+		return nil, diags
+	}
+	for _, g := range unmatched {
+		example := ""
+		if len(all) > 0 {
+			example = fmt.Sprintf(" (node names are certnames, such as %q)", all[0].Name)
+		}
+		diags.AddAttributeWarning(path.Root("select"), "No Node Selected",
+			fmt.Sprintf("The select glob %q matches none of the %d nodes%s.", g, len(all), example))
+	}
+	return chosen, diags
+}
+
+// withCertname is vars with trusted.certname set to name, unless vars set it already (or set
+// trusted to something other than a hash: the caller's choice). vars is not changed.
+func withCertname(vars *hiera.Hash, name string) *hiera.Hash {
+	trusted := hiera.NewHash(1)
+	if vars != nil {
+		given, _ := vars.Get("trusted")
+		switch t := given.(type) {
+		case nil:
+		case *hiera.Hash:
+			if _, has := t.Get("certname"); has {
+				return vars
+			}
+			trusted = hiera.NewHash(t.Len() + 1)
+			t.Each(func(k, v any) bool { trusted.Set(k, v); return true })
+		default:
+			return vars
+		}
+	}
+	trusted.Set("certname", name)
+	over := hiera.NewHash(1)
+	over.Set("trusted", trusted)
+	return overlay(vars, over)
+}
+
+// maxListedNodes is how many diagnostics of nodes a read gives one by one.
+const maxListedNodes = 20
+
+// byNode is the nodes' diagnostics, each naming the nodes that had it: the same diagnostic of many
+// nodes (a shared hiera.yaml's warning) once, naming them.
+func byNode(nodes []fleet.Node, perNode []diag.Diagnostics) diag.Diagnostics {
+	type group struct {
+		d     diag.Diagnostic
+		nodes []fleet.Node
+	}
+	var groups []*group
+	index := map[string]*group{}
+	for i, ds := range perNode {
+		for _, d := range ds {
+			key := fmt.Sprintf("%d\x00%s\x00%s", d.Severity(), d.Summary(), d.Detail())
+			if dp, ok := d.(diag.DiagnosticWithPath); ok {
+				key += "\x00" + dp.Path().String()
+			}
+			g := index[key]
+			if g == nil {
+				g = &group{d: d}
+				index[key] = g
+				groups = append(groups, g)
+			}
+			g.nodes = append(g.nodes, nodes[i])
+		}
+	}
+	var out diag.Diagnostics
+	errors, warnings := 0, 0
+	for _, g := range groups {
+		count := &warnings
+		if g.d.Severity() == diag.SeverityError {
+			count = &errors
+		}
+		if *count++; *count > maxListedNodes {
+			continue
+		}
+		detail := whichNodes(g.nodes, len(nodes)) + ": " + g.d.Detail()
+		dp, hasPath := g.d.(diag.DiagnosticWithPath)
+		switch {
+		case g.d.Severity() == diag.SeverityError && hasPath:
+			out.AddAttributeError(dp.Path(), g.d.Summary(), detail)
+		case g.d.Severity() == diag.SeverityError:
+			out.AddError(g.d.Summary(), detail)
+		case hasPath:
+			out.AddAttributeWarning(dp.Path(), g.d.Summary(), detail)
+		default:
+			out.AddWarning(g.d.Summary(), detail)
+		}
+	}
+	if errors > maxListedNodes {
+		out.AddError("Hiera Nodes Read Failed", fmt.Sprintf("... and %d more errors of nodes.", errors-maxListedNodes))
+	}
+	if warnings > maxListedNodes {
+		out.AddWarning("Hiera Warning", fmt.Sprintf("... and %d more warnings of nodes.", warnings-maxListedNodes))
+	}
+	return out
+}
+
+// whichNodes names the nodes a diagnostic is about: one with its origin, a few by name, or every
+// node of the read.
+func whichNodes(nodes []fleet.Node, of int) string {
+	const named = 5
+	switch {
+	case len(nodes) == 1:
+		return fmt.Sprintf("Node %q (%s)", nodes[0].Name, nodes[0].Origin)
+	case len(nodes) == of:
+		return fmt.Sprintf("Every node (%d)", of)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d nodes (", len(nodes))
+	for i, n := range nodes[:min(len(nodes), named)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", n.Name)
+	}
+	if len(nodes) > named {
+		fmt.Fprintf(&b, " and %d more", len(nodes)-named)
+	}
+	return b.String() + ")"
+}
+
+// fleetAttributes puts the nodes' attributes together, keyed by node name (nodes are sorted, as
+// Terraform writes a map's keys). Each node's attributes are released once copied.
+func fleetAttributes(nodes []fleet.Node, outs []nodeOutput) (nodeOutput, error) {
+	names := make([]string, len(nodes))
+	for i, n := range nodes {
+		names[i] = n.Name
+	}
+	typ := []byte(`["object",{`)
+	val := wire.AppendMapHeader(nil, len(nodes))
+	perNode := make(map[string][]byte, len(perNodeAttributes))
+	for _, name := range perNodeAttributes {
+		perNode[name] = wire.AppendMapHeader(nil, len(nodes))
+	}
+	for i, n := range nodes {
+		values, err := outs[i].attribute("values")
+		if err != nil {
+			return nodeOutput{}, err
+		}
+		nodeType, nodeValue, ok := wire.SplitDynamic(values)
+		if !ok {
+			return nodeOutput{}, fmt.Errorf("node %q: its values are not a dynamic value", n.Name)
+		}
+		if i > 0 {
+			typ = append(typ, ',')
+		}
+		typ = append(append(appendJSONName(typ, n.Name), ':'), nodeType...)
+		val = append(wire.AppendString(val, n.Name), nodeValue...)
+		for _, name := range perNodeAttributes {
+			b, err := outs[i].attribute(name)
+			if err != nil && name == "failed_keys" {
+				b, err = wire.AppendMapHeader(nil, 0), nil // a node read that reports none
+			}
+			if err != nil {
+				return nodeOutput{}, err
+			}
+			perNode[name] = append(wire.AppendString(perNode[name], n.Name), b...)
+		}
+		outs[i] = nodeOutput{}
+	}
+	typ = append(typ, "}]"...)
+	perNode["values"] = append(wire.AppendBinary(wire.AppendArrayHeader(make([]byte, 0, 8+len(typ)+len(val)), 2), typ), val...)
+	perNode["node_names"] = appendStrings(nil, names)
+	return nodeOutput{attributes: perNode}, nil
+}

@@ -1,0 +1,187 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"reflect"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+var (
+	_ datasource.DataSource              = (*nodesDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*nodesDataSource)(nil)
+)
+
+// NewNodesDataSource returns hiera_nodes: a fleet's nodes, each answered as hiera_node answers it,
+// in one data source.
+func NewNodesDataSource() datasource.DataSource { return &nodesDataSource{} }
+
+type nodesDataSource struct {
+	data *providerData
+}
+
+// nodesModel is hiera_nodes' arguments and results.
+type nodesModel struct {
+	lookupArgs
+	FactsDir    types.String  `tfsdk:"facts_dir"`
+	Nodes       types.Dynamic `tfsdk:"nodes"`
+	Select      types.List    `tfsdk:"select"`
+	Keys        types.List    `tfsdk:"keys"`
+	Prefixes    types.List    `tfsdk:"prefixes"`
+	NodeNames   types.List    `tfsdk:"node_names"`
+	Values      types.Dynamic `tfsdk:"values"`
+	JSON        types.Map     `tfsdk:"json"`
+	FoundKeys   types.Map     `tfsdk:"found_keys"`
+	MissingKeys types.Map     `tfsdk:"missing_keys"`
+	SecretKeys  types.Map     `tfsdk:"secret_keys"`
+	FailedKeys  types.Map     `tfsdk:"failed_keys"`
+	Sources     types.Map     `tfsdk:"sources"`
+}
+
+func (d *nodesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_nodes"
+}
+
+func (d *nodesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = nodesSchema()
+}
+
+func nodesSchema() schema.Schema {
+	node := nodeSchema().Attributes
+	perNode := func(attribute, what string, elem attr.Type) schema.Attribute {
+		return schema.MapAttribute{
+			MarkdownDescription: "For each node read, by name: its `" + attribute + "` as `hiera_node` gives it (" + what + ").",
+			ElementType:         elem,
+			Computed:            true,
+		}
+	}
+	keyList := types.ListType{ElemType: types.StringType}
+	attrs := argumentAttributes()
+	maps.Copy(attrs, map[string]schema.Attribute{
+		"facts": schema.DynamicAttribute{
+			MarkdownDescription: "Facts every node gets, an object of any shape, below each node's own (its facts file's, its `nodes` entry's): " +
+				"merged over the provider's facts and this data source's `facts_file`, top-level key by key. " + factsDescription,
+			Optional: true,
+		},
+		"facts_file": schema.StringAttribute{
+			MarkdownDescription: "A facts file every node gets, below `facts` and each node's own facts (read as `facts_file` on " +
+				"`hiera_node`). Merged over the provider's facts, top-level key by key.",
+			Optional:   true,
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+		},
+		"facts_dir": schema.StringAttribute{
+			MarkdownDescription: "A directory of facts files, one node per file: every `*.json`, `*.yaml` and `*.yml` file directly " +
+				"inside it (not in subdirectories; hidden files skipped), in any format `facts_file` reads, such as a Puppet Server's " +
+				"facts cache (`/opt/puppetlabs/server/data/puppetserver/yaml/facts`). A node's name is its certname as Puppet names it: " +
+				"its `trusted.certname` fact, else the name the file gives, else its `clientcert` fact, else its `fqdn` fact, else the " +
+				"file's name less its extension. Two files naming one node, a file that does not parse, a symlink leading out of the " +
+				"directory and an empty directory are errors. A relative path is taken from Terraform's working directory.",
+			Optional:   true,
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+		},
+		"nodes": schema.DynamicAttribute{
+			MarkdownDescription: "Nodes given by name: an object of node name to that node's facts (an object of any shape, or `{}`), " +
+				"such as `{ \"web01.example.com\" = { role = \"web\" } }`. With `facts_dir` too, a node may be named by only one of them.",
+			Optional: true,
+		},
+		"select": schema.ListAttribute{
+			MarkdownDescription: "Only the nodes whose names match one of these globs (`*` any characters, `?` one, `[a-z]` a class), " +
+				"such as `[\"web*\", \"db01.example.com\"]`. A glob that matches no node is a warning.",
+			ElementType: types.StringType,
+			Optional:    true,
+			Validators:  keyListValidators,
+		},
+		"keys":     node["keys"],
+		"prefixes": node["prefixes"],
+		"node_names": schema.ListAttribute{
+			MarkdownDescription: "The names of the nodes read, sorted.",
+			ElementType:         types.StringType,
+			Computed:            true,
+		},
+		"values": schema.DynamicAttribute{
+			MarkdownDescription: "An object of each node's name to its `values` as `hiera_node` gives them: each key found to its " +
+				"value, as `hiera_lookup` without a `merge` block answers it; secrets left out. `for_each = data.hiera_nodes.NAME.values` " +
+				"makes one instance per node.",
+			Computed: true,
+		},
+		"json":         perNode("json", "its values as one JSON object, keys in the order found, hash keys in Hiera's order", types.StringType),
+		"found_keys":   perNode("found_keys", "the keys found, in the order found, the secret ones too", keyList),
+		"missing_keys": perNode("missing_keys", "the keys of `keys` that no hierarchy level has", keyList),
+		"secret_keys":  perNode("secret_keys", "the keys found whose value is secret, never in `values` or `json`", keyList),
+		"failed_keys": perNode("failed_keys", "without `keys`, each key whose lookup failed, with the message `hiera_lookup` "+
+			"would give; a warning names them", types.MapType{ElemType: types.StringType}),
+		"sources": perNode("sources", "for each key in its `values`, the data files that gave its value, most specific first",
+			types.MapType{ElemType: sourcesType}),
+	})
+	return schema.Schema{
+		MarkdownDescription: "Looks up a fleet's Hiera data in one data source: every node of a directory of facts files (such as a " +
+			"Puppet Server's facts cache) and of `nodes`, each answered exactly as one `hiera_node` with the same arguments answers it " +
+			"(its facts over the shared ones; `trusted.certname` is its name unless `scope` sets it), the results keyed by node name. " +
+			"A plan reads one data source for the whole fleet instead of one per node.",
+		Attributes: attrs,
+		Blocks:     map[string]schema.Block{"eyaml": eyamlBlock()},
+	}
+}
+
+func (d *nodesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	if req.ProviderData == nil {
+		return
+	}
+	d.data, resp.Diagnostics = toProvider(req.ProviderData)
+}
+
+// Read is the framework's read; the server reads hiera_nodes directly (protocol.go) with the same readNodes.
+func (d *nodesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m nodesModel
+	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+		return
+	}
+	if d.data != nil && d.data.unknown && req.ClientCapabilities.DeferralAllowed {
+		resp.Deferred = &datasource.Deferred{Reason: datasource.DeferredReasonProviderConfigUnknown}
+		return
+	}
+	out, diags := d.data.readNodes(ctx, &m, nil)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(setComputed(ctx, nodesSchema(), out, &m)...)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	}
+}
+
+// setComputed decodes the computed attributes of out into the fields of model (a pointer to a
+// struct whose tfsdk tags name them), for the framework's Read.
+func setComputed(ctx context.Context, sch schema.Schema, out nodeOutput, model any) diag.Diagnostics {
+	var diags diag.Diagnostics
+	typ, _ := sch.Type().TerraformType(ctx).(tftypes.Object)
+	m := reflect.ValueOf(model).Elem()
+	for i := range m.NumField() {
+		name := m.Type().Field(i).Tag.Get("tfsdk")
+		a, ok := sch.Attributes[name]
+		if !ok || !a.IsComputed() {
+			continue
+		}
+		tv, err := (&tfprotov6.DynamicValue{MsgPack: out.attributes[name]}).Unmarshal(typ.AttributeTypes[name])
+		var av attr.Value
+		if err == nil {
+			av, err = a.GetType().ValueFromTerraform(ctx, tv)
+		}
+		if err != nil {
+			diags.AddError("Value Conversion Error", fmt.Sprintf("%s: %s", name, err))
+			continue
+		}
+		m.Field(i).Set(reflect.ValueOf(av))
+	}
+	return diags
+}

@@ -1,0 +1,273 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/fleet"
+)
+
+// hiera_nodes through the real terraform CLI: the fleet of testdata/fleet (facter output, a Puppet
+// Server cache file, a PuppetDB list) and a node given in `nodes`, each answered as one hiera_node
+// and one hiera_lookup per key answer it.
+
+// fleetProvider has no trusted.certname of its own: each node's is its name.
+const fleetProvider = `
+provider "hiera" {
+  config = "testdata/site/hiera.yaml"
+  scope  = { environment = "production" }
+}
+locals {
+  # each node of the fleet and where its facts are, for the single-node data sources to compare with
+  files = {
+    "app01.example.com" = "testdata/fleet/app01.json"
+    "db01.example.com"  = "testdata/fleet/db01.yaml"
+    "web01.example.com" = "testdata/fleet/web01.example.com.json"
+  }
+  given  = { "mail01.example.com" = { role = "web", hostname = "mail01", os = { family = "Debian" } } }
+  common = { count = 3, enabled = true }
+  keys   = ["greeting", "packages", "profile::users", "tags"]
+}
+`
+
+func TestNodesDataSource_fleetAsHieraNodeAnswersEach(t *testing.T) {
+	unitTest(t, resource.TestStep{
+		Config: fleetProvider + `
+data "hiera_nodes" "fleet" {
+  facts_dir = "testdata/fleet"
+  nodes     = local.given
+  facts     = local.common
+}
+# count, not for_each: plugin-testing's state checks cannot read for_each instances
+data "hiera_node" "file" {
+  count      = length(local.files)
+  facts_file = values(local.files)[count.index]
+  facts      = local.common
+  scope      = { trusted = { certname = keys(local.files)[count.index] } }
+}
+data "hiera_node" "given" {
+  facts = merge(local.common, local.given["mail01.example.com"])
+  scope = { trusted = { certname = "mail01.example.com" } }
+}
+locals {
+  one_by_one = merge({ for i, n in data.hiera_node.file : keys(local.files)[i] => n }, { "mail01.example.com" = data.hiera_node.given })
+}
+output "same_as_hiera_node" {
+  value = { for name, n in local.one_by_one : name => {
+    json         = data.hiera_nodes.fleet.json[name] == n.json
+    values       = jsonencode(data.hiera_nodes.fleet.values[name]) == jsonencode(n.values)
+    found_keys   = data.hiera_nodes.fleet.found_keys[name] == n.found_keys
+    missing_keys = data.hiera_nodes.fleet.missing_keys[name] == n.missing_keys
+    secret_keys  = data.hiera_nodes.fleet.secret_keys[name] == n.secret_keys
+    sources      = jsonencode(data.hiera_nodes.fleet.sources[name]) == jsonencode(n.sources)
+  } }
+}
+resource "terraform_data" "packages" {
+  count = length(data.hiera_nodes.fleet.node_names)
+  input = data.hiera_nodes.fleet.values[data.hiera_nodes.fleet.node_names[count.index]]["packages"]
+}
+output "packages" {
+  value = { for i, r in terraform_data.packages : data.hiera_nodes.fleet.node_names[i] => r.input }
+}`,
+		ConfigStateChecks: []statecheck.StateCheck{
+			expect("data.hiera_nodes.fleet", "node_names", strs("app01.example.com", "db01.example.com", "mail01.example.com", "web01.example.com")),
+			// web01's trusted.certname is its name (from its clientcert): its per-node level is read
+			expect("data.hiera_nodes.fleet", "json", knownvalue.MapPartial(map[string]knownvalue.Check{
+				"web01.example.com": knownvalue.StringRegexp(regexp.MustCompile(`^\{"profile::users":\{"alice":\{"uid":1001,"groups":\["dev","web"\],"shell":"/bin/zsh"\}.*` +
+					`"tags":\{"node":"web01"\}.*"greeting":"hello web01 from production, role web".*"fact_types":"3 true Debian"\}$`)),
+				"db01.example.com": knownvalue.StringRegexp(regexp.MustCompile(`"greeting":"hello db01 from production, role db".*"fact_types":"3 true RedHat"`)),
+			})),
+			expect("data.hiera_nodes.fleet", "secret_keys", knownvalue.MapPartial(map[string]knownvalue.Check{"app01.example.com": strs("secret_token")})),
+			expect("data.hiera_nodes.fleet", "failed_keys", knownvalue.MapExact(map[string]knownvalue.Check{
+				"app01.example.com": knownvalue.MapExact(map[string]knownvalue.Check{}), "db01.example.com": knownvalue.MapExact(map[string]knownvalue.Check{}),
+				"mail01.example.com": knownvalue.MapExact(map[string]knownvalue.Check{}), "web01.example.com": knownvalue.MapExact(map[string]knownvalue.Check{}),
+			})),
+			statecheck.ExpectKnownOutputValue("same_as_hiera_node", knownvalue.MapExact(map[string]knownvalue.Check{
+				"app01.example.com": allTrue(), "db01.example.com": allTrue(), "mail01.example.com": allTrue(), "web01.example.com": allTrue(),
+			})),
+			statecheck.ExpectKnownOutputValue("packages", knownvalue.MapExact(map[string]knownvalue.Check{
+				"app01.example.com":  tuple(str("apt-transport-https")),
+				"db01.example.com":   tuple(str("vim"), str("git")),
+				"mail01.example.com": tuple(str("nginx"), str("git")),
+				"web01.example.com":  tuple(str("nginx"), str("git")),
+			})),
+		},
+	})
+}
+
+// allTrue is same_as_hiera_node's verdict for a node that answers alike in every attribute.
+func allTrue() knownvalue.Check {
+	yes := knownvalue.Bool(true)
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{"json": yes, "values": yes, "found_keys": yes, "missing_keys": yes,
+		"secret_keys": yes, "sources": yes})
+}
+
+// With keys, every answer is the one hiera_lookup gives for that node and key.
+func TestNodesDataSource_keysAsHieraLookupAnswersEach(t *testing.T) {
+	unitTest(t, resource.TestStep{
+		Config: fleetProvider + `
+data "hiera_nodes" "fleet" {
+  facts_dir = "testdata/fleet"
+  facts     = local.common
+  keys      = concat(local.keys, ["no::such::key"])
+}
+locals {
+  pairs = setproduct(keys(local.files), local.keys)
+}
+data "hiera_lookup" "each" {
+  count         = length(local.pairs)
+  key           = local.pairs[count.index][1]
+  facts_file    = local.files[local.pairs[count.index][0]]
+  facts         = local.common
+  scope         = { trusted = { certname = local.pairs[count.index][0] } }
+  default_value = "(missing)"
+}
+output "differ" {
+  value = [for i, l in data.hiera_lookup.each : local.pairs[i]
+    if jsonencode(l.value) != jsonencode(try(data.hiera_nodes.fleet.values[l.scope.trusted.certname][l.key], "(missing)"))]
+}
+output "compared" {
+  value = length(data.hiera_lookup.each)
+}`,
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownOutputValue("differ", knownvalue.ListExact([]knownvalue.Check{})),
+			statecheck.ExpectKnownOutputValue("compared", num(12)),
+			expect("data.hiera_nodes.fleet", "missing_keys", knownvalue.MapExact(map[string]knownvalue.Check{
+				"app01.example.com": strs("no::such::key"), "db01.example.com": strs("tags", "no::such::key"),
+				"web01.example.com": strs("no::such::key"),
+			})),
+			expect("data.hiera_nodes.fleet", "json", knownvalue.MapPartial(map[string]knownvalue.Check{
+				"db01.example.com": str(`{"greeting":"hello db01 from production, role db","packages":["vim","git"],` +
+					`"profile::users":{"alice":{"uid":1001,"groups":["dev"]},"bob":{"uid":1002,"shell":"/bin/bash"}}}`),
+			})),
+		},
+	})
+}
+
+// select chooses by glob; a glob matching nothing leaves the read working (its warning: below).
+func TestNodesDataSource_select(t *testing.T) {
+	unitTest(t, resource.TestStep{
+		Config: fleetProvider + `
+data "hiera_nodes" "web" {
+  facts_dir = "testdata/fleet"
+  nodes     = local.given
+  select    = ["web*", "mail01.example.co?", "nothing*"]
+  keys      = ["tags"]
+}
+data "hiera_nodes" "none" {
+  facts_dir = "testdata/fleet"
+  select    = ["nothing*"]
+}`,
+		ConfigStateChecks: []statecheck.StateCheck{
+			expect("data.hiera_nodes.web", "node_names", strs("mail01.example.com", "web01.example.com")),
+			expect("data.hiera_nodes.web", "json", knownvalue.MapExact(map[string]knownvalue.Check{
+				"mail01.example.com": str(`{"tags":{"tier":"web"}}`), "web01.example.com": str(`{"tags":{"node":"web01"}}`),
+			})),
+			expect("data.hiera_nodes.none", "node_names", strs()),
+			expect("data.hiera_nodes.none", "values", obj(map[string]knownvalue.Check{})),
+		},
+	})
+}
+
+// Each bad input is an error naming the file or node, read from nothing outside the directory.
+func TestNodesDataSource_badInput(t *testing.T) {
+	dirWith := func(files map[string]string) string {
+		dir := t.TempDir()
+		for name, text := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	broken := dirWith(map[string]string{"a.yaml": "clientcert: a.example.com\n", "b.yaml": "clientcert: b.example.com\nos:\n  family: [Debian\n"})
+	twice := dirWith(map[string]string{"a.json": `{"clientcert": "web01.example.com"}`, "web01.example.com.yaml": "role: web\n"})
+	symlinked := dirWith(map[string]string{"a.json": `{"clientcert": "a.example.com"}`})
+	outside := filepath.Join(dirWith(map[string]string{"secret.json": `{"clientcert": "outside.example.com"}`}), "secret.json")
+	if err := os.Symlink(outside, filepath.Join(symlinked, "b.json")); err != nil {
+		t.Fatal(err)
+	}
+	perNode := t.TempDir() // db01's own data file does not parse
+	for name, text := range map[string]string{
+		"hiera.yaml":                        "version: 5\nhierarchy:\n  - name: node\n    path: \"nodes/%{trusted.certname}.yaml\"\n",
+		"data/nodes/web01.example.com.yaml": "x: 1\n",
+		"data/nodes/db01.example.com.yaml":  "x: 1\ny: [\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(perNode, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(perNode, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	crowded := t.TempDir() // more files than a fleet may have nodes: refused before any is read
+	for i := range fleet.MaxNodes + 1 {
+		f, err := os.Create(filepath.Join(crowded, fmt.Sprintf("n%06d.json", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = f.Close()
+	}
+	step := func(args, want string) resource.TestStep {
+		return resource.TestStep{Config: fleetProvider + "data \"hiera_nodes\" \"fleet\" {\n" + args + "\n}", ExpectError: errorRE(want)}
+	}
+	unitTest(t,
+		step(`facts_dir = "`+t.TempDir()+`"`, `Invalid Nodes.*facts file .*: the directory holds no facts files`),
+		step(`facts_dir = "testdata/nowhere"`, `Invalid Nodes.*facts file testdata/nowhere: no such file or directory`),
+		step(`facts_dir = "`+broken+`"`, `Invalid Nodes.*facts file `+regexp.QuoteMeta(filepath.Join(broken, "b.yaml"))+`, line 3`),
+		step(`facts_dir = "`+twice+`"`, `two nodes are named "web01\.example\.com": `+regexp.QuoteMeta(filepath.Join(twice, "a.json"))+
+			` and `+regexp.QuoteMeta(filepath.Join(twice, "web01.example.com.yaml"))),
+		step(`facts_dir = "`+symlinked+`"`, regexp.QuoteMeta(filepath.Join(symlinked, "b.json"))+`: a symlink leading out of the directory`),
+		step(`facts_dir = "`+crowded+`"`, fmt.Sprintf(`the directory holds more than %d files`, fleet.MaxNodes)),
+		step(`facts_dir = "testdata/fleet"
+nodes = { "web01.example.com" = {} }`, `two nodes are named "web01\.example\.com": testdata/fleet/web01\.example\.com\.json and nodes\["web01\.example\.com"\]`),
+		step(`nodes = { "web01.example.com" = "web" }`, `nodes\["web01\.example\.com"\] must be the node's facts, an object`),
+		step(`select = ["*"]`, `No Nodes Given.*facts_dir.*nodes`),
+		step(`nodes = local.given
+select = ["web["]`, `"web\[" is not a valid glob`),
+		// a node's failure fails the read naming the node, as hiera_node's would
+		step(`nodes = { "web01.example.com" = {}, "db01.example.com" = {} }
+environment = "`+production+`"
+keys = ["broken::setting"]`, `Hiera Lookup Failed.*Every node \(2\): 1 of the node's keys failed to look up:.*"broken::setting"`),
+		step(`nodes = { "web01.example.com" = {}, "db01.example.com" = {} }
+config = "`+filepath.Join(perNode, "hiera.yaml")+`"
+keys = ["x"]`, `Node "db01\.example\.com" \(nodes\["db01\.example\.com"\]\): 1 of the node's keys failed.*db01\.example\.com\.yaml.*line`),
+	)
+}
+
+// The warnings: a glob that matches no node; one warning of every node given once.
+func TestNodesDataSource_warnings(t *testing.T) {
+	t.Parallel()
+	pd := &providerData{engines: newEngineCache(), factsFiles: newFactsFileCache(), modulepath: []string{warnModules}}
+	m := nodesModel{lookupArgs: lookupArgs{Facts: types.DynamicNull(), Scope: types.DynamicNull(), FactsFile: types.StringNull()},
+		FactsDir: types.StringValue("testdata/fleet"), Nodes: types.DynamicNull(), Keys: types.ListNull(types.StringType),
+		Prefixes: types.ListNull(types.StringType),
+		Select:   types.ListValueMust(types.StringType, []attr.Value{types.StringValue("*.example.com"), types.StringValue("nothing*")})}
+	_, diags := pd.readNodes(context.Background(), &m, nil)
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	var got []string
+	for _, d := range diags.Warnings() {
+		got = append(got, d.Summary()+": "+d.Detail())
+	}
+	text := strings.Join(got, "\n")
+	if !strings.Contains(text, `No Node Selected: The select glob "nothing*" matches none of the 3 nodes`) ||
+		strings.Contains(text, `"*.example.com"`) {
+		t.Errorf("warnings:\n%s", text)
+	}
+	if n := strings.Count(text, "Every node (3): "); n == 0 {
+		t.Errorf("the module's warning, every node's, is not given once for every node:\n%s", text)
+	}
+}
