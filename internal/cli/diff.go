@@ -92,6 +92,9 @@ func runDiff(args []string, env Env) int {
 		if sides[i], err = lookupNode(setups[i], req, env); err != nil {
 			return fail(errors.New(setups[i].shown(err.Error())))
 		}
+		if failed := sides[i].failed; len(failed) > 0 { // a key that cannot be compared: no diff shown as complete
+			return fail(fmt.Errorf("the lookups of %d keys of %s failed:%s", len(failed), setups[i].describe(), keyList(failed)))
+		}
 	}
 	changes := compareNodes(sides[0], sides[1])
 	if *renderAs == "json" {

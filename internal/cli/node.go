@@ -16,8 +16,9 @@ const nodeSynopsis = `node [flags]
 Prints every key of a node with its value, as the hiera_node data source answers it: every root
 key of every data file the node's hierarchies reach (or only --keys, or only keys starting with a
 --prefix), each looked up as lookup() does. Secret keys are left out (named on stderr). With
---sources each key gives its value and the data files that gave it. Exits 1 when a key's lookup
-fails or the node's data cannot be read.`
+--sources each key gives its value and the data files that gave it. A key whose lookup fails is
+left out and named on stderr with its error (as hiera_node's failed_keys): the node's other keys are
+printed still. Exits 1 when a key of --keys fails or the node's data cannot be read.`
 
 const nodeExample = `  hieraform node --environment production --facts facts/web01.example.com.json --render-as json
   hieraform node --config hiera.yaml --facts web01.yaml --prefix ntp:: --sources`
@@ -72,6 +73,10 @@ func runNode(args []string, env Env) int {
 		}
 	}
 	text, err := render.Render(out, *renderAs)
+	if err != nil && req.Keys == nil { // a value the format cannot hold (Infinity in JSON): that key fails, not the node
+		node.failed = append(node.failed, unrenderable(out, *renderAs)...)
+		text, err = render.Render(out, *renderAs)
+	}
 	if err != nil {
 		return fail(err)
 	}
@@ -82,16 +87,49 @@ func runNode(args []string, env Env) int {
 	if len(node.missing) > 0 && req.Keys != nil {
 		_, _ = fmt.Fprintf(env.Stderr, "Note: keys found nowhere: %s\n", strings.Join(node.missing, ", "))
 	}
+	if len(node.failed) > 0 {
+		_, _ = fmt.Fprintf(env.Stderr, "Warning: %d keys left out, their lookups failed (as hiera_node's failed_keys):%s\n",
+			len(node.failed), keyList(node.failed))
+	}
 	return exitOK
+}
+
+// unrenderable deletes from out the keys whose value format cannot write, and words each ("key: error").
+func unrenderable(out *model.Hash, format string) (failed []string) {
+	for _, k := range out.Keys() { // a copy: deleting is safe
+		one := model.NewHash(1)
+		v, _ := out.Get(k)
+		one.Set(k, v)
+		if _, err := render.Render(one, format); err != nil {
+			failed = append(failed, fmt.Sprintf("%s: %s", k, err))
+			out.Delete(k)
+		}
+	}
+	return failed
 }
 
 // nodeAnswers is a node's keys sorted by outcome.
 type nodeAnswers struct {
 	found           []hiera.NodeAnswer // secrets included
 	secret, missing []string
+	// failed are the node's keys whose lookup failed, "key: error", when the keys were listed
+	// (not asked for by name): as hiera_node's failed_keys, they do not fail the node.
+	failed []string
 }
 
-// lookupNode looks the node of st up; a key whose lookup fails fails it all, naming each key.
+// keyList lists failing keys ("key: error"), one a line, at most maxReportedKeys of them.
+func keyList(failed []string) string {
+	more := ""
+	if len(failed) > maxReportedKeys {
+		more = fmt.Sprintf("\n  ... and %d more", len(failed)-maxReportedKeys)
+		failed = failed[:maxReportedKeys]
+	}
+	return "\n  " + strings.Join(failed, "\n  ") + more
+}
+
+// lookupNode looks the node of st up. A key of req.Keys whose lookup fails fails it all, naming each
+// key; without req.Keys a failing key is in failed and the node is answered still. A node whose keys
+// cannot be listed fails.
 func lookupNode(st setup, req hiera.NodeRequest, env Env) (nodeAnswers, error) {
 	var node nodeAnswers
 	engine, err := st.engine()
@@ -122,14 +160,13 @@ func lookupNode(st setup, req hiera.NodeRequest, env Env) (nodeAnswers, error) {
 			node.found = append(node.found, a)
 		}
 	}
-	if n := len(failed); n > 0 {
-		more := ""
-		if n > maxReportedKeys {
-			more = fmt.Sprintf("\n  ... and %d more", n-maxReportedKeys)
-			failed = failed[:maxReportedKeys]
-		}
-		return node, fmt.Errorf("the lookups of %d keys of %s failed:\n  %s%s", n, st.describe(), strings.Join(failed, "\n  "), more)
+	switch {
+	case res.ListErr != nil:
+		return node, fmt.Errorf("the keys of %s cannot be listed: %w", st.describe(), res.ListErr)
+	case len(failed) > 0 && req.Keys != nil:
+		return node, fmt.Errorf("the lookups of %d keys of %s failed:%s", len(failed), st.describe(), keyList(failed))
 	}
+	node.failed = failed
 	return node, nil
 }
 

@@ -117,18 +117,50 @@ func TestDiffSubkeyRowsBounded(t *testing.T) {
 	}
 }
 
-// Many failing keys: the first maxReportedKeys named, the count of all of them right.
+// Many failing keys: the first maxReportedKeys named, the count of all of them right. As a whole
+// node, the read goes on (exit 0): the other keys printed, the failing ones named on stderr (as
+// hiera_node's failed_keys); asked for by name, they fail the read (exit 1).
 func TestNodeManyFailingKeys(t *testing.T) {
 	dir := siteDir(t)
 	var data strings.Builder
+	var bad []string
 	for i := range maxReportedKeys + 5 {
 		fmt.Fprintf(&data, "bad%02d: \"%%{bogus('x')}\"\n", i)
+		bad = append(bad, fmt.Sprintf("bad%02d", i))
 	}
+	data.WriteString("fine: 1\n")
 	must(t, os.WriteFile(filepath.Join(dir, "data", "common.yaml"), []byte(data.String()), 0o644))
-	rc, _, errOut := run(t, "node", "--config", filepath.Join(dir, "hiera.yaml"), "--facts", filepath.Join(dir, "web01.json"))
-	want := fmt.Sprintf("the lookups of %d keys of", maxReportedKeys+5)
-	if rc != exitAnswer || !strings.Contains(errOut, want) || !strings.Contains(errOut, "... and 5 more") {
-		t.Errorf("rc %d, stderr %q: want %q and the rest counted", rc, errOut, want)
+	args := []string{"node", "--config", filepath.Join(dir, "hiera.yaml"), "--facts", filepath.Join(dir, "web01.json"), "--render-as", "json"}
+
+	rc, out, errOut := run(t, args...)
+	if want := fmt.Sprintf("Warning: %d keys left out", maxReportedKeys+5); rc != exitOK || !strings.Contains(errOut, want) ||
+		!strings.Contains(errOut, "\n  bad00: Unknown interpolation method 'bogus'") || !strings.Contains(errOut, "... and 5 more") {
+		t.Errorf("whole node: rc %d, stderr %q: want exit 0 and %q, each key named, the rest counted", rc, errOut, want)
+	}
+	if !strings.Contains(out, `"fine":1`) || strings.Contains(out, "bad00") {
+		t.Errorf("whole node: stdout %q: want fine, without the failing keys", out)
+	}
+
+	rc, _, errOut = run(t, append(args, "--keys", "fine,"+strings.Join(bad, ","))...)
+	if want := fmt.Sprintf("the lookups of %d keys of", maxReportedKeys+5); rc != exitAnswer || !strings.Contains(errOut, want) ||
+		!strings.Contains(errOut, "... and 5 more") {
+		t.Errorf("--keys: rc %d, stderr %q: want exit 1 and %q, the rest counted", rc, errOut, want)
+	}
+}
+
+// A whole node with a value JSON cannot hold (.inf): that key fails, the others are printed; YAML
+// holds it.
+func TestNodeUnrenderableValue(t *testing.T) {
+	dir := siteDir(t)
+	must(t, os.WriteFile(filepath.Join(dir, "data", "common.yaml"), []byte("inf: .inf\nfine: 1\n"), 0o644))
+	args := []string{"node", "--config", filepath.Join(dir, "hiera.yaml"), "--facts", filepath.Join(dir, "web01.json")}
+	rc, out, errOut := run(t, append(args, "--render-as", "json")...)
+	if rc != exitOK || !strings.Contains(out, `"fine":1`) || strings.Contains(out, `"inf"`) || !strings.Contains(errOut, "\n  inf: ") {
+		t.Errorf("json: rc %d, stdout %q, stderr %q: want inf named on stderr, fine printed", rc, out, errOut)
+	}
+	rc, out, errOut = run(t, append(args, "--render-as", "yaml")...)
+	if rc != exitOK || !strings.Contains(out, "inf: .inf") || errOut != "" {
+		t.Errorf("yaml: rc %d, stdout %q, stderr %q: want inf printed", rc, out, errOut)
 	}
 }
 

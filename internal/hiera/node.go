@@ -43,7 +43,8 @@ type NodeResult struct {
 	Answers []NodeAnswer
 	// Warnings are the soft problems met on the way, each once.
 	Warnings []string
-	// ListErr, when not nil, is why some of the node's keys could not be listed (see NodeKeys): a
+	// ListErr, without NodeRequest.Keys, when not nil, is why the node cannot be read as a whole: the
+	// error of a lookup of a key no file has (probeNode), as Puppet would meet it: a
 	// hiera.yaml that does not validate, a level that does not resolve, a data file that does not
 	// parse. Answers then hold the keys that could be: their lookups mostly fail with that error.
 	// With NodeRequest.Keys, it is set when the configuration cannot be read at all.
@@ -76,7 +77,8 @@ func (e *Engine) NodeKeys(ctx context.Context, scope Scope) (keys []string, err 
 	if err != nil {
 		return nil, err
 	}
-	return inv.nodeKeys()
+	keys, _, err = inv.nodeKeys()
+	return keys, err
 }
 
 // LookupNode looks up many keys of one node, each as Engine.Lookup does for a FuncLookup request
@@ -102,9 +104,9 @@ func (e *Engine) LookupNode(ctx context.Context, req NodeRequest) (res NodeResul
 		}
 		return res, nil
 	}
-	keys := req.Keys
+	keys, modules := req.Keys, []string(nil)
 	if keys == nil {
-		keys, res.ListErr = inv.nodeKeys()
+		keys, modules, _ = inv.nodeKeys()
 	}
 	if len(req.Prefixes) > 0 {
 		keys = slices.DeleteFunc(slices.Clone(keys), func(k string) bool {
@@ -122,7 +124,32 @@ func (e *Engine) LookupNode(ctx context.Context, req NodeRequest) (res NodeResul
 		r.Warnings = nil
 		res.Answers[i] = NodeAnswer{Key: key, Result: r, Err: err}
 	}
+	if req.Keys == nil {
+		res.ListErr = inv.probeNode(modules, &res.Warnings)
+	}
 	return res, nil
+}
+
+// probeKey is a key no data file has. A lookup of it walks every level of every layer the node
+// reaches, as listing the node's keys does.
+const probeKey = "hieraform_node_probe_no_such_key"
+
+// probeNode tells whether the node's data can be read as a whole, as Puppet would see it: it looks
+// up a key no data file has, globally and once in each module (`<module>::` + the key), and returns
+// the first error met. A failing part that such a lookup does not meet (lookup_options that are not
+// a hash, read only for the keys they may apply to) fails only the keys it reaches.
+func (inv *invocation) probeNode(modules []string, warnings *[]string) error {
+	for _, key := range slices.Concat([]string{probeKey}, modules) {
+		if key != probeKey {
+			key += "::" + probeKey
+		}
+		r, err := inv.lookupNodeKey(key)
+		*warnings = append(*warnings, r.Warnings...)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // lookupNodeKey runs one key's lookup in an invocation that looked up other keys of the node
@@ -141,11 +168,11 @@ func (inv *invocation) lookupNodeKey(key string) (res Result, err error) {
 	return inv.run()
 }
 
-// nodeKeys is NodeKeys in a fresh invocation. It lists what it can: past a part it cannot read (a
-// module's hiera.yaml, a level, a data file) it goes on, so that the keys of the rest are still
-// listed (their lookups then fail with that part's error, which names them), and returns the first
-// such error with the keys.
-func (inv *invocation) nodeKeys() ([]string, error) {
+// nodeKeys is NodeKeys in a fresh invocation, with the modulepath's module names. It lists what it
+// can: past a part it cannot read (a module's hiera.yaml, a level, a data file) it goes on, so that
+// the keys of the rest are still listed (their lookups then fail with that part's error, which
+// names them), and returns the first such error with the keys.
+func (inv *invocation) nodeKeys() ([]string, []string, error) {
 	var first firstError
 	names, warnings, err := inv.engine.moduleNames()
 	for _, w := range warnings {
@@ -177,7 +204,8 @@ func (inv *invocation) nodeKeys() ([]string, error) {
 		_, err := inv.assembledOptions(l.module)
 		first.note(inv.guard(err))
 	}
-	return keys, first.err
+	inv.globalStarted = false // listing is no lookup: the first key's lookup meets an error there, as in Puppet
+	return keys, names, first.err
 }
 
 // firstError keeps the first of the errors it is given.

@@ -21,8 +21,10 @@ import (
 //   - the whole node (LookupNode without Keys) finds exactly the candidates Puppet finds, with
 //     Puppet's values (hash order included) and Sensitive where Puppet's value is Sensitive;
 //   - with Keys = every candidate, the others are answered not found;
-//   - where Puppet fails on a candidate (or, for the whole node, on a probe), the read fails: an
-//     answer's error for a key Puppet fails on, or the listing's.
+//   - with Keys, where Puppet fails on a candidate the read fails: an answer's error for a key
+//     Puppet fails on;
+//   - for the whole node, the read fails (ListErr) exactly when Puppet fails on a probe; otherwise
+//     the answers that fail are exactly the candidates Puppet fails on (hiera_node's failed_keys).
 
 type nodeRecord struct {
 	ID         string                `json:"id"`
@@ -112,33 +114,70 @@ func compareNode(rec nodeRecord, whole bool, res NodeResult, err error) string {
 			probeCrash = probeCrash || a.Crash
 		}
 	}
-	var failed []string // the keys whose answer is an error
+	var failed []string // the keys whose answer is an error, or a value JSON cannot hold (Infinity), which the provider and command fail
 	for _, a := range res.Answers {
-		if a.Err != nil {
+		if _, jerr := datafile.MarshalJSON(a.Result.Value); a.Err != nil || (whole && jerr != nil) {
 			failed = append(failed, a.Key)
 		}
 	}
 	if err != nil {
 		return fmt.Sprintf("LookupNode failed: %v", err)
 	}
-	// As nodecheck.py judges a read: where Puppet fails on a candidate, the read must fail naming one
-	// (a key's own error, not the listing's, names it); where only a probe fails, any failure will do.
-	mustFail, mayFail := len(failing) > 0 || probeFails, len(crash) > 0 || probeCrash
+	if whole {
+		return compareWholeNode(rec, res, failed, failing, crash, probeFails, probeCrash)
+	}
+	// As nodecheck.py judges a read by keys: where Puppet fails on a candidate, the read must fail
+	// naming one (a key's own error names it).
+	mustFail, mayFail := len(failing) > 0, len(crash) > 0
 	names := func(keys map[string]bool) bool {
 		return slices.ContainsFunc(failed, func(k string) bool { return keys[k] })
 	}
 	switch {
 	case res.ListErr != nil || len(failed) > 0:
 		switch {
-		case mustFail && (len(failing) == 0 || names(failing) || names(crash)):
+		case mustFail && (names(failing) || names(crash)):
 			return ""
-		case !mustFail && mayFail && (len(crash) == 0 || names(crash)):
+		case !mustFail && mayFail && names(crash):
 			return ""
 		}
 		return fmt.Sprintf("read failed naming %v (listing: %v), Puppet fails on %v", failed, res.ListErr, keysOf(failing))
 	case mustFail:
-		return fmt.Sprintf("the read must fail (Puppet fails on keys %v or a probe), it did not", keysOf(failing))
+		return fmt.Sprintf("the read must fail (Puppet fails on keys %v), it did not", keysOf(failing))
 	}
+	return compareFound(rec, res, crash, false)
+}
+
+// compareWholeNode judges a whole-node read as nodecheck.py does: it fails (ListErr) exactly where a
+// probe fails in Puppet; else each candidate Puppet fails on is a failed answer, and no other is.
+func compareWholeNode(rec nodeRecord, res NodeResult, failed []string, failing, crash map[string]bool, probeFails, probeCrash bool) string {
+	switch {
+	case res.ListErr != nil && (probeFails || probeCrash):
+		return ""
+	case res.ListErr != nil:
+		return fmt.Sprintf("the read failed (%v); Puppet reads the node, failing on keys %v", res.ListErr, keysOf(failing))
+	case probeFails:
+		return "the read must fail (a probe fails in Puppet: the node's data cannot be read), it did not"
+	}
+	var problems []string
+	for _, k := range failed {
+		if !failing[k] && !crash[k] {
+			problems = append(problems, fmt.Sprintf("%q failed, Puppet answers it", k))
+		}
+	}
+	for k := range failing {
+		if !slices.Contains(failed, k) {
+			problems = append(problems, fmt.Sprintf("%q did not fail, Puppet fails on it", k))
+		}
+	}
+	slices.Sort(problems)
+	if found := compareFound(rec, res, crash, true); found != "" {
+		problems = append(problems, found)
+	}
+	return strings.Join(problems, "; ")
+}
+
+// compareFound compares the keys found with Puppet's answers.
+func compareFound(rec nodeRecord, res NodeResult, crash map[string]bool, whole bool) string {
 	got := map[string]Result{}
 	for _, a := range res.Answers {
 		if !crash[a.Key] && a.Result.Found {
@@ -150,7 +189,7 @@ func compareNode(rec nodeRecord, whole bool, res NodeResult, err error) string {
 		a := rec.Answers[k]
 		r, found := got[k]
 		switch {
-		case a.Crash:
+		case a.Crash, a.Error != "":
 		case a.NotFound && found:
 			problems = append(problems, fmt.Sprintf("%q found, Puppet finds nothing", k))
 		case a.NotFound:

@@ -92,7 +92,9 @@ func (inv *invocation) baseLayersOptions() (*model.Hash, error) {
 		inv.globalStarted = true
 		global, err := inv.layerOptions(inv.global)
 		if err != nil {
-			inv.globalStarted = false // the next key of a node meets the error again
+			// Puppet's lookup adapter, shared by one compile's lookups, keeps the global lookup_options
+			// as none once reading them failed (lookup_adapter.rb, global_lookup_options): in a node
+			// read only the first key meets the error. The environment's and modules' are read again.
 			return nil, err
 		}
 		inv.globalOptions = global

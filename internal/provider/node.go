@@ -47,7 +47,7 @@ func (o *nodeOutput) setModel(ctx context.Context, m *nodeModel) diag.Diagnostic
 	var diags diag.Diagnostics
 	typ, _ := nodeSchema().Type().TerraformType(ctx).(tftypes.Object)
 	for name, out := range map[string]any{"values": &m.Values, "json": &m.JSON, "found_keys": &m.FoundKeys,
-		"missing_keys": &m.MissingKeys, "secret_keys": &m.SecretKeys, "sources": &m.Sources} {
+		"missing_keys": &m.MissingKeys, "secret_keys": &m.SecretKeys, "sources": &m.Sources, "failed_keys": &m.FailedKeys} {
 		tv, err := (&tfprotov6.DynamicValue{MsgPack: o.attributes[name]}).Unmarshal(typ.AttributeTypes[name])
 		var av attr.Value
 		if err == nil {
@@ -115,8 +115,8 @@ func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera
 	for _, w := range res.Warnings {
 		diags.AddWarning("Hiera Warning", w)
 	}
-	out, failures := nodeAttributes(res.Answers, req.Keys != nil, configPath)
-	tflog.Debug(ctx, "hiera node", map[string]any{"sources": configPath, "keys": len(res.Answers), "failed": len(failures)})
+	out, failures, failed := nodeAttributes(res.Answers, req.Keys != nil, configPath)
+	tflog.Debug(ctx, "hiera node", map[string]any{"sources": configPath, "keys": len(res.Answers), "failed": len(failures) + len(failed)})
 	var listing string
 	if res.ListErr != nil {
 		listing = fmt.Sprintf("Reading the node's keys with %s failed: %s", configPath, res.ListErr) + eyamlKeyHint(res.ListErr)
@@ -128,20 +128,25 @@ func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera
 		diags.AddError("Hiera Lookup Failed", failureList(failures))
 	case listing != "":
 		diags.AddError("Hiera Node Read Failed", listing)
+	case len(failed) > 0:
+		diags.AddWarning("Hiera Keys Failed", failedKeysWarning(failed))
 	}
 	return out, diags
 }
 
-// nodeAttributes builds the attributes of a node's answers; failures words each key that failed,
-// as the single-key data sources word it (no attributes then). named tells whether keys were asked
-// for by name.
-func nodeAttributes(answers []hiera.NodeAnswer, named bool, configPath string) (out nodeOutput, failures []string) {
+// nodeAttributes builds the attributes of a node's answers. named tells whether keys were asked
+// for by name. A key that failed to look up: when named, failures words it as the single-key
+// data sources word it and the read fails (no attributes then); else it is one of the node's
+// failed keys (failed_keys: the node's other keys are answered still), with the same words.
+func nodeAttributes(answers []hiera.NodeAnswer, named bool, configPath string) (out nodeOutput, failures []string, failed []failedKey) {
 	var foundKeys, missing, secret []string
 	var plain []hiera.NodeAnswer // found and not secret, in the order found
 	for _, a := range answers {
 		switch {
-		case a.Err != nil:
+		case a.Err != nil && named:
 			failures = append(failures, lookupError(a.Key, configPath, a.Err)+eyamlKeyHint(a.Err))
+		case a.Err != nil:
+			failed = append(failed, failedKey{a.Key, lookupError(a.Key, configPath, a.Err) + eyamlKeyHint(a.Err)})
 		case !a.Result.Found:
 			if named {
 				missing = append(missing, a.Key)
@@ -153,15 +158,50 @@ func nodeAttributes(answers []hiera.NodeAnswer, named bool, configPath string) (
 		}
 	}
 	if len(failures) > 0 {
-		return out, failures
+		return out, failures, nil
 	}
-	// values, a dynamic value ([its type as JSON, the object]), and sources, a map: objects and
-	// maps in sorted key order, as terraform-plugin-go writes them
+	values, sources, bad := writeValues(plain)
+	if len(bad) > 0 { // a value Terraform cannot hold (a number JSON has no word for: Infinity)
+		if named {
+			for _, f := range bad {
+				failures = append(failures, f.message)
+			}
+			return out, failures, nil
+		}
+		failed = append(failed, bad...)
+		isBad := func(key string) bool { return slices.ContainsFunc(bad, func(f failedKey) bool { return f.key == key }) }
+		plain = slices.DeleteFunc(plain, func(a hiera.NodeAnswer) bool { return isBad(a.Key) })
+		foundKeys = slices.DeleteFunc(foundKeys, isBad)
+		values, sources, _ = writeValues(plain)
+	}
+	doc := hiera.NewHash(len(plain)) // json: the order found
+	for _, a := range plain {
+		doc.Set(a.Key, a.Result.Value)
+	}
+	js, err := hiera.MarshalJSON(doc)
+	if err != nil { // never: what JSON cannot hold, Terraform cannot either (above)
+		return out, []string{fmt.Sprintf("The node's values cannot be written as JSON: %s.", err)}, nil
+	}
+	return nodeOutput{attributes: map[string][]byte{
+		"values":       values,
+		"json":         wire.AppendString(nil, string(js)),
+		"found_keys":   appendStrings(nil, foundKeys),
+		"missing_keys": appendStrings(nil, missing),
+		"secret_keys":  appendStrings(nil, secret),
+		"sources":      sources,
+		"failed_keys":  appendFailedKeys(nil, failed),
+	}}, nil, failed
+}
+
+// writeValues writes values, a dynamic value ([its type as JSON, the object]), and sources, a map:
+// objects and maps in sorted key order, as terraform-plugin-go writes them. bad are the keys whose
+// value Terraform cannot hold, each with why (values is then of no use).
+func writeValues(plain []hiera.NodeAnswer) (values, sources []byte, bad []failedKey) {
 	sorted := slices.SortedFunc(slices.Values(plain), func(a, b hiera.NodeAnswer) int { return strings.Compare(a.Key, b.Key) })
 	w := newTFWriter()
 	defer w.release()
 	w.typ, w.val = append(w.typ, `["object",{`...), wire.AppendMapHeader(w.val, len(sorted))
-	sources := wire.AppendMapHeader(make([]byte, 0, 160*len(sorted)), len(sorted)) // a source takes 100-200 bytes
+	sources = wire.AppendMapHeader(make([]byte, 0, 160*len(sorted)), len(sorted)) // a source takes 100-200 bytes
 	for i, a := range sorted {
 		if i > 0 {
 			w.typ = append(w.typ, ',')
@@ -169,31 +209,43 @@ func nodeAttributes(answers []hiera.NodeAnswer, named bool, configPath string) (
 		w.typ = append(appendJSONName(w.typ, a.Key), ':')
 		w.val = wire.AppendString(w.val, a.Key)
 		if err := w.value(a.Result.Value); err != nil {
-			failures = append(failures, fmt.Sprintf("The value of %q cannot be returned: %s.", a.Key, withPath(err, path.Root("values").AtMapKey(a.Key))))
+			bad = append(bad, failedKey{a.Key, fmt.Sprintf("The value of %q cannot be returned: %s.", a.Key, withPath(err, path.Root("values").AtMapKey(a.Key)))})
 		}
 		sources = appendSources(wire.AppendString(sources, a.Key), a.Result.Sources)
 	}
-	if len(failures) > 0 {
-		return out, failures
-	}
 	w.typ = append(w.typ, "}]"...)
-	doc := hiera.NewHash(len(plain)) // json: the order found
-	for _, a := range plain {
-		doc.Set(a.Key, a.Result.Value)
+	values = wire.AppendBinary(wire.AppendArrayHeader(make([]byte, 0, 8+len(w.typ)+len(w.val)), 2), w.typ)
+	return append(values, w.val...), sources, bad
+}
+
+// failedKey is a key of a whole-node read whose lookup failed, and the message hiera_lookup
+// would give for it (never a secret: the engine's errors hold no decrypted value).
+type failedKey struct{ key, message string }
+
+// appendFailedKeys writes failed_keys, a map in sorted key order as terraform-plugin-go writes maps.
+func appendFailedKeys(b []byte, failed []failedKey) []byte {
+	sorted := slices.SortedFunc(slices.Values(failed), func(a, b failedKey) int { return strings.Compare(a.key, b.key) })
+	b = wire.AppendMapHeader(b, len(sorted))
+	for _, f := range sorted {
+		b = wire.AppendString(wire.AppendString(b, f.key), f.message)
 	}
-	js, err := hiera.MarshalJSON(doc)
-	if err != nil { // never: what JSON cannot hold, Terraform cannot either (above)
-		return out, []string{fmt.Sprintf("The node's values cannot be written as JSON: %s.", err)}
+	return b
+}
+
+// failedKeysWarning is the one warning of a whole-node read some of whose keys failed: the keys,
+// at most maxListedFailures of them, then how many more; their messages are in failed_keys.
+func failedKeysWarning(failed []failedKey) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of the node's keys failed to look up and are left out of values; failed_keys holds each one's error:", len(failed))
+	for i, f := range failed {
+		if i == maxListedFailures {
+			fmt.Fprintf(&b, "\n... and %d more.", len(failed)-maxListedFailures)
+			break
+		}
+		fmt.Fprintf(&b, "\n- %q", f.key)
 	}
-	values := wire.AppendBinary(wire.AppendArrayHeader(make([]byte, 0, 8+len(w.typ)+len(w.val)), 2), w.typ)
-	return nodeOutput{attributes: map[string][]byte{
-		"values":       append(values, w.val...),
-		"json":         wire.AppendString(nil, string(js)),
-		"found_keys":   appendStrings(nil, foundKeys),
-		"missing_keys": appendStrings(nil, missing),
-		"secret_keys":  appendStrings(nil, secret),
-		"sources":      sources,
-	}}, nil
+	b.WriteString("\n\nThe node's other keys are read as usual. (With `keys`, a key that fails fails the read.)")
+	return b.String()
 }
 
 // appendStrings writes a list of strings.

@@ -35,6 +35,7 @@ type nodeModel struct {
 	MissingKeys types.List    `tfsdk:"missing_keys"`
 	SecretKeys  types.List    `tfsdk:"secret_keys"`
 	Sources     types.Map     `tfsdk:"sources"`
+	FailedKeys  types.Map     `tfsdk:"failed_keys"`
 }
 
 func (d *nodeDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -97,6 +98,14 @@ func nodeSchema() schema.Schema {
 				"`hiera_lookup`: objects with `layer` (`global`, `environment` or `module`), `module` (the module's name, or `\"\"`), " +
 				"`level` (the hierarchy level's name) and `file` (the data file's absolute path).",
 			ElementType: sourcesType,
+			Computed:    true,
+		},
+		"failed_keys": schema.MapAttribute{
+			MarkdownDescription: "Without `keys`: each of the node's keys whose lookup failed, mapped to the error `hiera_lookup` would give for it " +
+				"(never a secret). Such a key is left out of `values`, `json` and `found_keys`, the read still succeeds and one warning names them, " +
+				"so that one undecryptable eyaml value or one malformed key in a module's data does not hide the node's other keys. " +
+				"Empty with `keys`: a key of `keys` that fails fails the read.",
+			ElementType: types.StringType,
 			Computed:    true,
 		},
 	})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -187,7 +188,7 @@ func TestNodeDataSource_failingKeys(t *testing.T) {
 	for i := range 25 {
 		fmt.Fprintf(&data, "k%02d: \"%%{lookup('k%02d')}\"\n", i, i) // each looks itself up
 	}
-	data.WriteString("fine: 1\n")
+	data.WriteString("fine: 1\n\"tp::info_package_command'\": x\ninf: .inf\n") // a key no lookup can name (example42/tp 3.10.2), a number Terraform cannot hold
 	for name, text := range map[string]string{"hiera.yaml": "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n", "data/common.yaml": data.String()} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(many, name)), 0o755); err != nil {
 			t.Fatal(err)
@@ -207,20 +208,50 @@ data "hiera_node" "test" {
 				`.*Looking up "broken::setting" with .* failed: all lookup_options keys must start with module name 'broken'` +
 				`.*Looking up "typo::ok" with .* failed: Unable to parse .*typo/data/common.yaml.* line: 3`),
 		},
+		// The whole node: each failing key in failed_keys with hiera_lookup's message, the rest read.
 		resource.TestStep{
-			Config:      `data "hiera_node" "test" { config = "` + filepath.Join(many, "hiera.yaml") + `" }`,
-			ExpectError: errorRE(`25 of the node's keys failed to look up:.*Looking up "k00" .*Recursive lookup detected in \[k00\].*"k19".*\.\.\. and 5 more\.`),
+			Config: `data "hiera_node" "test" { config = "` + filepath.Join(many, "hiera.yaml") + `" }`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expect("data.hiera_node.test", "found_keys", strs("fine")),
+				expect("data.hiera_node.test", "json", str(`{"fine":1}`)),
+				expect("data.hiera_node.test", "failed_keys", knownvalue.MapSizeExact(27)),
+				expect("data.hiera_node.test", "failed_keys", knownvalue.MapPartial(map[string]knownvalue.Check{
+					"k00":                       knownvalue.StringRegexp(regexp.MustCompile(`^Looking up "k00" with .*hiera\.yaml failed: Recursive lookup detected in \[k00\] \(hierarchy level "common", file: .*common\.yaml, line: 1\)$`)),
+					"tp::info_package_command'": knownvalue.StringRegexp(regexp.MustCompile(`Syntax error in key: 'tp::info_package_command''`)),
+					"inf":                       knownvalue.StringRegexp(regexp.MustCompile(`The value of "inf" cannot be returned: .*`)),
+				})),
+			},
+		},
+		// A key of keys that fails still fails the read.
+		resource.TestStep{
+			Config: `data "hiera_node" "test" {
+  config = "` + filepath.Join(many, "hiera.yaml") + `"
+  keys   = ["fine", "k03"]
+}`,
+			ExpectError: errorRE(`1 of the node's keys failed to look up:.*Looking up "k03" .*Recursive lookup detected in \[k03\]`),
 		},
 	)
+}
+
+// The one warning of a whole-node read with failing keys names them, at most maxListedFailures.
+func TestFailedKeysWarning(t *testing.T) {
+	var failed []failedKey
+	for i := range maxListedFailures + 5 {
+		failed = append(failed, failedKey{fmt.Sprintf("k%02d", i), "message"})
+	}
+	got := failedKeysWarning(failed)
+	if !strings.HasPrefix(got, "25 of the node's keys failed to look up") || !strings.Contains(got, `- "k19"`) ||
+		strings.Contains(got, `"k20"`) || !strings.Contains(got, "... and 5 more.") || strings.Contains(got, "message") {
+		t.Errorf("warning %q: want the count, 20 keys named, the rest counted, no messages (failed_keys has them)", got)
+	}
 }
 
 // The whole node cannot be listed when data it reaches cannot be read, even if no key of it would be asked.
 func TestNodeDataSource_unreadableNode(t *testing.T) {
 	unitTest(t,
 		resource.TestStep{
-			Config: `data "hiera_node" "test" { environment = "` + production + `" }`,
-			ExpectError: errorRE(`Hiera Lookup Failed.*1 of the node's keys failed to look up:.*Looking up "broken::setting" .*module name 'broken'` +
-				`.*Reading the node's keys with environment .*production failed: .*module name 'broken'.*\(the keys above are those that could be listed\)`),
+			Config:      `data "hiera_node" "test" { environment = "` + production + `" }`,
+			ExpectError: errorRE(`Hiera Node Read Failed.*Reading the node's keys with environment .*production failed: .*module name 'broken'`),
 		},
 		resource.TestStep{
 			Config:      `data "hiera_node" "test" { config = "testdata/bad_yaml/hiera.yaml" }`,
@@ -280,11 +311,19 @@ func TestNodeDataSource_secrets(t *testing.T) {
 				clean,
 			},
 		},
-		// The whole node: dsn and pins fail as in Puppet, which quotes the secret; here the details are withheld.
+		// The whole node: dsn and pins fail as in Puppet, which quotes the secret; here the details are
+		// withheld, and the read goes on.
 		resource.TestStep{
-			Config: eyamlProvider + `data "hiera_node" "test" {}`,
-			ExpectError: errorRE(`2 of the node's keys failed to look up:.*"pins" .*details withheld: the value is secret` +
-				`.*"dsn" .*details withheld: the value is secret`),
+			Config:           eyamlProvider + `data "hiera_node" "test" {}`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{clean}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				expect("data.hiera_node.test", "failed_keys", knownvalue.MapExact(map[string]knownvalue.Check{
+					"pins": knownvalue.StringRegexp(regexp.MustCompile(`^Looking up "pins" .*details withheld: the value is secret`)),
+					"dsn":  knownvalue.StringRegexp(regexp.MustCompile(`^Looking up "dsn" .*details withheld: the value is secret`)),
+				})),
+				expect("data.hiera_node.test", "secret_keys", knownvalue.ListPartial(map[int]knownvalue.Check{0: str("db_password")})),
+				clean,
+			},
 		},
 	)
 }
@@ -313,6 +352,17 @@ func TestNodeDataSource_eyamlKeys(t *testing.T) {
 			ConfigStateChecks: []statecheck.StateCheck{
 				expect("data.hiera_node.test", "secret_keys", strs("db_password")),
 				expect("data.hiera_node.test", "json", str(`{"plain_in_eyaml":"not a secret"}`)),
+			},
+		},
+		// A CI runner without the private key: the whole node is read, each eyaml key in failed_keys
+		// saying why and how to give the keys.
+		resource.TestStep{
+			Config: `data "hiera_node" "test" { config = "` + serverKeysConfig + `" }`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expect("data.hiera_node.test", "failed_keys", knownvalue.MapPartial(map[string]knownvalue.Check{
+					"db_password": knownvalue.StringRegexp(regexp.MustCompile(`cannot read the eyaml private key(.|\n)*give them in the provider's eyaml block`)),
+				})),
+				expect("data.hiera_node.test", "values", knownvalue.ObjectPartial(map[string]knownvalue.Check{"plain_in_eyaml": str("not a secret")})),
 			},
 		},
 	)
