@@ -357,7 +357,7 @@ func TestNodeDataSource_eyamlKeys(t *testing.T) {
 		// A CI runner without the private key: the whole node is read, each eyaml key in failed_keys
 		// saying why and how to give the keys.
 		resource.TestStep{
-			Config: `data "hiera_node" "test" { config = "` + serverKeysConfig + `" }`,
+			Config: `data "hiera_node" "test" { config = "` + serverConfig + `" }`,
 			ConfigStateChecks: []statecheck.StateCheck{
 				expect("data.hiera_node.test", "failed_keys", knownvalue.MapPartial(map[string]knownvalue.Check{
 					"db_password": knownvalue.StringRegexp(regexp.MustCompile(`cannot read the eyaml private key(.|\n)*give them in the provider's eyaml block`)),
