@@ -60,6 +60,9 @@ type Engine struct {
 	selected   selectedCache
 	valueTypes valueTypeCache
 	pitfalls   scopePitfallCache
+	// nestedComputed counts the nested lookups computed (not answered from memory, answers.go):
+	// work a test can bound.
+	nestedComputed atomic.Int64
 }
 
 // valueTypeCache holds the value_types parsed, by their text: a Pattern compiles its regexps once,

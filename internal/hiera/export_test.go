@@ -22,3 +22,6 @@ func SetListBounds(files, entries int) (restore func()) {
 	maxListedDataFiles, maxListedEntries = files, entries
 	return func() { maxListedDataFiles, maxListedEntries = f, e }
 }
+
+// NestedComputed counts the nested lookups the engine computed (not answered from memory).
+func NestedComputed(e *Engine) int64 { return e.nestedComputed.Load() }

@@ -129,6 +129,9 @@ func (inv *invocation) interpolateString(s string, allowMethods bool) (any, erro
 	var b strings.Builder
 	last := 0
 	for _, m := range matches {
+		if err := inv.countText(m[0] - last); err != nil {
+			return nil, err
+		}
 		b.WriteString(s[last:m[0]])
 		last = m[1]
 		token := s[m[0]:m[1]]
@@ -154,10 +157,46 @@ func (inv *invocation) interpolateString(s string, allowMethods bool) (any, erro
 		if isWhole {
 			return whole, nil
 		}
+		if err := inv.countText(len(text)); err != nil {
+			return nil, err
+		}
 		b.WriteString(text)
+	}
+	if err := inv.countText(len(s) - last); err != nil {
+		return nil, err
 	}
 	b.WriteString(s[last:])
 	return b.String(), nil
+}
+
+// maxInterpolatedText bounds the text that interpolation builds in one lookup, and
+// maxReadInterpolatedText in all the lookups of a node read: keys that interpolate a long value
+// twice, each in turn, double it at every level. A real value holds a certificate bundle at most.
+var (
+	maxInterpolatedText     = 64 << 20
+	maxReadInterpolatedText = 1 << 30
+)
+
+// sizeText is a bound in MiB, or KiB below one MiB.
+func sizeText(n int) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d MiB", n>>20)
+}
+
+// countText counts n more bytes of text built by interpolation, failing past the bounds before
+// the text is written.
+func (inv *invocation) countText(n int) error {
+	inv.interpolated += n
+	inv.readInterpolated += n
+	switch {
+	case inv.interpolated > maxInterpolatedText:
+		return model.ValueFreef("The lookup built more than %s of text by interpolation: the data's interpolations multiply", sizeText(maxInterpolatedText))
+	case inv.readInterpolated > maxReadInterpolatedText:
+		return model.ValueFreef("The node read built more than %s of text by interpolation, over all its keys", sizeText(maxReadInterpolatedText))
+	}
+	return nil
 }
 
 // token5 evaluates one token with Hiera 5 rules.
@@ -257,9 +296,9 @@ func (inv *invocation) nestedLookup(key string) (any, error) {
 		return inv.keySyntaxOnly(key)
 	}
 	if inv.nestedLookups++; inv.nestedLookups > maxNestedLookups {
-		return nil, model.ValueFreef("The lookup made more than %d nested lookup()/hiera()/alias() interpolations (the last of '%s'): the data's interpolations multiply", maxNestedLookups, key)
+		return nil, tooManyNestedLookups(key)
 	}
-	v, found, err := inv.lookupTop(key, nil, FuncLookup)
+	v, found, err := inv.answerNested(key)
 	if err != nil {
 		return nil, err
 	}
@@ -267,6 +306,10 @@ func (inv *invocation) nestedLookup(key string) (any, error) {
 		return "", nil
 	}
 	return v, nil
+}
+
+func tooManyNestedLookups(key string) error {
+	return model.ValueFreef("The lookup made more than %d nested lookup()/hiera()/alias() interpolations (the last of '%s'): the data's interpolations multiply", maxNestedLookups, key)
 }
 
 // scopeValue resolves a variable reference such as facts.os.family or ::hostname.

@@ -29,8 +29,13 @@ type invocation struct {
 	req           Request
 	scope         *scope
 	nameStack     []string
-	nestedLookups int        // lookup()/alias() interpolations so far, bounded by maxNestedLookups
-	ex            *explainer // nil unless explaining
+	nestedLookups int                     // lookup()/alias() interpolations so far, bounded by maxNestedLookups
+	answers       map[string]nestedAnswer // nested lookups answered (answers.go)
+	// interpolated counts the text interpolation built in the lookup, readInterpolated in all
+	// the lookups of the invocation (a node read's), each bounded (countText)
+	interpolated, readInterpolated int
+	deepest                        int        // the recursion guard's greatest depth (answers.go)
+	ex                             *explainer // nil unless explaining
 
 	signatures []layersSignature           // hierarchySignature per set of layers
 	locs       map[*entry][]location       // resolved locations per entry
@@ -45,20 +50,21 @@ type invocation struct {
 		opts   *model.Hash
 		done   bool
 	}
-	baseOptions   *model.Hash // the global and environment layers' lookup_options
-	baseDone      bool
-	globalOptions *model.Hash // the global layer's lookup_options (none while being assembled)
-	globalStarted bool
-	secretOptions map[string]bool // the lookup_options entries (by key) that came from a secret
-	sensitive     bool
-	wrapped       bool        // the key's convert_to made the value Puppet-Sensitive (value_type sees Sensitive[...])
-	valueType     *ptype.Type // the request's value_type, parsed
-	redact        bool        // explain prints no values (the key converts to Sensitive)
-	searched      []string
-	sources       []Source // the files that gave the keys being looked up their values (sources.go)
-	warnings      []string
-	warned        map[string]bool
-	pitfalls      notes // when the request asks for them: noted by interpolate.go, then pitfalls.go
+	baseOptions      *model.Hash // the global and environment layers' lookup_options
+	baseDone         bool
+	globalOptions    *model.Hash // the global layer's lookup_options (none while being assembled)
+	globalStarted    bool
+	secretOptions    map[string]bool // the lookup_options entries (by key) that came from a secret
+	optionsAssembled int             // how many times lookup_options were assembled for a module
+	sensitive        bool
+	wrapped          bool        // the key's convert_to made the value Puppet-Sensitive (value_type sees Sensitive[...])
+	valueType        *ptype.Type // the request's value_type, parsed
+	redact           bool        // explain prints no values (the key converts to Sensitive)
+	searched         []string
+	sources          []Source // the files that gave the keys being looked up their values (sources.go)
+	warnings         []string
+	warned           map[string]bool
+	pitfalls         notes // when the request asks for them: noted by interpolate.go, then pitfalls.go
 	// errPath is where in a data value a failed interpolation sits, innermost first (hash keys and
 	// array indexes), filled as the error returns: lookupInLocation turns it into a line.
 	errPath []any
@@ -212,6 +218,9 @@ func withKey(err error, key string) error {
 	return e
 }
 
+// maxGuardDepth bounds the recursion guard: the nesting of lookups and interpolations.
+const maxGuardDepth = 100
+
 // check runs fn with name on the recursion guard, failing as Puppet does if name is already there.
 func (inv *invocation) check(name string, fn func() error) error {
 	for _, n := range inv.nameStack {
@@ -222,8 +231,11 @@ func (inv *invocation) check(name string, fn func() error) error {
 			return model.ValueFreef("Recursive lookup detected in [%s]", strings.Join(inv.nameStack, ", "))
 		}
 	}
-	if len(inv.nameStack) > 100 {
-		return model.ValueFreef("Interpolation nested more than 100 levels deep in [%s]", strings.Join(inv.nameStack, ", "))
+	if n := len(inv.nameStack); n > inv.deepest {
+		inv.deepest = n
+	}
+	if len(inv.nameStack) > maxGuardDepth {
+		return model.ValueFreef("Interpolation nested more than %d levels deep in [%s]", maxGuardDepth, strings.Join(inv.nameStack, ", "))
 	}
 	inv.nameStack = append(inv.nameStack, name)
 	defer func() { inv.nameStack = inv.nameStack[:len(inv.nameStack)-1] }()

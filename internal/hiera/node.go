@@ -164,7 +164,7 @@ func (inv *invocation) lookupNodeKey(key string) (res Result, err error) {
 	}()
 	inv.req.Key = key
 	inv.nameStack, inv.sources, inv.searched, inv.warnings = inv.nameStack[:0], nil, nil, nil
-	inv.nestedLookups, inv.sensitive, inv.wrapped, inv.redact = 0, false, false, false
+	inv.nestedLookups, inv.interpolated, inv.sensitive, inv.wrapped, inv.redact = 0, 0, false, false, false
 	return inv.run()
 }
 

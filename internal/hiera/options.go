@@ -53,6 +53,7 @@ func (inv *invocation) assembledOptions(module string) (*model.Hash, error) {
 	if opts, ok := inv.rememberedOptions(module); ok {
 		return opts, nil
 	}
+	inv.optionsAssembled++
 	ex := inv.ex
 	inv.ex = nil // Puppet explains this search apart; keep the trace about the key itself
 	defer func() { inv.ex = ex }()
