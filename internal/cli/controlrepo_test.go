@@ -22,6 +22,7 @@ import (
 //   - a file renamed out of the hierarchy (os/RedHat.yaml -> os/Redhat.yaml: RedHat nodes lose it);
 //   - a file renamed where no level reads it, a comment-only edit: no change;
 //   - a key added (profile::web::tls) and one removed (profile::base::motd);
+//   - a key that interpolates a changed key, itself unchanged (profile::base::banner);
 //   - an eyaml secret changed (db role) and one re-encrypted with the same value (web role).
 type controlRepo struct {
 	dir, envpath, facts string
@@ -80,6 +81,7 @@ hierarchy:
     merge: unique
 profile::base::timezone: UTC
 profile::base::motd: Welcome
+profile::base::banner: "time zone %{lookup('profile::base::timezone')}"
 profile::users:
   alice:
     uid: 1001
@@ -120,6 +122,7 @@ lookup_options:
   profile::limits:
     merge: hash
 profile::base::timezone: Europe/Berlin
+profile::base::banner: "time zone %{lookup('profile::base::timezone')}"
 profile::users:
   alice:
     uid: 1001
@@ -153,6 +156,7 @@ func readFixtureFile(t *testing.T, rel string) string {
 var controlRepoChanges = map[string]map[string][]string{
 	"profile::base::motd":        {`"Welcome" -> -`: {"app01", "db01", "db02", "web01", "web02", "web03"}},
 	"profile::base::timezone":    {`"UTC" -> "Europe/Berlin"`: {"app01", "web01", "web02", "web03"}},
+	"profile::base::banner":      {`"time zone UTC" -> "time zone Europe/Berlin"`: {"app01", "web01", "web02", "web03"}},
 	"profile::users.alice.shell": {`"/bin/bash" -> "/bin/zsh"`: {"app01", "db01", "db02", "web01", "web02", "web03"}},
 	"profile::users.bob.groups":  {`- -> ["www"]`: {"web01", "web02", "web03"}},
 	"profile::packages": {

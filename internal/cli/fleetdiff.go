@@ -16,6 +16,7 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/facts"
 	"github.com/hieraform/terraform-provider-hiera/internal/fleet"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // sideNames are the two sides in a fleet diff's output.
@@ -61,7 +62,8 @@ type nodeDiff struct {
 }
 
 // diffFleet answers every node on both sides, on every core (fleet.Each), and groups the
-// changes. reveal groups and shows secrets by their values.
+// changes. reveal groups and shows secrets by their values. When the sides differ only in data
+// (changedKeys), only the keys the change reaches are looked up; else every key of every node.
 func diffFleet(ctx context.Context, sides [2]setup, nodes []fleet.Node, req hiera.NodeRequest, reveal bool) (*fleetDiff, error) {
 	var engines [2]*hiera.Engine
 	for i := range engines {
@@ -70,10 +72,16 @@ func diffFleet(ctx context.Context, sides [2]setup, nodes []fleet.Node, req hier
 			return nil, errors.New(sides[i].shown(err.Error()))
 		}
 	}
+	asked := req.Keys != nil // a failing key asked for fails its node
+	if changed, err := changedKeys(sides); err == nil && !compareEveryKey {
+		req.Keys = reachedKeys(changed, req.Keys)
+	}
 	diffs := make([]nodeDiff, len(nodes))
-	fleet.Each(ctx, len(nodes), func(i int) {
-		diffs[i] = diffNode(ctx, engines, sides, nodes[i], req, reveal)
-	})
+	if req.Keys == nil || len(req.Keys) > 0 {
+		fleet.Each(ctx, len(nodes), func(i int) {
+			diffs[i] = diffNode(ctx, engines, sides, nodes[i], req, asked, reveal)
+		})
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -112,25 +120,26 @@ func diffFleet(ctx context.Context, sides [2]setup, nodes []fleet.Node, req hier
 }
 
 // diffNode answers one node on both sides and lists its changes. A node that cannot be read on a
-// side is a failure (and the diff incomplete); so is a key that fails on one side only, or fails
-// otherwise on each; a key that fails alike on both is listed, and the diff is complete without it
-// (no change can be seen there, and none was made to its error).
-func diffNode(ctx context.Context, engines [2]*hiera.Engine, sides [2]setup, node fleet.Node, req hiera.NodeRequest, reveal bool) nodeDiff {
+// side is a failure, and the diff incomplete; so is a key that fails on one side only. A node or
+// key that fails alike on both sides is listed, and the diff is complete without it (it fails
+// before the change and after, with the same error).
+func diffNode(ctx context.Context, engines [2]*hiera.Engine, sides [2]setup, node fleet.Node, req hiera.NodeRequest, asked, reveal bool) nodeDiff {
 	var nd nodeDiff
 	var answers [2]map[string]hiera.NodeAnswer
 	var order [2][]string
+	var reasons [2]string
 	req.Scope = facts.Scope(node.Facts, node.Name)
 	for i, e := range engines {
 		res, err := e.LookupNode(ctx, req)
 		if err == nil && res.ListErr != nil {
 			err = res.ListErr
 		}
-		if err == nil && req.Keys != nil {
+		if err == nil && asked {
 			err = failingKeys(res)
 		}
 		if err != nil {
-			nd.failed = append(nd.failed, failure{node: node.Name, side: sideNames[i], reason: sides[i].shown(oneLine(err.Error()))})
-			nd.broken = true
+			reasons[i] = sides[i].shown(oneLine(err.Error()))
+			nd.failed = append(nd.failed, failure{node: node.Name, side: sideNames[i], reason: reasons[i]})
 			continue
 		}
 		answers[i] = make(map[string]hiera.NodeAnswer, len(res.Answers))
@@ -139,7 +148,8 @@ func diffNode(ctx context.Context, engines [2]*hiera.Engine, sides [2]setup, nod
 			order[i] = append(order[i], a.Key)
 		}
 	}
-	if nd.broken {
+	if len(nd.failed) > 0 {
+		nd.broken = reasons[0] != reasons[1] // failing alike, before and after: the change makes no difference
 		return nd
 	}
 	seen := make(map[string]bool, len(order[0]))
@@ -201,6 +211,28 @@ func (nd *nodeDiff) keyFailures(node string, sides [2]setup, key string, errs ..
 	if reasons[0] != reasons[1] {
 		nd.broken = true
 	}
+}
+
+// compareEveryKey makes diffFleet compare every key, as when changedKeys cannot tell (for tests).
+var compareEveryKey = false
+
+// reachedKeys are the keys to look up: the changed ones, or when keys were asked for (asked not
+// nil), those of them whose root key changed; never nil, so that no change means no lookup.
+func reachedKeys(changed, asked []string) []string {
+	if asked == nil {
+		return append([]string{}, changed...)
+	}
+	keys := []string{}
+	for _, k := range asked {
+		root := k
+		if segs, err := hiera.ParseKey(k); err == nil {
+			root = model.ToS(segs[0])
+		}
+		if _, found := slices.BinarySearch(changed, root); found {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 // failingKeys is the error of a read whose keys were asked for (--keys): a failing key fails the

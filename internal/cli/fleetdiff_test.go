@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,10 +13,20 @@ import (
 // As a reviewer's CI job runs it: the two commits of the control repository over every node of
 // the facts directory; every changed (node, key) found, none extra, grouped by key and distinct
 // change; the secret compared and never shown.
+// The keys the change reaches are compared (changedKeys); every key of every node gives the same.
 func TestFleetDiffControlRepo(t *testing.T) {
 	r := newControlRepo(t)
 	args := []string{"diff", "--git-rev", "main~1", "--git-rev", "main", "--environmentpath", r.envpath,
 		"--environment", "production", "--facts", r.facts}
+	outputs := map[bool]string{}
+	for _, every := range []bool{false, true} {
+		compareEveryKey = every
+		_, outputs[every], _ = run(t, append(args, "--render-as", "json")...)
+		compareEveryKey = false
+	}
+	if outputs[false] != outputs[true] {
+		t.Errorf("the changed keys' diff:\n%s\nevery key's:\n%s", outputs[false], outputs[true])
+	}
 	rc, out, errOut := run(t, append(args, "--render-as", "json")...)
 	if rc != 1 {
 		t.Fatalf("rc %d, want 1 (changes); stderr %q\n%s", rc, errOut, out)
@@ -34,7 +45,7 @@ func TestFleetDiffControlRepo(t *testing.T) {
 			}
 		}
 	}
-	if want := "6 of 6 nodes change, 11 keys"; d.Summary != want || len(d.Failed) != 0 {
+	if want := "6 of 6 nodes change, 12 keys"; d.Summary != want || len(d.Failed) != 0 {
 		t.Errorf("summary %q, want %q; failed %v", d.Summary, want, d.Failed)
 	}
 	for i := 1; i < len(d.Keys); i++ {
@@ -53,7 +64,7 @@ func TestFleetDiffControlRepo(t *testing.T) {
 	if rc != 1 || rc2 != 1 {
 		t.Errorf("table rc %d, markdown rc %d, want 1", rc, rc2)
 	}
-	for _, w := range []string{"from: git revision main~1", "to:   git revision main", "6 of 6 nodes change, 11 keys",
+	for _, w := range []string{"from: git revision main~1", "to:   git revision main", "6 of 6 nodes change, 12 keys",
 		"\nprofile::web::port\n  80 -> 8080\n    2 nodes: web01.example.com, web02.example.com\n",
 		"\nprofile::db::password\n  (secret changed)\n    2 nodes: db01.example.com, db02.example.com\n",
 		"\nprofile::users.bob.groups\n  (absent) -> [\"www\"]\n"} {
@@ -61,7 +72,7 @@ func TestFleetDiffControlRepo(t *testing.T) {
 			t.Errorf("the table does not show %q:\n%s", w, table)
 		}
 	}
-	for _, w := range []string{"### Hiera: 6 of 6 nodes change, 11 keys\n", "| `profile::packages` | 2 | 6 |",
+	for _, w := range []string{"### Hiera: 6 of 6 nodes change, 12 keys\n", "| `profile::packages` | 2 | 6 |",
 		"#### `profile::web::port`\n\n- `80` → `8080`: **2 nodes**: `web01.example.com`, `web02.example.com`\n",
 		"- (secret changed): **2 nodes**: `db01.example.com`, `db02.example.com`"} {
 		if !strings.Contains(markdown, w) {
@@ -116,7 +127,7 @@ func TestFleetDiffFailures(t *testing.T) {
 		d.Failed[1].Node != "web01.example.com" || d.Failed[1].Key != "profile::bad" || d.Failed[1].Side != "to" {
 		t.Errorf("failed: %+v", d.Failed)
 	}
-	if !strings.HasSuffix(d.Summary, "nodes change, 11 keys; 1 node could not be read; 1 key lookup failed") {
+	if !strings.HasSuffix(d.Summary, "nodes change, 12 keys; 1 node could not be read; 1 key lookup failed") {
 		t.Errorf("summary %q", d.Summary)
 	}
 	if g := d.groups(t); g["profile::web::port"][`80 -> 8080`] == nil {
@@ -127,17 +138,18 @@ func TestFleetDiffFailures(t *testing.T) {
 		t.Errorf("table: rc %d\n%s", rc, table)
 	}
 
-	// The same failing key on both sides: listed, not a change, the diff complete.
-	rc, out, _ = run(t, "diff", "--git-rev", "main", "--git-rev", "main", "--environmentpath", r.envpath, "--environment", "production",
-		"--facts", r.facts, "--render-as", "json")
-	if rc != 2 || !strings.Contains(out, `"node":"app01.example.com","side":"from"`) {
-		t.Errorf("a node failing on both sides: rc %d, %s", rc, out)
+	// A node and a key failing alike on both sides: no change, the diff complete. Comparing the
+	// changed keys only, they are not read at all; comparing every key, they are listed.
+	same := []string{"diff", "--git-rev", "main", "--git-rev", "main", "--environmentpath", r.envpath, "--environment", "production", "--facts", r.facts}
+	if rc, out, _ := run(t, same...); rc != 0 || !strings.Contains(out, "0 of 6 nodes change, 0 keys") || strings.Contains(out, "fail") {
+		t.Errorf("nothing changed: rc %d\n%s", rc, out)
 	}
-	must(t, os.Remove(filepath.Join(env, "data", "roles", "app.yaml")))
-	r.commit("fourth")
-	rc, out, _ = run(t, "diff", "--git-rev", "main", "--git-rev", "main", "--environmentpath", r.envpath, "--environment", "production", "--facts", r.facts)
-	if rc != 0 || !strings.Contains(out, "These keys fail alike on both sides") || !strings.Contains(out, "web01.example.com key profile::bad (from)") {
-		t.Errorf("a key failing alike: rc %d\n%s", rc, out)
+	compareEveryKey = true
+	rc, out, _ = run(t, same...)
+	compareEveryKey = false
+	if rc != 0 || !strings.Contains(out, "These fail alike on both sides") || !strings.Contains(out, "web01.example.com key profile::bad (from)") ||
+		!strings.Contains(out, "app01.example.com (to): Unable to parse") {
+		t.Errorf("failing alike, every key compared: rc %d\n%s", rc, out)
 	}
 
 	must(t, os.WriteFile(filepath.Join(r.facts, "broken.json"), []byte(`{"os": `), 0o644))
@@ -172,5 +184,32 @@ func TestFleetDiffEscapes(t *testing.T) {
 	_, md, _ := run(t, append(args, "--render-as", "markdown")...)
 	if strings.ContainsAny(md, "\x1b\a\u202e") || !strings.Contains(md, "`` a\\x1b]0;x\\x07\\|`b `` → `\\u202eevil\\n`") {
 		t.Errorf("markdown:\n%s", md)
+	}
+}
+
+// A change that reaches thousands of keys still makes a comment GitHub takes: the summary and key
+// table first, long groups folded, counts past the limits.
+func TestFleetMarkdownBounded(t *testing.T) {
+	d := &fleetDiff{nodes: 2000, changed: 2000}
+	for k := 0; k < 3000; k++ {
+		g := &keyGroup{key: fmt.Sprintf("profile::k%04d", k)}
+		for c := 0; c < 30; c++ {
+			g.changes = append(g.changes, &changeGroup{valueChange: valueChange{key: g.key, old: strings.Repeat("o", 100), new: fmt.Sprint(c), hasOld: true, hasNew: true},
+				nodes: []string{"a.example.com", "b.example.com"}})
+		}
+		d.keys = append(d.keys, g)
+	}
+	md := fleetMarkdown(d, false)
+	if len(md) > 65536 {
+		t.Errorf("%d characters, more than a comment holds", len(md))
+	}
+	for _, w := range []string{"### Hiera: 2000 of 2000 nodes change, 3000 keys\n", "| and 2950 more keys | | |",
+		"<details><summary>27 more changes</summary>", "- and 10 more changes", "more keys are left out here"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("the Markdown does not show %q", w)
+		}
+	}
+	if strings.Count(md, "<details>") != strings.Count(md, "</details>") {
+		t.Errorf("a <details> left open")
 	}
 }

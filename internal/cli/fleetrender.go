@@ -14,13 +14,19 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/render"
 )
 
-// shownNodes is how many nodes of a change the table and Markdown name before a count.
-const shownNodes = 10
+// shownNodes is how many nodes of a change the table and Markdown name before a count; shownChanges
+// how many changes of a key the table shows (a value that interpolates the node's name changes
+// differently on every node).
+const (
+	shownNodes   = 10
+	shownChanges = 10
+)
 
 // Markdown bounds: a pull-request comment must stay readable and under GitHub's 65,536 characters.
 const (
 	markdownBudget      = 60000 // characters, past which the remaining keys are only counted
 	markdownOpenChanges = 3     // changes of a key shown before the rest are folded
+	markdownChanges     = 20    // changes of a key shown in all, open and folded
 	markdownKeyRows     = 50    // rows of the summary table
 )
 
@@ -68,7 +74,11 @@ func writeFleetTable(w io.Writer, d *fleetDiff, reveal bool) {
 	_, _ = fmt.Fprintf(w, "from: %s\nto:   %s\n\n%s\n", escapeControl(d.sides[0].describe()), escapeControl(d.sides[1].describe()), d.summary())
 	for _, g := range d.keys {
 		_, _ = fmt.Fprintf(w, "\n%s\n", escapeControl(g.key))
-		for _, c := range g.changes {
+		for i, c := range g.changes {
+			if i == shownChanges {
+				_, _ = fmt.Fprintf(w, "  and %d more changes (--render-as json lists every one)\n", len(g.changes)-i)
+				break
+			}
 			old, new := c.text(g, reveal)
 			arrow := old + " -> " + new
 			if old == "" {
@@ -88,7 +98,7 @@ func writeFailures(w io.Writer, d *fleetDiff, text func(string) string) {
 	if d.broken {
 		_, _ = fmt.Fprintf(w, "\nThe diff is incomplete: these could not be read (a key failing alike on both sides is no change):\n")
 	} else {
-		_, _ = fmt.Fprintf(w, "\nThese keys fail alike on both sides (not compared):\n")
+		_, _ = fmt.Fprintf(w, "\nThese fail alike on both sides, before the change and after (not compared):\n")
 	}
 	for _, f := range d.failed {
 		what := f.node
@@ -171,6 +181,10 @@ func fleetMarkdown(d *fleetDiff, reveal bool) string {
 		for j, c := range g.changes {
 			if j == markdownOpenChanges {
 				_, _ = fmt.Fprintf(&s, "\n<details><summary>%d more changes</summary>\n\n", len(g.changes)-j)
+			}
+			if j == markdownChanges {
+				_, _ = fmt.Fprintf(&s, "- and %d more changes (`--render-as json` lists every one)\n", len(g.changes)-j)
+				break
 			}
 			s.WriteString(mdChange(c, g, reveal))
 		}
