@@ -21,7 +21,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
@@ -191,7 +190,7 @@ func (c *keyCollector) compare(rel, left, right string) error {
 		hashes[i] = h
 	}
 	if v0, ok0 := hashes[0].Get("lookup_options"); ok0 {
-		if v1, ok1 := hashes[1].Get("lookup_options"); !ok1 || !hiera.Equal(v0, v1) {
+		if v1, ok1 := hashes[1].Get("lookup_options"); !ok1 || !model.Equal(v0, v1) {
 			return errEveryKey{"lookup_options differ"}
 		}
 	} else if _, ok1 := hashes[1].Get("lookup_options"); ok1 {
@@ -204,7 +203,7 @@ func (c *keyCollector) compare(rel, left, right string) error {
 			if !isString {
 				return true // no lookup reaches it
 			}
-			if ov, ok := other.Get(k); !ok || !hiera.Equal(v, ov) {
+			if ov, ok := other.Get(k); !ok || !model.Equal(v, ov) {
 				c.keys[key] = true
 			}
 			return true

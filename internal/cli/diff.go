@@ -152,7 +152,7 @@ func compareNodes(left, right nodeAnswers) []keyChange {
 		switch {
 		case !ok:
 			changes = append(changes, keyChange{key: a.Key, change: "removed", left: &a.Result})
-		case a.Result.Sensitive != r.Sensitive || !hiera.Equal(a.Result.Value, r.Value):
+		case a.Result.Sensitive != r.Sensitive || !model.Equal(a.Result.Value, r.Value):
 			changes = append(changes, keyChange{key: a.Key, change: "changed", left: &a.Result, right: r})
 		}
 	}
@@ -312,7 +312,7 @@ func subkeyChanges(key string, l, r any, out *[]valueChange) {
 		switch rv, ok := rh.Get(k); {
 		case !ok:
 			*out = append(*out, valueChange{key: sub, old: lv, hasOld: true})
-		case !hiera.Equal(lv, rv):
+		case !model.Equal(lv, rv):
 			subkeyChanges(sub, lv, rv, out)
 		}
 		return true
@@ -346,7 +346,7 @@ func keySegment(k any) (segment string, ok bool) {
 	text := model.ToS(k)
 	for _, candidate := range []string{text, "'" + text + "'", `"` + text + `"`} {
 		segs, err := hiera.ParseKey("k." + candidate)
-		if err == nil && len(segs) == 2 && hiera.Equal(segs[1], k) {
+		if err == nil && len(segs) == 2 && model.Equal(segs[1], k) {
 			return candidate, true
 		}
 	}

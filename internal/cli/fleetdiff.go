@@ -16,6 +16,7 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/facts"
 	"github.com/hieraform/terraform-provider-hiera/internal/fleet"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -165,7 +166,7 @@ func diffNode(ctx context.Context, engines [2]*hiera.Engine, sides [2]setup, nod
 			continue
 		}
 		lFound, rFound := inLeft && l.Result.Found, inRight && r.Result.Found
-		if !lFound && !rFound || lFound && rFound && l.Result.Sensitive == r.Result.Sensitive && hiera.Equal(l.Result.Value, r.Result.Value) {
+		if !lFound && !rFound || lFound && rFound && l.Result.Sensitive == r.Result.Sensitive && model.Equal(l.Result.Value, r.Result.Value) {
 			continue
 		}
 		secret := lFound && l.Result.Sensitive || rFound && r.Result.Sensitive
@@ -261,7 +262,7 @@ func changeIdentity(vc valueChange) string {
 	}{{vc.old, vc.hasOld}, {vc.new, vc.hasNew}} {
 		b.WriteByte(0)
 		if side.has {
-			js, err := hiera.MarshalJSON(side.v)
+			js, err := datafile.MarshalJSON(side.v)
 			if err != nil {
 				js = []byte(fmt.Sprintf("%#v", side.v))
 			}

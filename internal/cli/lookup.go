@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/render"
 )
@@ -133,7 +134,7 @@ func isFormat(f string) bool {
 }
 
 // mergeOption is puppet lookup's --merge with its deep options, checked with its messages.
-func mergeOption(strategy, knockout optional, sortArrays, mergeHashArrays bool) (*hiera.Merge, error) {
+func mergeOption(strategy, knockout optional, sortArrays, mergeHashArrays bool) (*merge.Merge, error) {
 	const runHelp = "Run 'hieraform lookup --help' for more details"
 	if (sortArrays || mergeHashArrays || knockout.set) && strategy.value != "deep" {
 		return nil, model.Errorf("The options --knock-out-prefix, --sort-merged-arrays, and --merge-hash-arrays are only available with '--merge deep'\n%s", runHelp)
@@ -155,7 +156,7 @@ func mergeOption(strategy, knockout optional, sortArrays, mergeHashArrays bool) 
 			opts.Set("knockout_prefix", knockout.value)
 		}
 	}
-	return hiera.ParseMerge(opts)
+	return merge.Parse(opts)
 }
 
 // optional is a string flag that remembers whether it was given.

@@ -13,7 +13,7 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
-// TestErrorFields checks that data errors are *hiera.Error values naming the key, the data file,
+// TestErrorFields checks that data errors are *model.Error values naming the key, the data file,
 // the line where known and the hierarchy level.
 func TestErrorFields(t *testing.T) {
 	t.Parallel()
@@ -104,7 +104,7 @@ func TestErrorFieldsInterpolation(t *testing.T) {
 	}
 	var target *model.Error
 	if !errors.As(fmt.Errorf("wrapped: %w", he), &target) || target != he {
-		t.Error("errors.As does not find the *hiera.Error")
+		t.Error("errors.As does not find the *model.Error")
 	}
 }
 

@@ -62,7 +62,7 @@ func hashOf(t *testing.T, m map[string]any) *model.Hash {
 	}
 	h, isHash := v.(*model.Hash)
 	if !isHash {
-		t.Fatalf("FromGo(%v) returned %T, not a *hiera.Hash", m, v)
+		t.Fatalf("FromGo(%v) returned %T, not a *model.Hash", m, v)
 	}
 	return h
 }
@@ -112,7 +112,7 @@ func mustFind(t *testing.T, e *hiera.Engine, req hiera.Request) hiera.Result {
 	return res
 }
 
-// mustFail runs a lookup that must fail with a *hiera.Error and returns that error.
+// mustFail runs a lookup that must fail with a *model.Error and returns that error.
 func mustFail(t *testing.T, e *hiera.Engine, req hiera.Request) *model.Error {
 	t.Helper()
 	res, err := lookup(t, e, req)
@@ -122,12 +122,12 @@ func mustFail(t *testing.T, e *hiera.Engine, req hiera.Request) *model.Error {
 	return hieraError(t, err)
 }
 
-// hieraError asserts that err is (or wraps) a *hiera.Error.
+// hieraError asserts that err is (or wraps) a *model.Error.
 func hieraError(t *testing.T, err error) *model.Error {
 	t.Helper()
 	var he *model.Error
 	if !errors.As(err, &he) {
-		t.Fatalf("error %v (%T) is not a *hiera.Error", err, err)
+		t.Fatalf("error %v (%T) is not a *model.Error", err, err)
 	}
 	return he
 }

@@ -316,7 +316,7 @@ func TestLocationsURIRejected(t *testing.T) {
 
 // TestLocationsConfinement checks that a variable interpolated into a path, datadir, glob or key
 // path cannot make the engine read a file outside the directory the hiera.yaml names: each attempt
-// is a clear *hiera.Error and the secret outside is never read.
+// is a clear *model.Error and the secret outside is never read.
 func TestLocationsConfinement(t *testing.T) {
 	t.Parallel()
 	const secret = "TOPSECRET-CONTENT"

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 )
 
 // Result.Sources: the data files that gave a result its value, most specific first.
@@ -39,7 +40,7 @@ func TestSources(t *testing.T) {
 		{"first found stops at the node level", hiera.Request{Key: "first"}, []hiera.Source{node}},
 		{"found on a lower level only", hiera.Request{Key: "only_common"}, []hiera.Source{common}},
 		{"a merge from lookup_options takes both", hiera.Request{Key: "deep"}, []hiera.Source{node, common}},
-		{"an explicit merge takes both", hiera.Request{Key: "listed", Merge: &hiera.Merge{Strategy: "unique"}}, []hiera.Source{node, common}},
+		{"an explicit merge takes both", hiera.Request{Key: "listed", Merge: &merge.Merge{Strategy: "unique"}}, []hiera.Source{node, common}},
 		{"hiera_array takes both", hiera.Request{Key: "listed", Function: hiera.FuncArray}, []hiera.Source{node, common}},
 		{"a dotted key: the root's file", hiera.Request{Key: "dug.x"}, []hiera.Source{node}},
 		{"an interpolated lookup: only the key's own file", hiera.Request{Key: "ref"}, []hiera.Source{node}},

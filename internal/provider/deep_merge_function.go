@@ -6,7 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 )
 
 var _ function.Function = (*deepMergeFunction)(nil)
@@ -40,7 +40,7 @@ func (f *deepMergeFunction) Run(ctx context.Context, req function.RunRequest, re
 	if resp.Error != nil {
 		return
 	}
-	result, ferr := mergeArguments(ctx, &hiera.Merge{Strategy: "deep"}, args, 0)
+	result, ferr := mergeArguments(ctx, &merge.Merge{Strategy: "deep"}, args, 0)
 	if ferr != nil {
 		resp.Error = ferr
 		return

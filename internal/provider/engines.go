@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // defaultConfig is used when neither the provider nor the data source names a hiera.yaml, an
@@ -26,8 +28,8 @@ type providerData struct {
 	// environment ("" when unset) and modulepath (nil when unset) are the provider's layers.
 	environment string
 	modulepath  []string
-	facts       *hiera.Hash // the provider's facts (its facts_file's under them); nil when unset
-	scope       *hiera.Hash
+	facts       *model.Hash // the provider's facts (its facts_file's under them); nil when unset
+	scope       *model.Hash
 	eyaml       hiera.EyamlKeys // the provider's eyaml block
 	pitfalls    bool            // pitfall_warnings: ask the engine for pitfalls and warn about them
 	// explainPaths is the provider's explain_paths ("" for the default, absolute).
@@ -41,7 +43,7 @@ type providerData struct {
 // withOwn returns base (the provider's facts or scope, converted once per Configure) with the
 // top-level names of file (a data source's facts_file) and then of own (its facts or scope)
 // replacing its own, in that order. Only own is converted: the others are engine values already.
-func withOwn(base, file *hiera.Hash, own map[string]any) (*hiera.Hash, error) {
+func withOwn(base, file *model.Hash, own map[string]any) (*model.Hash, error) {
 	h := overlay(base, file)
 	if own == nil {
 		return h, nil

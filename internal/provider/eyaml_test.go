@@ -28,7 +28,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // End-to-end secrets: testdata/eyaml holds keys and data that the real eyaml made (regen.sh, which
@@ -373,11 +374,11 @@ func TestEyaml_secretsNeverInDiagnostics(t *testing.T) {
 		}
 	}
 	// The merge functions cannot tell a sensitive argument: their errors quote no value.
-	spec, err := hiera.FromGo(map[string]any{"strategy": "deep", "sort_merged_arrays": true})
+	spec, err := model.FromGo(map[string]any{"strategy": "deep", "sort_merged_arrays": true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := hiera.ParseMerge(spec)
+	m, err := merge.Parse(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/hieraform/terraform-provider-hiera/internal/facts"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // factsFileCache holds the facts files read, by their names as given (relative ones to the working
@@ -29,7 +31,7 @@ type factsFile struct {
 	size    int64
 	modTime time.Time
 	until   time.Time // looked at again after this
-	facts   *hiera.Hash
+	facts   *model.Hash
 	err     error
 }
 
@@ -83,7 +85,7 @@ func (c *factsFileCache) get(name string) *factsFile {
 }
 
 // readFactsFile reads one node's facts from the file at name.
-func readFactsFile(name string) (*hiera.Hash, error) {
+func readFactsFile(name string) (*model.Hash, error) {
 	n, err := facts.ReadFile(name)
 	if err != nil {
 		return nil, err
@@ -105,18 +107,18 @@ func (f *factsFile) stamp() (int64, int64) { return f.size, f.modTime.UnixNano()
 
 // overlay returns base with the top-level keys of over replacing or joining its own: base's keys
 // in base's order, then over's new ones (as Ruby's Hash#merge orders them). Neither is changed.
-func overlay(base, over *hiera.Hash) *hiera.Hash {
+func overlay(base, over *model.Hash) *model.Hash {
 	switch {
 	case over == nil || over.Len() == 0:
 		return base
 	case base == nil || base.Len() == 0:
 		return over
 	}
-	return hiera.MergeHashes(over, base)
+	return merge.Hashes(over, base)
 }
 
 // factsFileArg reads a facts_file argument: nil facts when it is null.
-func (pd *providerData) factsFileArg(v types.String) (*hiera.Hash, error) {
+func (pd *providerData) factsFileArg(v types.String) (*model.Hash, error) {
 	switch {
 	case v.IsNull():
 		return nil, nil

@@ -11,7 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Helpers shared by the provider functions.
@@ -27,12 +28,12 @@ var valuesParameter = function.DynamicParameter{
 // mergeArguments merges the arguments args, which start at position offset of the call, with the
 // engine's merge: later arguments win, as in Terraform's merge(). The result is null when every
 // argument is null, and unknown when one is not known yet.
-func mergeArguments(ctx context.Context, m *hiera.Merge, args []types.Dynamic, offset int) (types.Dynamic, *function.FuncError) {
+func mergeArguments(ctx context.Context, m *merge.Merge, args []types.Dynamic, offset int) (types.Dynamic, *function.FuncError) {
 	values := make([]any, len(args))
 	for i, a := range args {
 		g, err := fromAttr(ctx, a, path.Empty())
 		if err == nil {
-			values[i], err = hiera.FromGo(g)
+			values[i], err = model.FromGo(g)
 		}
 		switch {
 		case errors.Is(err, errUnknown):
@@ -46,7 +47,7 @@ func mergeArguments(ctx context.Context, m *hiera.Merge, args []types.Dynamic, o
 	for i, v := range values {
 		reversed[len(values)-1-i] = v
 	}
-	result, _, err := hiera.MergeValues(m, reversed)
+	result, _, err := merge.Values(m, reversed)
 	if err != nil {
 		return types.DynamicNull(), mergeError(m, values, offset, err)
 	}
@@ -59,12 +60,12 @@ func mergeArguments(ctx context.Context, m *hiera.Merge, args []types.Dynamic, o
 
 // mergeError names the argument that the strategy cannot take. The engine checks the operands of
 // each merge step; merging an argument with itself tells whether it is the wrong one.
-func mergeError(m *hiera.Merge, values []any, offset int, err error) *function.FuncError {
+func mergeError(m *merge.Merge, values []any, offset int, err error) *function.FuncError {
 	for i, v := range values {
 		if v == nil {
 			continue
 		}
-		if _, _, e := hiera.MergeValues(m, []any{v, v}); e != nil {
+		if _, _, e := merge.Values(m, []any{v, v}); e != nil {
 			return function.NewArgumentFuncError(int64(offset+i), fmt.Sprintf(
 				"the %q merge strategy cannot merge argument %d, which is %s: %s", m.Strategy, offset+i+1, tfKind(v), strategyInputs(m.Strategy)))
 		}
@@ -75,8 +76,8 @@ func mergeError(m *hiera.Merge, values []any, offset int, err error) *function.F
 // valueFreeMessage is err's message when it quotes no value. Otherwise it says what failed without
 // the engine's text, which quotes values: Terraform does not tell a provider function which of its
 // arguments are sensitive, so any of them may be.
-func valueFreeMessage(m *hiera.Merge, err error) string {
-	if hiera.QuotesNoValue(err) {
+func valueFreeMessage(m *merge.Merge, err error) string {
+	if model.QuotesNoValue(err) {
 		return err.Error()
 	}
 	if m.Deep.SortMergedArrays {

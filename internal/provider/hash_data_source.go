@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // NewHashDataSource returns hiera_hash, which behaves like Puppet's hiera_hash(): a hash merge
@@ -24,7 +25,7 @@ func NewHashDataSource() datasource.DataSource {
 // hashShape rejects anything but a hash: a hash merge over scalars makes no sense, and callers
 // rely on an object (for_each, attribute access).
 func hashShape(v any) (any, string) {
-	if _, ok := v.(*hiera.Hash); ok {
+	if _, ok := v.(*model.Hash); ok {
 		return v, ""
 	}
 	return v, fmt.Sprintf("must be a hash for hiera_hash, but it is %s: use hiera_array for a list, or hiera_lookup for a value of any type", tfKind(v))

@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // lookupArgs are the arguments that say where to look up and for which node: the same on every
@@ -147,7 +149,7 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 		diags.AddAttributeError(path.Root("key"), "Unrepresentable Hiera Value", fmt.Sprintf("The value of %q cannot be returned: %s.", key, err))
 		return diags
 	}
-	js, err := hiera.MarshalJSON(value)
+	js, err := datafile.MarshalJSON(value)
 	if err != nil {
 		diags.AddAttributeError(path.Root("key"), "Unrepresentable Hiera Value", fmt.Sprintf("The value of %q cannot be written as JSON: %s.", key, err))
 		return diags
@@ -225,7 +227,7 @@ func (pd *providerData) request(ctx context.Context, kind lookupVariant, m *look
 	if !m.DefaultValue.IsNull() && !m.DefaultValue.IsUnderlyingValueNull() {
 		g, err := fromAttr(ctx, m.DefaultValue, path.Root("default_value"))
 		if err == nil {
-			req.Default, err = hiera.FromGo(g)
+			req.Default, err = model.FromGo(g)
 		}
 		if err != nil {
 			diags.AddAttributeError(path.Root("default_value"), "Invalid Argument", err.Error())
@@ -254,9 +256,9 @@ func (pd *providerData) engineScope(ctx context.Context, m *lookupArgs) (hiera.S
 	for _, a := range []struct {
 		name     string
 		val      types.Dynamic
-		provider *hiera.Hash
-		file     *hiera.Hash
-		out      **hiera.Hash
+		provider *model.Hash
+		file     *model.Hash
+		out      **model.Hash
 	}{{"facts", m.Facts, pd.facts, fileFacts, &s.Facts}, {"scope", m.Scope, pd.scope, nil, &s.Vars}} {
 		own, err := objectArg(ctx, a.val, path.Root(a.name))
 		if err == nil {
@@ -270,21 +272,21 @@ func (pd *providerData) engineScope(ctx context.Context, m *lookupArgs) (hiera.S
 }
 
 // toHash converts an object argument for the engine; nil stays nil (the argument is not set).
-func toHash(m map[string]any) (*hiera.Hash, error) {
+func toHash(m map[string]any) (*model.Hash, error) {
 	if m == nil {
 		return nil, nil
 	}
-	v, err := hiera.FromGo(m)
+	v, err := model.FromGo(m)
 	if err != nil {
 		return nil, err
 	}
-	h, _ := v.(*hiera.Hash)
+	h, _ := v.(*model.Hash)
 	return h, nil
 }
 
-// lookupError words an engine failure; *hiera.Error already names its level, file and line.
+// lookupError words an engine failure; *model.Error already names its level, file and line.
 func lookupError(key, configPath string, err error) string {
-	var he *hiera.Error
+	var he *model.Error
 	if errors.As(err, &he) && he.Key != "" && he.Key != key {
 		return fmt.Sprintf("Looking up %q with %s failed while looking up %q: %s", key, configPath, he.Key, err)
 	}

@@ -12,7 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 var _ function.Function = (*mergeFunction)(nil)
@@ -75,7 +76,7 @@ func (f *mergeFunction) Run(ctx context.Context, req function.RunRequest, resp *
 }
 
 // mergeOptions reads the options argument with the engine's ParseMerge (Puppet's rules and messages).
-func mergeOptions(ctx context.Context, options types.Dynamic) (*hiera.Merge, error) {
+func mergeOptions(ctx context.Context, options types.Dynamic) (*merge.Merge, error) {
 	g, err := fromAttr(ctx, options, path.Empty())
 	if err != nil {
 		return nil, err
@@ -93,30 +94,30 @@ func mergeOptions(ctx context.Context, options types.Dynamic) (*hiera.Merge, err
 			}
 		}
 		// Puppet would say "unrecognized key": say what the merge block says instead.
-		if s, ok := given["strategy"].(string); ok && s != "deep" && slices.Contains(hiera.Strategies, s) {
+		if s, ok := given["strategy"].(string); ok && s != "deep" && slices.Contains(merge.Strategies, s) {
 			for _, k := range []string{"knockout_prefix", "sort_merged_arrays", "merge_hash_arrays"} {
 				if _, set := given[k]; set {
 					return nil, errors.New(deepOnlyMessage(k, s))
 				}
 			}
 		}
-		if spec, err = hiera.FromGo(given); err != nil {
+		if spec, err = model.FromGo(given); err != nil {
 			return nil, err
 		}
 	default:
 		return nil, fmt.Errorf("options must be a strategy name such as \"deep\" or an object such as "+
 			"{ strategy = \"deep\", knockout_prefix = \"--\" }, not %s", tfKind(g))
 	}
-	m, err := hiera.ParseMerge(spec)
+	m, err := merge.Parse(spec)
 	if err != nil {
 		return nil, err
 	}
-	if !slices.Contains(hiera.Strategies, m.Strategy) { // not Puppet's hidden ones
-		return nil, fmt.Errorf("the strategy must be one of %s, not %q", quotedList(hiera.Strategies), m.Strategy)
+	if !slices.Contains(merge.Strategies, m.Strategy) { // not Puppet's hidden ones
+		return nil, fmt.Errorf("the strategy must be one of %s, not %q", quotedList(merge.Strategies), m.Strategy)
 	}
 	// A knockout prefix is a regular expression, compiled only when two values meet.
 	if m.Deep.KnockoutPrefix != "" {
-		if _, _, err := hiera.MergeValues(m, []any{hiera.NewHash(0), hiera.NewHash(0)}); err != nil {
+		if _, _, err := merge.Values(m, []any{model.NewHash(0), model.NewHash(0)}); err != nil {
 			// not repeated: the prefix may be a sensitive value
 			return nil, errors.New("knockout_prefix is not a valid regular expression (the deep strategy reads it as one; its text is not repeated here, as it may be sensitive)")
 		}

@@ -13,7 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 )
 
 type mergeModel struct {
@@ -23,13 +24,13 @@ type mergeModel struct {
 	MergeHashArrays  types.Bool   `tfsdk:"merge_hash_arrays"`
 }
 
-func (m *mergeModel) toEngine() *hiera.Merge {
+func (m *mergeModel) toEngine() *merge.Merge {
 	if m == nil {
 		return nil
 	}
-	return &hiera.Merge{
+	return &merge.Merge{
 		Strategy: m.Strategy.ValueString(),
-		Deep: hiera.DeepOptions{
+		Deep: merge.DeepOptions{
 			KnockoutPrefix:   m.KnockoutPrefix.ValueString(),
 			SortMergedArrays: m.SortMergedArrays.ValueBool(),
 			MergeHashArrays:  m.MergeHashArrays.ValueBool(),
@@ -48,7 +49,7 @@ func mergeBlock(defaultText string) schema.SingleNestedBlock {
 				MarkdownDescription: "The merge strategy, required in the block: `first` (the first value found), `unique` (arrays flattened and joined without duplicates), " +
 					"`hash` (top-level hash keys merged, higher levels winning) or `deep` (hashes merged recursively, arrays joined).",
 				Optional:   true, // required in a given block: see the block's validator
-				Validators: []validator.String{stringvalidator.OneOf(hiera.Strategies...)},
+				Validators: []validator.String{stringvalidator.OneOf(merge.Strategies...)},
 			},
 			"knockout_prefix": schema.StringAttribute{
 				MarkdownDescription: "`deep` only: a value or array element starting with this prefix (such as `--`) removes that entry coming from lower levels.",

@@ -18,6 +18,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/provider/wire"
 )
 
@@ -174,11 +176,11 @@ func nodeAttributes(answers []hiera.NodeAnswer, named bool, configPath string) (
 		foundKeys = slices.DeleteFunc(foundKeys, isBad)
 		values, sources, _ = writeValues(plain)
 	}
-	doc := hiera.NewHash(len(plain)) // json: the order found
+	doc := model.NewHash(len(plain)) // json: the order found
 	for _, a := range plain {
 		doc.Set(a.Key, a.Result.Value)
 	}
-	js, err := hiera.MarshalJSON(doc)
+	js, err := datafile.MarshalJSON(doc)
 	if err != nil { // never: what JSON cannot hold, Terraform cannot either (above)
 		return out, []string{fmt.Sprintf("The node's values cannot be written as JSON: %s.", err)}, nil
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hieraform/terraform-provider-hiera/internal/fleet"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/provider/wire"
 )
 
@@ -83,7 +84,7 @@ func (pd *providerData) fleetNodes(ctx context.Context, m *nodesModel) ([]fleet.
 	case err != nil:
 		diags.AddAttributeError(path.Root("nodes"), "Invalid Argument", err.Error())
 	case given != nil:
-		byName := fleet.Map{Origin: "nodes", Facts: make(map[string]*hiera.Hash, len(given))}
+		byName := fleet.Map{Origin: "nodes", Facts: make(map[string]*model.Hash, len(given))}
 		for name, v := range given {
 			facts, ok := v.(map[string]any)
 			if v != nil && !ok {
@@ -132,24 +133,24 @@ func (pd *providerData) fleetNodes(ctx context.Context, m *nodesModel) ([]fleet.
 
 // withCertname is vars with trusted.certname set to name, unless vars set it already (or set
 // trusted to something other than a hash: the caller's choice). vars is not changed.
-func withCertname(vars *hiera.Hash, name string) *hiera.Hash {
-	trusted := hiera.NewHash(1)
+func withCertname(vars *model.Hash, name string) *model.Hash {
+	trusted := model.NewHash(1)
 	if vars != nil {
 		given, _ := vars.Get("trusted")
 		switch t := given.(type) {
 		case nil:
-		case *hiera.Hash:
+		case *model.Hash:
 			if _, has := t.Get("certname"); has {
 				return vars
 			}
-			trusted = hiera.NewHash(t.Len() + 1)
+			trusted = model.NewHash(t.Len() + 1)
 			t.Each(func(k, v any) bool { trusted.Set(k, v); return true })
 		default:
 			return vars
 		}
 	}
 	trusted.Set("certname", name)
-	over := hiera.NewHash(1)
+	over := model.NewHash(1)
 	over.Set("trusted", trusted)
 	return overlay(vars, over)
 }

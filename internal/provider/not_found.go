@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // maxFilesShown bounds the data files a "not found" message names; explain shows every one.
@@ -101,7 +102,7 @@ func quoteList(items []string) string {
 // the lookup's own config (the diagnostic is on that argument), the provider's, or the default.
 func configNotFound(kind lookupVariant, m *lookupModel, pd *providerData, err error) diag.Diagnostic {
 	const summary = "Hiera Config Not Found"
-	var he *hiera.Error
+	var he *model.Error
 	missing := ""
 	if errors.As(err, &he) {
 		missing = he.File

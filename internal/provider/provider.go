@@ -18,7 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 var (
@@ -137,7 +137,7 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	for _, a := range []struct {
 		name string
 		val  types.Dynamic
-		out  **hiera.Hash
+		out  **model.Hash
 	}{{"facts", m.Facts, &pd.facts}, {"scope", m.Scope, &pd.scope}} {
 		given, err := objectArg(ctx, a.val, path.Root(a.name))
 		if err == nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/provider/wire"
 )
 
@@ -29,7 +30,7 @@ type scopeCache struct {
 	entries map[string]*scopeArgs
 	// files are the facts counted in bytes, by the hash the entries keep: a file looked at again
 	// and unchanged keeps its hash, so it is not counted again.
-	files map[*hiera.Hash]bool
+	files map[*model.Hash]bool
 	bytes int
 }
 
@@ -95,7 +96,7 @@ func (c *scopeCache) put(key []byte, file *factsFile, args *scopeArgs) *scopeArg
 		return had
 	}
 	if c.entries == nil || len(c.entries) >= maxScopeEntries || c.bytes+c.weight(key, file) > maxScopeBytes {
-		c.entries, c.files, c.bytes = map[string]*scopeArgs{}, map[*hiera.Hash]bool{}, 0
+		c.entries, c.files, c.bytes = map[string]*scopeArgs{}, map[*model.Hash]bool{}, 0
 	}
 	if weight := c.weight(key, file); weight <= maxScopeBytes {
 		c.entries[string(key)], c.bytes = args, c.bytes+weight

@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Data sources with the same facts, scope and facts_file share one conversion (scopecache.go).
@@ -115,7 +115,7 @@ func TestScopeCacheBounds(t *testing.T) {
 	if c.get(huge) != nil || c.bytes > maxScopeBytes {
 		t.Errorf("an entry past the byte bound was kept (%d bytes)", c.bytes)
 	}
-	c.put([]byte("small key, large facts file"), &factsFile{size: maxScopeBytes + 1, facts: hiera.NewHash(0)}, &scopeArgs{})
+	c.put([]byte("small key, large facts file"), &factsFile{size: maxScopeBytes + 1, facts: model.NewHash(0)}, &scopeArgs{})
 	if c.get([]byte("small key, large facts file")) != nil || c.bytes > maxScopeBytes {
 		t.Errorf("an entry weighing more than the byte bound was kept (%d bytes)", c.bytes)
 	}

@@ -14,7 +14,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // errUnknown reports a value that is not known yet (computed at apply time).
@@ -22,7 +24,7 @@ var errUnknown = errors.New("value is not known until apply")
 
 // fromAttr converts a user's value (facts, scope, default_value) into plain Go data for the engine:
 // objects and maps become map[string]any, lists, tuples and sets []any, numbers as
-// hiera.FromBigFloat keeps them (exact). A null value is nil. It works on the Terraform
+// model.FromBigFloat keeps them (exact). A null value is nil. It works on the Terraform
 // value underneath, so every attr.Value kind (dynamic, object, map, ...) goes the same way.
 func fromAttr(ctx context.Context, v attr.Value, at path.Path) (any, error) {
 	tv, err := v.ToTerraformValue(ctx)
@@ -64,7 +66,7 @@ func fromTFValue(v tftypes.Value) (any, error) {
 		if err := v.As(&f); err != nil {
 			return nil, err
 		}
-		return hiera.FromBigFloat(&f), nil // exact, whatever its digits
+		return model.FromBigFloat(&f), nil // exact, whatever its digits
 	case typ.Is(tftypes.Object{}), typ.Is(tftypes.Map{}):
 		var m map[string]tftypes.Value
 		if err := v.As(&m); err != nil {
@@ -131,7 +133,7 @@ func tfKind(v any) string {
 		return "a string"
 	case []any:
 		return "a list"
-	case *hiera.Hash, map[string]any:
+	case *model.Hash, map[string]any:
 		return "an object"
 	}
 	return "a number"
@@ -218,7 +220,7 @@ func toTF(v any) (tftypes.Value, error) {
 			elems[i], elemTypes[i] = ev, ev.Type()
 		}
 		return tftypes.NewValue(tftypes.Tuple{ElementTypes: elemTypes}, elems), nil
-	case *hiera.Hash:
+	case *model.Hash:
 		attrs := make(map[string]tftypes.Value, t.Len())
 		attrTypes := make(map[string]tftypes.Type, t.Len())
 		var err error
@@ -297,7 +299,7 @@ func keyString(k any) string {
 	case nil:
 		return ""
 	}
-	if b, err := hiera.MarshalJSON(k); err == nil {
+	if b, err := datafile.MarshalJSON(k); err == nil {
 		return string(b)
 	}
 	return fmt.Sprint(k)

@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // deepValue is a hash (or array) depth levels deep holding "leaf", as a data file may hold at its
@@ -71,8 +71,8 @@ func TestDeepValueConversion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := hiera.FromGo(got)
-		if err != nil || !hiera.Equal(back, v) {
+		back, err := model.FromGo(got)
+		if err != nil || !model.Equal(back, v) {
 			t.Errorf("array=%v: the value did not survive the round trip (%v)", array, err)
 		}
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/provider/wire"
 )
 
@@ -87,7 +87,7 @@ func (w *tfWriter) value(v any) error {
 			}
 		}
 		w.typ = append(w.typ, "]]"...)
-	case *hiera.Hash:
+	case *model.Hash:
 		return w.hash(t)
 	default:
 		return &convError{msg: fmt.Sprintf("unsupported engine value of Go type %T", v)}
@@ -109,7 +109,7 @@ func (w *tfWriter) number(n *big.Float) {
 }
 
 // hash writes a hash as an object: its keys made strings (keyString), in sorted order.
-func (w *tfWriter) hash(h *hiera.Hash) error {
+func (w *tfWriter) hash(h *model.Hash) error {
 	if w.depth == len(w.entries) {
 		w.entries = append(w.entries, nil)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/provider/wire"
 )
 
@@ -20,8 +20,8 @@ import (
 func TestTFWriter_sameAsTFTypes(t *testing.T) {
 	huge, _ := new(big.Int).SetString("123456789012345678901234567890", 10)
 	exact, _, _ := big.ParseFloat("0.1000000000000000000001", 10, 200, big.ToNearestEven)
-	hash := func(kv ...any) *hiera.Hash {
-		h := hiera.NewHash(len(kv) / 2)
+	hash := func(kv ...any) *model.Hash {
+		h := model.NewHash(len(kv) / 2)
 		for i := 0; i < len(kv); i += 2 {
 			h.Set(kv[i], kv[i+1])
 		}
@@ -37,7 +37,7 @@ func TestTFWriter_sameAsTFTypes(t *testing.T) {
 	for _, n := range []int64{0, 1, 127, 128, 255, 256, 65535, 65536, 1 << 32, math.MaxInt64, -1, -32, -33, -128, -129, -32768, -32769, -1 << 31, (-1 << 31) - 1, math.MinInt64} {
 		values["int "+big.NewInt(n).String()] = n
 	}
-	many, manyKeys := []any{}, hiera.NewHash(20) // past the fixed-size headers
+	many, manyKeys := []any{}, model.NewHash(20) // past the fixed-size headers
 	for i := range 20 {
 		many = append(many, int64(i))
 		manyKeys.Set(big.NewInt(int64(i)).String(), int64(i))

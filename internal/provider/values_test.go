@@ -13,7 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 func tfNum(f float64) types.Number { return types.NumberValue(big.NewFloat(f)) }
@@ -95,7 +95,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := hiera.FromGo(g)
+	ev, err := model.FromGo(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,8 +108,8 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-func hash(kv ...any) *hiera.Hash {
-	h := hiera.NewHash(len(kv) / 2)
+func hash(kv ...any) *model.Hash {
+	h := model.NewHash(len(kv) / 2)
 	for i := 0; i < len(kv); i += 2 {
 		h.Set(kv[i], kv[i+1])
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -17,7 +17,7 @@ func Render(v any, format string) ([]byte, error) {
 	var out []byte
 	switch format {
 	case "json":
-		js, err := hiera.MarshalJSON(v)
+		js, err := datafile.MarshalJSON(v)
 		if err != nil {
 			return nil, err
 		}
