@@ -126,7 +126,7 @@ func Parse(file string, data []byte) (*Node, error) {
 	if isJSON(file, data) {
 		v, err = datafile.ParseJSON(data)
 	} else {
-		v, _, err = datafile.ParseYAML(puppetCacheAsPlain(data))
+		v, err = datafile.ParseFactsYAML(puppetCacheAsPlain(data), MaxFileSize)
 	}
 	if err != nil {
 		return nil, positioned(file, err)

@@ -120,3 +120,46 @@ func TestScope(t *testing.T) {
 		t.Errorf("hostname fact %v", h)
 	}
 }
+
+// TestReadYAMLAsPuppet: a YAML facts file is read as Puppet reads one (Psych.safe_load permitting
+// no class), within the bounds of a JSON facts file.
+func TestReadYAMLAsPuppet(t *testing.T) {
+	dir := t.TempDir()
+	// 6 levels of 10 aliases each: 10^6 copies of a 100-byte string (100 MB) from 700 bytes of text,
+	// 1.1 million values (under the 10 million a data file may have)
+	var bomb strings.Builder
+	bomb.WriteString("l0: &l0 \"" + strings.Repeat("x", 100) + "\"\n")
+	for i := 1; i <= 6; i++ {
+		bomb.WriteString("l" + string(rune('0'+i)) + ": &l" + string(rune('0'+i)) + " [" + strings.Repeat("*l"+string(rune('0'+i-1))+", ", 9) + "*l" + string(rune('0'+i-1)) + "]\n")
+	}
+	deep := func(n int) string { return "deep: " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n" }
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"symbol value", "os:\n  family: Debian\nrole: :web\n", "line 3, column 7: Tried to load unspecified class: Symbol"},
+		{"symbol key", "role: web\n:sym: 1\n", "line 2, column 1: Tried to load unspecified class: Symbol"},
+		{"symbol tag", "role: !ruby/symbol web\n", "line 1, column 7: Tried to load unspecified class: Symbol"},
+		{"aliases expanding past the file limit", bomb.String(), "more than 16 MiB of text once its aliases are expanded"},
+		{"nested as deep as JSON allows", deep(99), ""},
+		{"nested deeper than JSON allows", deep(100), "arrays and hashes nest more than 100 levels deep"},
+		{"binary", "role: !!binary d2Vi\n", ""},
+		{"quoted colon", "role: \":web\"\n", ""},
+		{"a few aliases", "a: &a {x: 1}\nb: *a\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n, err := ReadFile(writeFile(t, dir, "f.yaml", tc.text))
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatal(err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("error %v, want %q", err, tc.want)
+			case tc.want == "" && tc.name == "binary" && factsJSON(t, n) != `{"role":"web"}`:
+				t.Errorf("facts %s", factsJSON(t, n))
+			}
+		})
+	}
+	// JSON's own limit, for comparison
+	if _, err := ReadFile(writeFile(t, dir, "f.json", `{"deep": `+strings.Repeat("[", 100)+strings.Repeat("]", 100)+`}`)); err == nil || !strings.Contains(err.Error(), "nesting of 101 is too deep") {
+		t.Errorf("JSON nested 101 levels: %v", err)
+	}
+}

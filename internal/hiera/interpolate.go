@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
@@ -324,13 +325,16 @@ func (inv *invocation) scopeValue(expr, subject string) (any, error) {
 		inv.ex.line("Global Scope")
 		inv.ex.line("  Found key: %q value: %s", root, inv.show(v))
 	}
-	if !ok || v == nil || len(segs) == 1 {
-		return v, nil
+	if ok && v != nil && len(segs) > 1 {
+		if inv.cfg.V3 != nil {
+			v, _, err = dig3(v, expr)
+		} else {
+			v, _, err = dig(v, segs, expr)
+		}
 	}
-	if inv.cfg.V3 != nil {
-		v, _, err = dig3(v, expr)
-	} else {
-		v, _, err = dig(v, segs, expr)
+	if s, isStr := v.(string); isStr && err == nil && !utf8.ValidString(s) {
+		// a YAML !!binary fact: Ruby fails on it once interpolated ("partial character in source")
+		return nil, model.ValueFreef("The variable '%s' holds bytes that are not UTF-8 text (a !!binary fact?): Puppet cannot interpolate it either", expr)
 	}
 	return v, err
 }

@@ -298,3 +298,20 @@ func TestInterpolationInHieraYAML(t *testing.T) {
 		})
 	}
 }
+
+// TestInterpolateBinaryFact: a YAML !!binary fact whose bytes are not UTF-8 fails where it is
+// interpolated, as in Puppet ("partial character in source, but hit end"), and one that is UTF-8
+// is a string like any other.
+func TestInterpolateBinaryFact(t *testing.T) {
+	t.Parallel()
+	e, _ := newEngine(t, files{
+		"hiera.yaml":       "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n",
+		"data/common.yaml": "x: \"%{facts.bin}\"\ny: \"%{facts.text}\"\n",
+	})
+	scope := scopeOf(t, map[string]any{"bin": "\xff", "text": "web"}, nil)
+	he := mustFail(t, e, hiera.Request{Key: "x", Scope: scope})
+	wantContains(t, "message", he.Message, "The variable 'facts.bin' holds bytes that are not UTF-8 text")
+	if res := mustFind(t, e, hiera.Request{Key: "y", Scope: scope}); res.Value != "web" {
+		t.Errorf("y = %v", res.Value)
+	}
+}

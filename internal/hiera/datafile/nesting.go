@@ -1,6 +1,7 @@
 package datafile
 
-// How deep arrays and hashes nest in a value, for the data-file nesting limit.
+// How deep arrays and hashes nest in a value, and how much text it holds with its YAML aliases
+// expanded: the limits of data and facts files.
 
 import "github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 
@@ -51,4 +52,49 @@ func nesting(v any, memo map[any]int) int {
 		memo[id] = deepest + 1
 	}
 	return deepest + 1
+}
+
+// textExceeds reports whether v, written out with its shared (aliased) collections repeated,
+// holds more than limit bytes of text: its strings and a byte for each value. Each shared
+// collection is measured once.
+func textExceeds(v any, limit int) bool {
+	return textSize(v, map[any]int{}, limit) > limit
+}
+
+// textSize is textExceeds' measure, saturating at limit+1.
+func textSize(v any, memo map[any]int, limit int) int {
+	var id any
+	switch t := v.(type) {
+	case string:
+		return min(len(t)+1, limit+1)
+	case *model.Hash:
+		id = t
+	case []any:
+		if len(t) == 0 {
+			return 1
+		}
+		id = &t[0]
+	default:
+		return 1
+	}
+	if n, ok := memo[id]; ok {
+		return n
+	}
+	total := 1
+	add := func(x any) bool {
+		total = min(total+textSize(x, memo, limit), limit+1)
+		return total <= limit
+	}
+	if h, isHash := v.(*model.Hash); isHash {
+		h.Each(func(k, x any) bool { return add(k) && add(x) })
+	} else {
+		list, _ := v.([]any) // a Hash or an array here
+		for _, x := range list {
+			if !add(x) {
+				break
+			}
+		}
+	}
+	memo[id] = total
+	return total
 }

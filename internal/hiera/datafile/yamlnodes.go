@@ -22,10 +22,11 @@ type yamlAnchored struct {
 }
 
 type yamlReader struct {
-	lines   map[*model.Hash]int
-	anchors map[*yaml.Node]*yamlAnchored
-	aliased int  // values added by aliases and merge keys, against yamlMaxAliasValues
-	symbols bool // some scalar was a Ruby symbol: keys must be converted
+	lines     map[*model.Hash]int
+	anchors   map[*yaml.Node]*yamlAnchored
+	aliased   int  // values added by aliases and merge keys, against yamlMaxAliasValues
+	symbols   bool // some scalar was a Ruby symbol: keys must be converted
+	noSymbols bool // refuse symbols (yamlSetup.noSymbols)
 	// Values of the untagged plain and quoted scalars read so far, by text: a file repeats most of
 	// its keys and many values, which then share one value (less memory, and plain ones are read once).
 	plain, quoted map[string]any
@@ -41,11 +42,13 @@ type yamlSetup struct {
 	share      *model.Sharing // what to share with other files; nil shares nothing
 	maxNesting int            // refuse arrays and hashes nested deeper; 0: no limit
 	lazy       bool           // a *LazyYAML where possible (ReadYAML); lines are then not recorded
+	noSymbols  bool           // refuse Ruby symbols, as safe_load without permitted classes does
+	maxText    int            // refuse documents holding more text once aliases are expanded; 0: no limit
 }
 
 func newYAMLReader(setup yamlSetup) *yamlReader {
 	r := &yamlReader{anchors: map[*yaml.Node]*yamlAnchored{}, plain: map[string]any{}, quoted: map[string]any{},
-		share: setup.share}
+		share: setup.share, noSymbols: setup.noSymbols}
 	if setup.lines {
 		r.lines = map[*model.Hash]int{}
 	}

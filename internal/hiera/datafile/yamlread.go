@@ -60,10 +60,23 @@ func readYAMLWith(data []byte, setup yamlSetup) (v any, lines map[*model.Hash]in
 	}
 	r := newYAMLReader(setup)
 	v, err = r.parseYAMLv3(data)
-	if err == nil && setup.maxNesting > 0 && nestingExceeds(v, setup.maxNesting, len(r.anchors) > 0) {
+	switch {
+	case err != nil:
+	case setup.maxNesting > 0 && nestingExceeds(v, setup.maxNesting, len(r.anchors) > 0):
 		return nil, nil, &YAMLError{Msg: fmt.Sprintf("arrays and hashes nest more than %d levels deep", setup.maxNesting)}
+	case setup.maxText > 0 && len(r.anchors) > 0 && textExceeds(v, setup.maxText):
+		return nil, nil, &YAMLError{Msg: fmt.Sprintf("the document holds more than %d MiB of text once its aliases are expanded", setup.maxText>>20)}
 	}
 	return v, r.lines, err
+}
+
+// ParseFactsYAML reads a YAML facts file as Puppet does (Psych.safe_load permitting no class: a Ruby
+// symbol is refused), with the bounds of JSON facts: arrays and hashes nested at most 100 levels
+// deep (Ruby's JSON max_nesting), and at most maxText bytes of text once aliases are expanded (the
+// file's own size limit: a few hundred bytes of aliases expand to gigabytes).
+func ParseFactsYAML(data []byte, maxText int) (any, error) {
+	v, _, err := readYAMLWith(data, yamlSetup{maxNesting: jsonMaxNesting, noSymbols: true, maxText: maxText})
+	return v, err
 }
 
 // parseYAMLv3 is readYAMLWith through yaml.v3, for text that checkYAMLText accepts.

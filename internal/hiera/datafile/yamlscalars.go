@@ -106,11 +106,19 @@ func (r *yamlReader) scalar(n *yaml.Node) (any, error) {
 		}
 		return psychFloatOf(n, v)
 	case psychSymTagRE.MatchString(tag):
-		r.symbols = true
-		return model.Symbol{Name: n.Value, Line: n.Line, Col: n.Column}, nil
+		return r.symbol(n, n.Value)
 	}
 	// Every other tag (!!int, !!bool, !!null, !!timestamp, unknown local tags) is read like a plain scalar.
 	return r.tokenize(n, n.Value)
+}
+
+// symbol is a Ruby symbol's value, refused where Puppet permits no class (facts).
+func (r *yamlReader) symbol(n *yaml.Node, name string) (any, error) {
+	if r.noSymbols {
+		return nil, psychDisallowed(n, "Symbol")
+	}
+	r.symbols = true
+	return model.Symbol{Name: name, Line: n.Line, Col: n.Column}, nil
 }
 
 // Psych::ScalarScanner's patterns. Ruby's ^ and $ match at line breaks, hence (?m) where a string may
@@ -180,8 +188,7 @@ func (r *yamlReader) tokenizePatterns(n *yaml.Node, s string) (any, error) {
 		}
 	}
 	if len(s) >= 2 && s[0] == ':' {
-		r.symbols = true
-		return model.Symbol{Name: psychSymbolName(s), Line: n.Line, Col: n.Column}, nil
+		return r.symbol(n, psychSymbolName(s))
 	}
 	if strings.IndexByte(s, ':') > 0 {
 		if psychSexaIntRE.MatchString(s) {
