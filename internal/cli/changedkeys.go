@@ -13,6 +13,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -82,7 +83,7 @@ func changedKeys(sides [2]setup) ([]string, error) {
 	}
 	c := &keyCollector{keys: map[string]bool{}}
 	for _, rel := range unionKeys(trees[0], trees[1]) {
-		if err := c.compare(rel, trees[0][rel], trees[1][rel]); err != nil {
+		if err := c.compare(trees[0][rel], trees[1][rel]); err != nil {
 			return nil, err
 		}
 	}
@@ -156,7 +157,7 @@ type keyCollector struct {
 
 // compare adds the root keys whose values differ between two versions of a file ("" for a side
 // without it).
-func (c *keyCollector) compare(rel, left, right string) error {
+func (c *keyCollector) compare(left, right string) error {
 	var data [2][]byte
 	for i, path := range []string{left, right} {
 		if path == "" {
@@ -171,7 +172,7 @@ func (c *keyCollector) compare(rel, left, right string) error {
 	if left != "" && right != "" && bytes.Equal(data[0], data[1]) {
 		return nil
 	}
-	name := filepath.Base(rel)
+	name := filepath.Base(cmp.Or(left, right))
 	ext := strings.ToLower(filepath.Ext(name))
 	switch {
 	case name == "hiera.yaml" || name == "environment.conf":
