@@ -122,11 +122,8 @@ func (inv *invocation) interpolateString(s string, allowMethods bool) (any, erro
 	if len(matches) == 0 {
 		return s, nil
 	}
-	if inv.ex != nil {
-		inv.ex.line("Interpolation on %s", inv.show(s)) // the text may be a secret
-	}
-	inv.ex.push()
-	defer inv.ex.pop()
+	inv.ex.enterInterpolation(s)
+	defer inv.ex.leave()
 	var b strings.Builder
 	last := 0
 	for _, m := range matches {
@@ -321,9 +318,8 @@ func (inv *invocation) scopeValue(expr, subject string) (any, error) {
 	}
 	root := model.ToS(segs[0])
 	v, ok := inv.scope.get(root)
-	if inv.ex != nil && ok {
-		inv.ex.line("Global Scope")
-		inv.ex.line("  Found key: %q value: %s", root, inv.show(v))
+	if ok {
+		inv.ex.foundInScope(root, v)
 	}
 	if ok && v != nil && len(segs) > 1 {
 		if inv.cfg.V3 != nil {

@@ -94,7 +94,7 @@ func newInvocation(ctx context.Context, e *Engine, req Request) *invocation {
 	inv.scope, inv.global, inv.env = &inv.own.scope, &inv.own.global, &inv.own.env
 	inv.nameStack, inv.signatures = inv.own.names[:0], inv.own.signatures[:0]
 	if req.Explain {
-		inv.ex = &explainer{}
+		inv.ex = &explainer{secret: inv.secret}
 	}
 	return inv
 }
@@ -152,14 +152,14 @@ func (inv *invocation) run() (Result, error) {
 				return Result{}, inv.guard(withKey(err, inv.req.Key))
 			}
 		}
-		inv.ex.line("Using the default value: %s", inv.show(res.Value))
+		inv.ex.defaultValue(res.Value)
 		inv.wrapped = false
 		if err := inv.checkValueType("Default value", res.Value); err != nil {
 			return Result{}, withKey(err, inv.req.Key)
 		}
 	}
 	if !found && !inv.req.HasDefault {
-		inv.ex.line("Function lookup() did not find a value for the name '%s'", inv.req.Key)
+		inv.ex.notFound(inv.req.Key)
 	}
 	res.Explanation = inv.ex.String()
 	if inv.req.Pitfalls {

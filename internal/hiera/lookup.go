@@ -17,7 +17,7 @@ func (inv *invocation) lookupTop(key string, explicit *merge.Merge, fn Function)
 		return nil, false, err
 	}
 	if key == "lookup_options" || strings.HasPrefix(key, "lookup_options.") {
-		inv.ex.line("Invalid key \"lookup_options\"")
+		inv.ex.invalidKey()
 		return nil, false, nil
 	}
 	root, segs := key, []any(nil) // segs stays nil for a plain key (most): no allocation
@@ -45,17 +45,14 @@ func (inv *invocation) lookupTop(key string, explicit *merge.Merge, fn Function)
 		default:
 			if opts.merge != nil {
 				mergeOpts = opts.merge
-				inv.ex.line("Using merge options from \"lookup_options\" hash")
+				inv.ex.mergeFromOptions()
 			} else {
 				mergeOpts = &merge.Merge{Strategy: "first"}
 			}
 		}
 	}
-	if inv.ex != nil { // the argument would be boxed even for a nil explainer
-		inv.ex.line("Searching for %q", key)
-	}
-	inv.ex.push()
-	defer inv.ex.pop()
+	inv.ex.enterKey(key)
+	defer inv.ex.leave()
 
 	var value any
 	var found bool
@@ -92,7 +89,7 @@ func (inv *invocation) lookupTop(key string, explicit *merge.Merge, fn Function)
 		return nil, false, nil
 	}
 	if opts.convertTo != nil {
-		inv.ex.line("Applying convert_to lookup_option with arguments %s", convertToText(opts.convertTo))
+		inv.ex.convertTo(opts.convertTo)
 		out, sensitive, err := convert.To(key, value, opts.convertTo)
 		if err != nil {
 			return nil, false, err // quoting the value: withheld by run() if it is secret
@@ -106,56 +103,16 @@ func (inv *invocation) lookupTop(key string, explicit *merge.Merge, fn Function)
 	return value, true, nil
 }
 
-// convertToText is how Puppet's explain prints convert_to: an array whose first element is the
-// type (shown bare, as a type is), e.g. [Array, true] or [Integer].
-func convertToText(spec any) string {
-	list, isList := spec.([]any)
-	if !isList {
-		list = []any{spec}
-	}
-	parts := make([]string, len(list))
-	for i, a := range list {
-		if s, isStr := a.(string); isStr && i == 0 {
-			parts[i] = s
-		} else {
-			parts[i] = model.Inspect(a)
-		}
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
-}
-
 func (inv *invocation) digValue(value any, segs []any, key string) (any, bool, error) {
 	if inv.cfg.V3 != nil {
-		inv.explainDig(value, segs, key)
+		inv.ex.dig(value, segs, key)
 		return dig3(value, key)
 	}
 	v, found, err := dig(value, segs, key)
 	if err == nil {
-		inv.explainDig(value, segs, key)
+		inv.ex.dig(value, segs, key)
 	}
 	return v, found, err
-}
-
-// explainDig traces the dig phase as Puppet does: the sub key, then each segment found or not.
-func (inv *invocation) explainDig(value any, segs []any, key string) {
-	if inv.ex == nil {
-		return
-	}
-	parts := make([]string, 0, len(segs)-1)
-	for _, s := range segs[1:] {
-		parts = append(parts, model.ToS(s))
-	}
-	inv.ex.line("Sub key: %q", strings.Join(parts, "."))
-	inv.ex.push()
-	defer inv.ex.pop()
-	for i := 2; i <= len(segs); i++ {
-		v, found, err := dig(value, segs[:i], key)
-		if err != nil || !found {
-			inv.ex.line("No such key: %q", parts[i-2])
-			return
-		}
-		inv.ex.line("Found key: %q value: %s", parts[i-2], inv.show(v))
-	}
 }
 
 // search merges the root key's values over Puppet's three layers (global, environment, the key's
@@ -177,25 +134,14 @@ func (inv *invocation) searchLayers(layers []*layer, root string, m *merge.Merge
 	})
 }
 
-// tracedMerge is merge.Variants with Puppet's trace of a merge (none for first found, whose
-// variants are tried in turn).
+// tracedMerge is merge.Variants, reported to the explainer (which traces none for first found,
+// whose variants are tried in turn).
 func (inv *invocation) tracedMerge(m *merge.Merge, n int, lookup func(i int) (any, bool, error)) (v any, found bool, err error) {
 	if inv.ex == nil || m.IsFirst() || n < 2 {
 		return merge.Variants(m, n, lookup)
 	}
 	inv.ex.openMerge()
-	defer inv.ex.closeMerge(func() string {
-		h := "Merge strategy " + m.String()
-		if oh := m.OptionsHash(); oh != nil {
-			h += "\n  Options: " + model.PrettyInspect(oh, 2, maxExplanation)
-		}
-		return h
-	}, func() string {
-		if err != nil || !found {
-			return ""
-		}
-		return inv.show(v)
-	})
+	defer func() { inv.ex.closeMerge(m, v, found && err == nil) }()
 	return merge.Variants(m, n, lookup)
 }
 
@@ -204,18 +150,12 @@ func (inv *invocation) tracedMerge(m *merge.Merge, n int, lookup func(i int) (an
 func (inv *invocation) searchLayer(l *layer, root string, m *merge.Merge, inDefault bool) (any, bool, error) {
 	if l.cfg == nil {
 		if l.place == hieraconfig.Module && l.module != "" {
-			if l.confineTo == "" {
-				inv.ex.node("Module %q not found", l.module)
-			} else {
-				inv.ex.node("Module data provider for module %q not found", l.module)
-			}
+			inv.ex.moduleNotFound(l.module, l.confineTo != "")
 		}
 		return nil, false, nil
 	}
-	inv.ex.node("%s", l.name())
-	inv.ex.push()
-	defer inv.ex.pop()
-	inv.ex.line("Using configuration %q", l.cfg.Path)
+	inv.ex.enterLayer(l)
+	defer inv.ex.leave()
 	defer inv.leave(inv.enter(l))
 	entries := l.cfg.Entries
 	if inDefault {
@@ -293,18 +233,16 @@ func (inv *invocation) searchDefaultHierarchy(key, root string) (any, bool, erro
 	if err != nil || l.cfg == nil || len(l.cfg.DefaultEntries) == 0 {
 		return nil, false, err
 	}
-	inv.ex.line("Searching default_hierarchy of module %q", l.module)
-	inv.ex.push()
-	defer inv.ex.pop()
-	inv.ex.line("Searching for %q", optionsKey)
-	inv.ex.push()
+	inv.ex.enterDefaultHierarchy(l.module)
+	defer inv.ex.leave()
+	inv.ex.enterKey(optionsKey)
 	var optsValue any
 	var found bool
 	err = inv.check(optionsKey, func() (err error) { // as every lookup_options search (layerOptions)
 		optsValue, found, err = inv.searchLayer(l, optionsKey, &merge.Merge{Strategy: "hash"}, true)
 		return err
 	})
-	inv.ex.pop()
+	inv.ex.leave()
 	if err != nil {
 		return nil, false, err
 	}
@@ -323,16 +261,14 @@ func (inv *invocation) searchDefaultHierarchy(key, root string) (any, bool, erro
 			mergeOpts = ko.merge
 		}
 	}
-	inv.ex.line("Searching for %q", key)
-	inv.ex.push()
-	defer inv.ex.pop()
+	inv.ex.enterKey(key)
+	defer inv.ex.leave()
 	return inv.searchLayer(l, root, mergeOpts, true)
 }
 
 func (inv *invocation) searchEntry(e *entry, root string, m *merge.Merge) (any, bool, error) {
-	inv.ex.node("Hierarchy entry %q", e.Name)
-	inv.ex.push()
-	defer inv.ex.pop()
+	inv.ex.enterEntry(e)
+	defer inv.ex.leave()
 	if root != "lookup_options" {
 		inv.noteSearched(e.Name)
 	}
@@ -347,17 +283,11 @@ func (inv *invocation) searchEntry(e *entry, root string, m *merge.Merge) (any, 
 
 // lookupInLocation reads the root key from one location and interpolates what it finds.
 func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (any, bool, error) {
-	if loc.uri {
-		inv.ex.node("URI %q", loc.path)
-	} else {
-		inv.ex.node("Path %q", loc.path)
-	}
-	inv.ex.push()
-	defer inv.ex.pop()
-	inv.ex.line("Original path: %q", loc.original)
+	inv.ex.enterLocation(loc)
+	defer inv.ex.leave()
 	df, exists, _ := inv.data(loc.path, e.Function)
 	if !exists {
-		inv.ex.line("Path not found")
+		inv.ex.pathNotFound()
 		return nil, false, nil
 	}
 	if df.err != nil {
@@ -376,7 +306,7 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 		return nil, false, withLevel(&model.Error{Message: fmt.Sprintf("Unable to parse (%s): %v", loc.path, err), File: loc.path, ValueFree: true}, e.Name)
 	}
 	if !ok {
-		inv.ex.line("No such key: %q", root)
+		inv.ex.noSuchKey(root)
 		return nil, false, nil
 	}
 	if badType != "" {
@@ -408,9 +338,7 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 	if decrypted || !sameRef(raw, v) {
 		inv.volatile++ // the value depends on the scope or is secret: not for the result cache
 	}
-	if inv.ex != nil {
-		inv.ex.line("Found key: %q value: %s", root, inv.show(v))
-	}
+	inv.ex.found(root, v)
 	inv.noteSource(e, loc, root)
 	return v, true, nil
 }
