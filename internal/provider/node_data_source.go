@@ -125,7 +125,7 @@ func (d *nodeDataSource) Configure(_ context.Context, req datasource.ConfigureRe
 	d.data, resp.Diagnostics = toProvider(req.ProviderData)
 }
 
-// Read is the framework's read; the server reads hiera_node directly (server.go) with the same readNode.
+// Read is the framework's read; the server reads hiera_node directly (protocol.go) with the same readNode.
 func (d *nodeDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m nodeModel
 	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
