@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Builds the provider and installs it where `terraform init` and `tofu init` find it without a
-# registry: a local mirror directory that both read when the CLI configuration has no
-# provider_installation block, ~/.terraform.d/plugins (PLUGIN_DIR=DIR to choose another). The
-# binary goes under both registries' addresses, as a filesystem mirror lays providers out:
+# Builds the provider and the hieraform command and installs them. The provider goes where
+# `terraform init` and `tofu init` find it without a registry: a local mirror directory that both
+# read when the CLI configuration has no provider_installation block, ~/.terraform.d/plugins
+# (PLUGIN_DIR=DIR to choose another), under both registries' addresses, as a filesystem mirror
+# lays providers out:
 #   DIR/registry.terraform.io/hieraform/hiera/VERSION/OS_ARCH/terraform-provider-hiera_vVERSION
 #   DIR/registry.opentofu.org/hieraform/hiera/VERSION/OS_ARCH/terraform-provider-hiera_vVERSION
-# VERSION is the newest in CHANGELOG.md unless VERSION=X.Y.Z is given. `make install` runs it.
+# hieraform goes where `go install` puts commands: $(go env GOBIN), else $(go env GOPATH)/bin
+# (BIN_DIR=DIR to choose another). VERSION is the newest in CHANGELOG.md unless VERSION=X.Y.Z is
+# given. `make install` runs it.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$root"
@@ -16,12 +19,19 @@ dir=${PLUGIN_DIR:-$HOME/.terraform.d/plugins}
 platform=$(go env GOOS)_$(go env GOARCH)
 name=terraform-provider-hiera_v$version
 
-echo "building terraform-provider-hiera $version for $platform"
+bindir=${BIN_DIR:-$(go env GOBIN)}
+bindir=${bindir:-$(go env GOPATH)/bin}
+
 build=$(mktemp -d)
 trap 'rm -rf "$build"' EXIT
 # -trimpath: the same source builds the same binary on any machine, so its checksum in a
-# configuration's lock file only changes when the code does.
-go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$build/$name" .
+# configuration's lock file only changes when the code does. The quickstart builds with it too:
+# the build cache keys packages by it, and a build without it compiles every dependency again.
+echo "building terraform-provider-hiera and hieraform $version for $platform: go build -trimpath compiles what the build cache"
+echo "does not hold yet (every dependency the first time on a machine, a few minutes on two cores; seconds after)"
+build_progress "terraform-provider-hiera and hieraform" \
+	go build -v -trimpath -ldflags "-s -w -X main.version=$version" -o "$build/" . ./cmd/hieraform
+mv "$build/terraform-provider-hiera" "$build/$name"
 for host in registry.terraform.io registry.opentofu.org; do
 	target=$dir/$host/hieraform/hiera/$version/$platform
 	mkdir -p "$target"
@@ -29,6 +39,13 @@ for host in registry.terraform.io registry.opentofu.org; do
 	cp "$build/$name" "$target/$name"
 	echo "installed $target/$name"
 done
+mkdir -p "$bindir"
+cp "$build/hieraform" "$bindir/hieraform.new" && mv "$bindir/hieraform.new" "$bindir/hieraform"
+echo "installed $bindir/hieraform"
+case ":$PATH:" in
+*":$bindir:"*) ;;
+*) echo "note: $bindir is not on PATH: add it (export PATH=\"$bindir:\$PATH\") to run hieraform by name" ;;
+esac
 
 # The mirror is only read when no CLI configuration file has a provider_installation block.
 for rc in "${TF_CLI_CONFIG_FILE:-}" "$HOME/.terraformrc" "$HOME/.tofurc"; do

@@ -41,15 +41,22 @@ elapsed() {
 	printf '%d:%02d' $((s / 60)) $((s % 60))
 }
 
-# progress NAME LABEL CMD...: runs CMD, a `go build -v` or `go install -v` of tool NAME, saying
-# first what it builds and how long that usually takes, then every $progress_every seconds how far
-# it is (the packages compiled so far), and how long it took; on failure, the end of its output.
-# On stderr.
+# progress NAME LABEL CMD...: build_progress of tool NAME, saying first what it builds and how long
+# that usually takes. On stderr.
 progress() {
-	local name=$1 label=$2 start=$SECONDS log rc
+	local name=$1 label=$2
 	shift 2
-	log=$(mktemp)
 	echo "$label: once per machine; a cold build takes about ${build_time[$name]} on two cores (${build_packages[$name]} packages), more while modules download" >&2
+	build_progress "$name" "$@"
+}
+
+# build_progress NAME CMD...: runs CMD, a `go build -v` or `go install -v` of NAME, saying every
+# $progress_every seconds how far it is (the packages compiled so far) and how long it took; on
+# failure, the end of its output. On stderr.
+build_progress() {
+	local name=$1 start=$SECONDS log rc
+	shift
+	log=$(mktemp)
 	"$@" >"$log" 2>&1 &
 	local pid=$! next=$((SECONDS + progress_every))
 	while kill -0 "$pid" 2>/dev/null; do

@@ -13,7 +13,9 @@ case ${TOFU:-} in
 esac
 echo "applying examples/quickstart with $(cli_label "$cli") ($cli)"
 mkdir -p "$root/bin"
-go build -o "$root/bin/terraform-provider-hiera" .
+# -trimpath, as scripts/install.sh builds: the build cache keys packages by it, so that `make install`
+# after the quickstart reuses what this compiled.
+go build -trimpath -o "$root/bin/terraform-provider-hiera" .
 # The same file serves both CLIs: each looks the provider up under its own registry's address.
 cat >"$root/bin/dev.tfrc" <<RC
 provider_installation {

@@ -41,7 +41,7 @@ A types file (YAML or JSON) maps lookup keys to Puppet types, as lookup()'s valu
 func runCheck(args []string, env Env) int {
 	fs := newFlagSet("check", checkSynopsis, checkExample, env)
 	var src sourceFlags
-	src.registerData(fs)
+	src.registerData(fs, env)
 	fs.Var(&src.facts, "facts", "the nodes to check: a facts `file` as facter -j or puppet facts show write it (JSON or YAML), "+
 		"or a directory of them; repeat it for more (each node's certname from its file; default: the node with no facts)")
 	typesFile := fs.String("types", "", "a `file` mapping lookup keys to the Puppet types their values must have (YAML or JSON)")
@@ -80,7 +80,7 @@ func runCheck(args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
-	c := &checker{env: env, engine: engine, reported: map[string]bool{}, warned: map[string]bool{}}
+	c := &checker{env: env, engine: engine, eyaml: st.eyaml, reported: map[string]bool{}, warned: map[string]bool{}}
 	if env.ErrTerminal {
 		c.progress.out = env.Stderr
 	}
@@ -110,6 +110,7 @@ func runCheck(args []string, env Env) int {
 	}
 	if c.problems > 0 {
 		_, _ = fmt.Fprintf(env.Stdout, "%s in %s (%s checked)\n", count(c.problems, "problem"), st.describe(), checked)
+		_, _ = fmt.Fprint(env.Stderr, eyamlKeyHint(c.eyamlKeyProblem))
 		return exitAnswer
 	}
 	_, _ = fmt.Fprintf(env.Stdout, "no problems: %s checked against %s\n", checked, st.describe())
@@ -126,12 +127,15 @@ func count(n int, noun string) string {
 
 // checker reports each problem and warning once, however many files and nodes meet it.
 type checker struct {
-	env      Env
-	engine   *hiera.Engine
-	problems int
-	reported map[string]bool // problems by place and what, with their key or not (report)
-	warned   map[string]bool
-	progress progress
+	env    Env
+	engine *hiera.Engine
+	eyaml  hiera.EyamlKeys
+	// eyamlKeyProblem is the first problem with the eyaml keys, to say at the end how to give them.
+	eyamlKeyProblem error
+	problems        int
+	reported        map[string]bool // problems by place and what, with their key or not (report)
+	warned          map[string]bool
+	progress        progress
 }
 
 // walk checks every data file of every level, whatever the node (datadirs that depend on the
@@ -171,7 +175,7 @@ func (c *checker) walk(scopes []hiera.Scope) (int, error) {
 // node looks up every key of one node, and checks the types of the keys types names.
 func (c *checker) node(name string, scope hiera.Scope, types []typedKey) error {
 	ctx := context.Background()
-	res, err := c.engine.LookupNode(ctx, hiera.NodeRequest{Scope: scope})
+	res, err := c.engine.LookupNode(ctx, hiera.NodeRequest{Scope: scope, EyamlKeys: c.eyaml})
 	if err != nil {
 		return err
 	}
@@ -187,7 +191,7 @@ func (c *checker) node(name string, scope hiera.Scope, types []typedKey) error {
 		}
 	}
 	for _, t := range types {
-		_, err := c.engine.Lookup(ctx, hiera.Request{Key: t.key, Scope: scope, ValueType: t.typ, HasValueType: true})
+		_, err := c.engine.Lookup(ctx, hiera.Request{Key: t.key, Scope: scope, ValueType: t.typ, HasValueType: true, EyamlKeys: c.eyaml})
 		switch {
 		case err == nil:
 		case errors.Is(err, hiera.ErrValueType):
@@ -212,7 +216,7 @@ func (c *checker) mismatch(err error, t typedKey, scope hiera.Scope) error {
 	placed := *he
 	placed.Key = t.key
 	placed.Hint = fmt.Sprintf("The types file's line %d wants %s", t.line, t.typ)
-	res, lerr := c.engine.Lookup(context.Background(), hiera.Request{Key: t.key, Scope: scope})
+	res, lerr := c.engine.Lookup(context.Background(), hiera.Request{Key: t.key, Scope: scope, EyamlKeys: c.eyaml})
 	if lerr != nil || len(res.Sources) == 0 {
 		return &placed
 	}
@@ -271,6 +275,9 @@ func (c *checker) report(err error, node string, perKey bool) {
 	}
 	c.reported[id], c.reported["any\x00"+where] = true, true
 	c.problems++
+	if c.eyamlKeyProblem == nil && errors.Is(err, hiera.ErrEyamlKey) {
+		c.eyamlKeyProblem = err
+	}
 	c.progress.clear()
 	_, _ = fmt.Fprintln(c.env.Stdout, problemLine(err, node))
 }

@@ -269,19 +269,7 @@ func TestCheckTypesPlacesEachKey(t *testing.T) {
 // A problem of the setup that every key's lookup meets (an eyaml private key that cannot be read)
 // is one problem, not one per secret key.
 func TestCheckSetupProblemOnce(t *testing.T) {
-	dir := t.TempDir()
-	fixture := filepath.Join("..", "provider", "testdata", "eyaml")
-	for _, rel := range []string{"data/common.yaml", "data/secrets.eyaml"} {
-		text, err := os.ReadFile(filepath.Join(fixture, rel))
-		must(t, err)
-		must(t, os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755))
-		must(t, os.WriteFile(filepath.Join(dir, rel), text, 0o644))
-	}
-	cfg := filepath.Join(dir, "hiera.yaml")
-	must(t, os.WriteFile(cfg, []byte("version: 5\ndefaults: {datadir: data, data_hash: yaml_data}\nhierarchy:\n"+
-		"  - name: Secrets\n    lookup_key: eyaml_lookup_key\n    path: secrets.eyaml\n"+
-		"    options: {pkcs7_private_key: keys/missing.pem, pkcs7_public_key: keys/missing.pub.pem}\n"+
-		"  - name: Common\n    path: common.yaml\n"), 0o644))
+	cfg, _ := serverKeysRepo(t)
 	rc, out, errOut := run(t, "check", "--config", cfg)
 	if rc != 1 || strings.Count(out, "cannot read the eyaml private key") != 1 || !strings.Contains(out, "1 problem in") {
 		t.Errorf("rc %d, stdout:\n%s\nstderr: %s", rc, out, errOut)

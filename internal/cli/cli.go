@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
 // Env is what the command reads and writes besides its arguments.
@@ -17,6 +19,16 @@ type Env struct {
 	// Terminal and ErrTerminal say whether stdout and stderr are terminals (a table for people,
 	// progress on stderr).
 	Terminal, ErrTerminal bool
+	// Getenv reads the environment (os.Getenv); nil reads none, as tests run.
+	Getenv func(string) string
+}
+
+// getenv is the environment variable name, "" when Getenv is nil.
+func (env Env) getenv(name string) string {
+	if env.Getenv == nil {
+		return ""
+	}
+	return env.Getenv(name)
 }
 
 // Exit codes: lookup exits as puppet lookup does (1 for not found and for any error); diff as
@@ -83,12 +95,24 @@ func commandList() string {
 	return b.String()
 }
 
-// failer returns a command's way to fail: the error on stderr after prefix, then exit code.
+// failer returns a command's way to fail: the error on stderr after prefix (and how to give eyaml
+// keys when they were the problem), then exit code.
 func (env Env) failer(prefix string, code int) func(error) int {
 	return func(err error) int {
-		_, _ = fmt.Fprintf(env.Stderr, "%s%s\n", prefix, err)
+		_, _ = fmt.Fprintf(env.Stderr, "%s%s\n%s", prefix, err, eyamlKeyHint(err))
 		return code
 	}
+}
+
+// eyamlKeyHint says how to give eyaml keys, on a line of its own, when err is about them ("" for
+// other errors).
+func eyamlKeyHint(err error) string {
+	if !errors.Is(err, hiera.ErrEyamlKey) {
+		return ""
+	}
+	return "Where the keys are not where hiera.yaml says (a laptop, a CI runner), give them with " +
+		eyamlFlags.PrivateKeyPath + " and " + eyamlFlags.PublicKeyPath + ", or the environment variables " +
+		hiera.EyamlKeyEnv.PrivateKeyPath + " (a file) or " + hiera.EyamlKeyEnv.PrivateKeyPEM + " (the key's text).\n"
 }
 
 // errHelp is parseArgs' answer to --help: the help was printed, exit 0.

@@ -44,7 +44,7 @@ type keyChange struct {
 func runDiff(args []string, env Env) int {
 	fs := newFlagSet("diff", diffSynopsis, diffExample, env)
 	var src sourceFlags
-	src.register(fs)
+	src.register(fs, env)
 	var keys, prefixes, revs stringList
 	fs.Var(&keys, "keys", "only these `keys`, separated by commas (the flag may be repeated)")
 	fs.Var(&prefixes, "prefix", "only keys starting with this `prefix` (the flag may be repeated)")
@@ -90,10 +90,10 @@ func runDiff(args []string, env Env) int {
 	var sides [2]nodeAnswers
 	for i := range sides {
 		if sides[i], err = lookupNode(setups[i], req, env); err != nil {
-			return fail(errors.New(setups[i].shown(err.Error())))
+			return fail(&reworded{setups[i].shown(err.Error()), []error{err}})
 		}
 		if failed := sides[i].failed; len(failed) > 0 { // a key that cannot be compared: no diff shown as complete
-			return fail(fmt.Errorf("the lookups of %d keys of %s failed:%s", len(failed), setups[i].describe(), keyList(failed)))
+			return fail(&reworded{fmt.Sprintf("the lookups of %d keys of %s failed:%s", len(failed), setups[i].describe(), keyList(failed)), sides[i].failedErrs})
 		}
 	}
 	changes := compareNodes(sides[0], sides[1])

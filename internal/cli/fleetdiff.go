@@ -131,6 +131,7 @@ func diffNode(ctx context.Context, engines [2]*hiera.Engine, sides [2]setup, nod
 	var reasons [2]string
 	req.Scope = facts.Scope(node.Facts, node.Name)
 	for i, e := range engines {
+		req.EyamlKeys = sides[i].eyaml
 		res, err := e.LookupNode(ctx, req)
 		if err == nil && res.ListErr != nil {
 			err = res.ListErr

@@ -31,7 +31,7 @@ const redacted = "Sensitive [value redacted]"
 func runLookup(args []string, env Env) int {
 	fs := newFlagSet("lookup", lookupSynopsis, lookupExample, env)
 	var src sourceFlags
-	src.register(fs)
+	src.register(fs, env)
 	var merge, knockout, def, valueType optional
 	fs.Var(&merge, "merge", "the merge `strategy`: first, unique, hash or deep (default: lookup_options, else first)")
 	fs.Var(&knockout, "knock-out-prefix", "with --merge deep: values starting with this `prefix` remove what lower levels gave")
@@ -81,7 +81,7 @@ func runLookup(args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
-	req := hiera.Request{Keys: keys, Key: keys[0], Merge: m, Scope: scope, Explain: *explain,
+	req := hiera.Request{Keys: keys, Key: keys[0], Merge: m, Scope: scope, Explain: *explain, EyamlKeys: st.eyaml,
 		Default: def.value, HasDefault: def.set, ValueType: valueType.value, HasValueType: valueType.set}
 	if req.HasValueType {
 		if err := hiera.ParseValueType(req.ValueType); err != nil {

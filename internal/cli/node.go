@@ -29,7 +29,7 @@ const maxReportedKeys = 20
 func runNode(args []string, env Env) int {
 	fs := newFlagSet("node", nodeSynopsis, nodeExample, env)
 	var src sourceFlags
-	src.register(fs)
+	src.register(fs, env)
 	var keys, prefixes stringList
 	fs.Var(&keys, "keys", "only these `keys`, separated by commas (the flag may be repeated)")
 	fs.Var(&prefixes, "prefix", "only keys starting with this `prefix` (the flag may be repeated)")
@@ -90,6 +90,7 @@ func runNode(args []string, env Env) int {
 	if len(node.failed) > 0 {
 		_, _ = fmt.Fprintf(env.Stderr, "Warning: %d keys left out, their lookups failed (as hiera_node's failed_keys):%s\n",
 			len(node.failed), keyList(node.failed))
+		_, _ = fmt.Fprint(env.Stderr, eyamlKeyHint(errors.Join(node.failedErrs...)))
 	}
 	return exitOK
 }
@@ -115,6 +116,8 @@ type nodeAnswers struct {
 	// failed are the node's keys whose lookup failed, "key: error", when the keys were listed
 	// (not asked for by name): as hiera_node's failed_keys, they do not fail the node.
 	failed []string
+	// failedErrs are their errors, in the same order.
+	failedErrs []error
 }
 
 // keyList lists failing keys ("key: error"), one a line, at most maxReportedKeys of them.
@@ -136,6 +139,7 @@ func lookupNode(st setup, req hiera.NodeRequest, env Env) (nodeAnswers, error) {
 	if err != nil {
 		return node, err
 	}
+	req.EyamlKeys = st.eyaml
 	if req.Scope, err = st.scope(); err != nil {
 		return node, err
 	}
@@ -147,10 +151,12 @@ func lookupNode(st setup, req hiera.NodeRequest, env Env) (nodeAnswers, error) {
 		return node, err
 	}
 	var failed []string
+	var causes []error
 	for _, a := range res.Answers {
 		switch {
 		case a.Err != nil:
 			failed = append(failed, fmt.Sprintf("%s: %s", a.Key, a.Err))
+			causes = append(causes, a.Err)
 		case !a.Result.Found:
 			node.missing = append(node.missing, a.Key)
 		default:
@@ -164,11 +170,22 @@ func lookupNode(st setup, req hiera.NodeRequest, env Env) (nodeAnswers, error) {
 	case res.ListErr != nil:
 		return node, fmt.Errorf("the keys of %s cannot be listed: %w", st.describe(), res.ListErr)
 	case len(failed) > 0 && req.Keys != nil:
-		return node, fmt.Errorf("the lookups of %d keys of %s failed:%s", len(failed), st.describe(), keyList(failed))
+		return node, &reworded{fmt.Sprintf("the lookups of %d keys of %s failed:%s", len(failed), st.describe(), keyList(failed)), causes}
 	}
-	node.failed = failed
+	node.failed, node.failedErrs = failed, causes
 	return node, nil
 }
+
+// reworded is an error told in a message of its own (a node's failed keys listed, a path shown as
+// the user knows it) that still wraps the errors it tells of, so that errors.Is finds an eyaml key
+// problem among them (eyamlKeyHint).
+type reworded struct {
+	msg    string
+	causes []error
+}
+
+func (e *reworded) Error() string   { return e.msg }
+func (e *reworded) Unwrap() []error { return e.causes }
 
 // valueWithSources is {"value": v, "sources": [{layer, module, level, file}...]}, a secret's value redacted.
 func valueWithSources(r hiera.Result) *model.Hash {

@@ -16,21 +16,33 @@ import (
 // diff takes each twice (its two sides); the other commands once.
 type sourceFlags struct {
 	config, environment, environmentpath, modulepath, facts, node stringList
+	// eyaml are the key files of the flags, once for all sides; getenv gives the rest (EyamlKeyArgs.WithEnv).
+	eyaml  hiera.EyamlKeyArgs
+	getenv func(string) string
 }
 
-func (s *sourceFlags) register(fs *flag.FlagSet) {
-	s.registerData(fs)
+// eyamlFlags name the flags of the eyaml keys, by the argument each gives (key text has no flag:
+// it would show in the process list; HIERA_EYAML_PRIVATE_KEY gives it).
+var eyamlFlags = hiera.EyamlKeyArgs{PrivateKeyPath: "--eyaml-private-key", PublicKeyPath: "--eyaml-public-key"}
+
+func (s *sourceFlags) register(fs *flag.FlagSet, env Env) {
+	s.registerData(fs, env)
 	fs.Var(&s.facts, "facts", "the node's facts: a `file` as facter -j or puppet facts show write it (JSON or YAML)")
 	fs.Var(&s.node, "node", "the node's certname, $trusted.certname (default: the facts file's name, clientcert or fqdn)")
 }
 
 // registerData registers the flags that say where the data comes from, without the node's (check
 // takes many nodes: its own --facts, no --node).
-func (s *sourceFlags) registerData(fs *flag.FlagSet) {
+func (s *sourceFlags) registerData(fs *flag.FlagSet, env Env) {
+	s.getenv = env.getenv
 	fs.Var(&s.config, "config", "the global `hiera.yaml` (default: hiera.yaml here, unless --environment or --modulepath is given)")
 	fs.Var(&s.environment, "environment", "the Puppet environment `NAME`: the directory NAME under --environmentpath")
 	fs.Var(&s.environmentpath, "environmentpath", "the `directory` holding the environments (default: environments)")
 	fs.Var(&s.modulepath, "modulepath", "module `directories`, separated by ':' (default: the environment's environment.conf, else its modules/)")
+	fs.StringVar(&s.eyaml.PrivateKeyPath, "eyaml-private-key", "", "the eyaml private key `file`, in place of the one hiera.yaml names "+
+		"(default: "+hiera.EyamlKeyEnv.PrivateKeyPath+", or the key's text in "+hiera.EyamlKeyEnv.PrivateKeyPEM+")")
+	fs.StringVar(&s.eyaml.PublicKeyPath, "eyaml-public-key", "", "the eyaml public key `file` (default: "+hiera.EyamlKeyEnv.PublicKeyPath+
+		", or its text in "+hiera.EyamlKeyEnv.PublicKeyPEM+"; optional: the private key decrypts alone)")
 }
 
 // setup is one side's sources: each flag's value ("" when not given), and the git revision whose
@@ -38,6 +50,7 @@ func (s *sourceFlags) registerData(fs *flag.FlagSet) {
 type setup struct {
 	config, environment, environmentpath, modulepath, facts, node string
 	rev                                                           *revisionTree
+	eyaml                                                         hiera.EyamlKeys
 }
 
 // setDefaultPaths sets the data paths engine would take by default (hiera.yaml here, the
@@ -129,7 +142,9 @@ func (s *sourceFlags) side(i, sides int) (setup, error) {
 			*f.out = f.list[i]
 		}
 	}
-	return st, nil
+	var err error
+	st.eyaml, err = s.eyaml.WithEnv(s.getenv).Resolve(eyamlFlags)
+	return st, err
 }
 
 // engine builds the engine of the setup's data, checking that an environment exists, as Puppet does.

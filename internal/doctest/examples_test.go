@@ -151,9 +151,16 @@ func install(t *testing.T, root, home string) {
 	t.Helper()
 	mirror := filepath.Join(home, ".terraform.d", "plugins")
 	cmd := exec.Command("bash", filepath.Join(root, "scripts", "install.sh"))
-	cmd.Env = append(os.Environ(), "PLUGIN_DIR="+mirror, "TF_CLI_CONFIG_FILE=")
-	if out, err := cmd.CombinedOutput(); err != nil {
+	cmd.Env = append(os.Environ(), "PLUGIN_DIR="+mirror, "BIN_DIR="+filepath.Join(home, "bin"), "TF_CLI_CONFIG_FILE=")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
 		t.Fatalf("scripts/install.sh: %v\n%s", err, out)
+	}
+	// the command beside the provider, saying what it built and where it put it
+	hieraform := filepath.Join(home, "bin", "hieraform")
+	if version, err := exec.Command(hieraform, "--version").Output(); err != nil || !strings.HasPrefix(string(version), "hieraform ") ||
+		!strings.Contains(string(out), "building terraform-provider-hiera and hieraform") || !strings.Contains(string(out), "installed "+hieraform) {
+		t.Errorf("scripts/install.sh did not install hieraform (%v, %q):\n%s", err, version, out)
 	}
 	bins, _ := filepath.Glob(filepath.Join(mirror, "registry.terraform.io", "hieraform", "hiera", "*", "*", "terraform-provider-hiera_v*"))
 	if len(bins) != 1 {

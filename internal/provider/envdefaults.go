@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
 // The environment variables that give the provider's arguments a value when its configuration
@@ -38,10 +40,10 @@ var providerEnv = []struct {
 	}},
 	{"HIERA_EXPLAIN_PATHS", "explain_paths", stringArg(func(m *hieraProviderModel) *types.String { return &m.ExplainPaths })},
 	// The eyaml block's attributes, attribute by attribute (the block itself need not be written).
-	{eyamlEnv.privatePath, "eyaml.private_key_path", stringArg(func(m *hieraProviderModel) *types.String { return &m.eyamlBlock().PrivateKeyPath })},
-	{eyamlEnv.publicPath, "eyaml.public_key_path", stringArg(func(m *hieraProviderModel) *types.String { return &m.eyamlBlock().PublicKeyPath })},
-	{eyamlEnv.privatePEM, "eyaml.private_key_pem", stringArg(func(m *hieraProviderModel) *types.String { return &m.eyamlBlock().PrivateKeyPEM })},
-	{eyamlEnv.publicPEM, "eyaml.public_key_pem", stringArg(func(m *hieraProviderModel) *types.String { return &m.eyamlBlock().PublicKeyPEM })},
+	{hiera.EyamlKeyEnv.PrivateKeyPath, "eyaml.private_key_path", stringArg(func(m *hieraProviderModel) *types.String { return &m.eyamlBlock().PrivateKeyPath })},
+	{hiera.EyamlKeyEnv.PublicKeyPath, "eyaml.public_key_path", stringArg(func(m *hieraProviderModel) *types.String { return &m.eyamlBlock().PublicKeyPath })},
+	{hiera.EyamlKeyEnv.PrivateKeyPEM, "eyaml.private_key_pem", stringArg(func(m *hieraProviderModel) *types.String { return &m.eyamlBlock().PrivateKeyPEM })},
+	{hiera.EyamlKeyEnv.PublicKeyPEM, "eyaml.public_key_pem", stringArg(func(m *hieraProviderModel) *types.String { return &m.eyamlBlock().PublicKeyPEM })},
 }
 
 // stringArg sets the string argument field gives when the configuration leaves it out (null).

@@ -32,11 +32,6 @@ type providerEyamlModel struct {
 	PublicKeyPEM   types.String `tfsdk:"public_key_pem"`
 }
 
-// The environment variables that stand for the provider's eyaml block's attributes (providerEnv).
-var eyamlEnv = struct{ privatePath, publicPath, privatePEM, publicPEM string }{
-	"HIERA_EYAML_PRIVATE_KEY_PATH", "HIERA_EYAML_PUBLIC_KEY_PATH", "HIERA_EYAML_PRIVATE_KEY", "HIERA_EYAML_PUBLIC_KEY",
-}
-
 const eyamlBlockText = "Keys for the eyaml levels (`lookup_key: eyaml_lookup_key`), in place of the `pkcs7_private_key` and " +
 	"`pkcs7_public_key` that `hiera.yaml` names for every eyaml level: a control repository names them where the Puppet server " +
 	"keeps them (`/etc/puppetlabs/puppet/eyaml/...`), and a laptop or a CI runner has them elsewhere."
@@ -66,8 +61,8 @@ func providerEyamlBlock() pschema.SingleNestedBlock {
 	sibling := func(name string) path.Expression { return path.MatchRelative().AtParent().AtName(name) }
 	return pschema.SingleNestedBlock{
 		MarkdownDescription: eyamlBlockText + " Each attribute not set here is taken from an environment variable when it is set: " +
-			"`" + eyamlEnv.privatePath + "`, `" + eyamlEnv.publicPath + "`, `" + eyamlEnv.privatePEM + "` (the private key's text) and `" +
-			eyamlEnv.publicPEM + "`. A data source's own `eyaml` block wins over this one.",
+			"`" + hiera.EyamlKeyEnv.PrivateKeyPath + "`, `" + hiera.EyamlKeyEnv.PublicKeyPath + "`, `" + hiera.EyamlKeyEnv.PrivateKeyPEM + "` (the private key's text) and `" +
+			hiera.EyamlKeyEnv.PublicKeyPEM + "`. A data source's own `eyaml` block wins over this one.",
 		Attributes: map[string]pschema.Attribute{
 			"private_key_path": pschema.StringAttribute{MarkdownDescription: privatePathText, Optional: true,
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1), stringvalidator.ConflictsWith(sibling("private_key_pem"))}},
@@ -89,50 +84,33 @@ func providerEyamlBlock() pschema.SingleNestedBlock {
 }
 
 // providerEyamlKeys reads the provider's eyaml block, the environment variables already in it
-// (withEnvDefaults): paths made absolute, key text parsed. unknown is set when a value is not known
-// yet. Diagnostics name the attribute, never the key's text.
+// (withEnvDefaults), as the hieraform command reads its flags (hiera.EyamlKeyArgs.Resolve): paths
+// made absolute, key text parsed. unknown is set when a value is not known yet. Diagnostics name
+// the attribute, never the key's text.
 func providerEyamlKeys(m *providerEyamlModel) (keys hiera.EyamlKeys, unknown bool, diags diag.Diagnostics) {
 	if m == nil {
 		m = &providerEyamlModel{}
 	}
-	at := func(name string) path.Path { return path.Root("eyaml").AtName(name) }
 	value := func(v types.String) string {
 		unknown = unknown || v.IsUnknown()
 		return v.ValueString()
 	}
-	privatePath, publicPath := value(m.PrivateKeyPath), value(m.PublicKeyPath)
-	privatePEM, publicPEM := value(m.PrivateKeyPEM), value(m.PublicKeyPEM)
+	args := hiera.EyamlKeyArgs{PrivateKeyPath: value(m.PrivateKeyPath), PublicKeyPath: value(m.PublicKeyPath),
+		PrivateKeyPEM: value(m.PrivateKeyPEM), PublicKeyPEM: value(m.PublicKeyPEM)}
 	if unknown {
 		return keys, true, diags
 	}
-	var err error
-	if keys.PrivateKeyPath, err = absPath(privatePath); err != nil {
-		diags.AddAttributeError(at("private_key_path"), "Invalid eyaml Key Path", err.Error())
-	}
-	if keys.PublicKeyPath, err = absPath(publicPath); err != nil {
-		diags.AddAttributeError(at("public_key_path"), "Invalid eyaml Key Path", err.Error())
-	}
-	if privatePEM == "" {
-		if publicPEM != "" {
-			diags.AddAttributeError(at("public_key_pem"), "eyaml Public Key Without Private Key",
-				"public_key_pem (or "+eyamlEnv.publicPEM+") is set but private_key_pem (or "+eyamlEnv.privatePEM+") is not: "+
-					"the public key's text only goes with the private key's text.")
-		}
-		return keys, false, diags
-	}
-	if privatePath != "" {
-		diags.AddAttributeError(at("private_key_pem"), "Two eyaml Private Keys",
-			"The eyaml private key is given both as text and as a path (from the eyaml block or the environment variables "+
-				eyamlEnv.privatePEM+" and "+eyamlEnv.privatePath+"): give one.")
-		return keys, false, diags
-	}
-	if keys.Key, err = hiera.ParseEyamlKey([]byte(privatePEM), []byte(publicPEM)); err != nil {
-		// eyaml's errors describe the key's form (not PEM, not RSA, ...), never its text
-		diags.AddAttributeError(at("private_key_pem"), "Invalid eyaml Key",
-			fmt.Sprintf("The eyaml key given as text (private_key_pem or %s) cannot be used: %s.", eyamlEnv.privatePEM, err))
+	keys, err := args.Resolve(providerEyamlArgs)
+	var argErr *hiera.EyamlKeyArgError
+	if errors.As(err, &argErr) {
+		diags.AddAttributeError(path.Root("eyaml").AtName(argErr.Arg), argErr.Summary, argErr.Detail)
 	}
 	return keys, false, diags
 }
+
+// providerEyamlArgs are the provider's eyaml block's attributes, by the argument each gives.
+var providerEyamlArgs = hiera.EyamlKeyArgs{PrivateKeyPath: "private_key_path", PublicKeyPath: "public_key_path",
+	PrivateKeyPEM: "private_key_pem", PublicKeyPEM: "public_key_pem"}
 
 // absPath makes a path from Terraform's working directory absolute; "" stays "".
 func absPath(p string) (string, error) {
@@ -170,6 +148,6 @@ func eyamlKeyHint(err error) string {
 	}
 	return "\n\nWhere the keys are not where hiera.yaml says (a laptop, a CI runner), give them in the provider's eyaml block: " +
 		"private_key_path and public_key_path, or the key itself from a sensitive variable with private_key_pem " +
-		"(or the environment variables " + eyamlEnv.privatePath + ", " + eyamlEnv.privatePEM + "). " +
+		"(or the environment variables " + hiera.EyamlKeyEnv.PrivateKeyPath + ", " + hiera.EyamlKeyEnv.PrivateKeyPEM + "). " +
 		"A data source's own eyaml block takes paths too."
 }

@@ -219,8 +219,8 @@ func TestEyamlKeys_environmentVariables(t *testing.T) {
 		withEnvDefaults(context.Background(), &pm, os.Getenv)
 		return providerEyamlKeys(pm.Eyaml)
 	}
-	t.Setenv(eyamlEnv.privatePEM, readKey(t, "private_key.pkcs7.pem"))
-	t.Setenv(eyamlEnv.publicPath, "testdata/eyaml/keys/public_key.pkcs7.pem")
+	t.Setenv(hiera.EyamlKeyEnv.PrivateKeyPEM, readKey(t, "private_key.pkcs7.pem"))
+	t.Setenv(hiera.EyamlKeyEnv.PublicKeyPath, "testdata/eyaml/keys/public_key.pkcs7.pem")
 	keys, unknown, diags := configured(nil)
 	if diags.HasError() || unknown || keys.Key == nil || !filepath.IsAbs(keys.PublicKeyPath) {
 		t.Fatalf("from the environment: %+v unknown=%v %v", keys, unknown, diags)
@@ -230,13 +230,13 @@ func TestEyamlKeys_environmentVariables(t *testing.T) {
 	if !diags.HasError() || !strings.Contains(fmt.Sprint(diags), "both as text and as a path") {
 		t.Errorf("a path beside the environment's text: %v", diags)
 	}
-	t.Setenv(eyamlEnv.privatePEM, "SECRET-garbage")
+	t.Setenv(hiera.EyamlKeyEnv.PrivateKeyPEM, "SECRET-garbage")
 	_, _, diags = configured(nil)
 	withPath, ok := diags[0].(diag.DiagnosticWithPath)
 	if !diags.HasError() || strings.Contains(fmt.Sprint(diags), "SECRET") || !ok || withPath.Path().String() != "eyaml.private_key_pem" {
 		t.Errorf("bad text from the environment: %v", diags)
 	}
-	t.Setenv(eyamlEnv.privatePEM, "")
+	t.Setenv(hiera.EyamlKeyEnv.PrivateKeyPEM, "")
 	_, _, diags = configured(&providerEyamlModel{PrivateKeyPEM: types.StringNull(), PublicKeyPEM: types.StringValue(readKey(t, "public_key.pkcs7.pem")),
 		PrivateKeyPath: types.StringNull(), PublicKeyPath: types.StringNull()})
 	if !diags.HasError() || diags[0].Summary() != "eyaml Public Key Without Private Key" {
