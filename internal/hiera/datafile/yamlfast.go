@@ -17,8 +17,8 @@ import (
 // ParseYAML then reads the whole file with yaml.v3: so errors and their positions are always
 // yaml.v3's. FuzzFastYAML checks that whatever it accepts, it reads as yaml.v3 does.
 
-// yamlFallback is the panic with which the fast reader gives up.
-type yamlFallback struct{}
+// yamlFallback is the panic with which the fast reader gives up, at a line.
+type yamlFallback struct{ line int }
 
 // fastYAMLMaxDepth bounds nesting (yaml.v3 has its own limits, which deeper files are left to).
 const fastYAMLMaxDepth = 64
@@ -98,7 +98,19 @@ func releasePlainCache(m map[string]any, size int) {
 	}
 }
 
-func (p *fastYAML) fail() { panic(yamlFallback{}) }
+func (p *fastYAML) fail() { panic(yamlFallback{p.line}) }
+
+// fastYAMLStop is the line where the fast reader gives up on data, 0 when it does not.
+func fastYAMLStop(data []byte) (line int) {
+	defer func() {
+		if f, ok := recover().(yamlFallback); ok {
+			line = f.line
+		}
+	}()
+	p := &fastYAML{src: data, line: 1, r: newYAMLReader(yamlSetup{}), skim: true}
+	p.document()
+	return 0
+}
 
 // document reads the one document, whose top must be a block mapping or sequence.
 func (p *fastYAML) document() any {

@@ -46,6 +46,14 @@ func readYAMLWith(data []byte, setup yamlSetup) (v any, lines map[*model.Hash]in
 	if e != nil {
 		return nil, nil, e
 	}
+	if !simple && bytes.Contains(data, []byte("\r\n")) {
+		// Windows line ends: the same document with "\n" ones (YAML reads every line break as
+		// one), which the fast reader may take, lines and columns unchanged
+		unix := bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+		if simple, _ = checkYAMLText(unix); simple {
+			data = unix
+		}
+	}
 	if simple && setup.lazy {
 		lz, fast := skimFastYAML(data, setup)
 		if lz != nil {
@@ -57,6 +65,9 @@ func readYAMLWith(data []byte, setup yamlSetup) (v any, lines map[*model.Hash]in
 		if v, lines, ok := tryFastYAML(data, setup); ok {
 			return v, lines, nil
 		}
+	}
+	if len(data) > maxSlowYAML {
+		return nil, nil, slowYAMLTooLarge(data)
 	}
 	r := newYAMLReader(setup)
 	v, err = r.parseYAMLv3(data)
@@ -102,6 +113,36 @@ func (r *yamlReader) parseYAMLv3(data []byte) (v any, err error) {
 		v = nd.rest // the document's collection keys: no lookup can name them
 	}
 	return r.fixSymbols(v)
+}
+
+// maxSlowYAML bounds the files read with yaml.v3, which takes about 100 bytes of memory per byte
+// of text (a 20 MB file took 2 GB): larger files must be what the fast reader takes, which holds
+// little more than the values.
+const maxSlowYAML = 8 << 20
+
+// slowYAMLTooLarge is the error for a file over maxSlowYAML that the fast reader does not take,
+// naming the line where it stops.
+func slowYAMLTooLarge(data []byte) *YAMLError {
+	line, what := 0, ""
+	for i, c := range data { // what checkYAMLText leaves to yaml.v3 (simple false)
+		if c == '\t' || c == '\r' || c >= 0x80 && slowYAMLRune(data[i:]) {
+			line, _ = textPosition(data, i)
+			what = "a tab, carriage return, byte order mark or Unicode line break"
+			break
+		}
+	}
+	if stop := fastYAMLStop(data); line == 0 || stop > 0 && stop < line {
+		line, what = stop, "YAML beyond plain block style (an anchor or alias, a tag, a quoted or plain scalar or a flow collection over several lines, several documents)"
+	}
+	return &YAMLError{Line: line, Msg: fmt.Sprintf("the file is %.1f MiB and holds %s, which only the full YAML reader takes, for files of at most %d MiB: "+
+		"write it in plain block style, or split it", float64(len(data))/(1<<20), what, maxSlowYAML>>20)}
+}
+
+// slowYAMLRune reports whether text starts with a character only yaml.v3 reads (a byte order
+// mark, NEL or a Unicode line break).
+func slowYAMLRune(text []byte) bool {
+	r, _ := utf8.DecodeRune(text)
+	return r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xFEFF
 }
 
 // yaml12As11 rewrites a "%YAML 1.2" directive in the prologue as "%YAML 1.1" (same length, so

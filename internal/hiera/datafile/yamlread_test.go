@@ -1,6 +1,7 @@
 package datafile
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -557,4 +558,40 @@ func FuzzParseYAML(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSlowYAMLBound: a file that the fast reader does not take is read by yaml.v3, at about 100
+// bytes of memory per byte; over 8 MiB that is refused before yaml.v3 runs, naming the line where
+// the fast reader stops. Windows line ends alone keep a file on the fast reader.
+func TestSlowYAMLBound(t *testing.T) {
+	var big strings.Builder
+	for i := 0; big.Len() < 9<<20; i++ {
+		fmt.Fprintf(&big, "key%d: %s\n", i, strings.Repeat("v", 1000))
+	}
+	lines := strings.Count(big.String(), "\n")
+	for _, tc := range []struct {
+		name, text string
+		line       int
+		what       string
+	}{
+		{"alias at the end", big.String() + "a: &a [1]\nb: *a\n", lines + 1, "an anchor or alias"},
+		{"tag", "t: !!str 5\n" + big.String(), 1, "a tag"},
+		{"tab in quotes", big.String() + "q: \"a\tb\"\n", lines + 1, "a tab"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadYAML([]byte(tc.text), nil)
+			var ye *YAMLError
+			if !errors.As(err, &ye) || ye.Line != tc.line || !strings.Contains(ye.Msg, tc.what) || !strings.Contains(ye.Msg, "for files of at most 8 MiB") {
+				t.Errorf("error %v, want one at line %d naming %q", err, tc.line, tc.what)
+			}
+		})
+	}
+	crlf := strings.ReplaceAll(big.String(), "\n", "\r\n")
+	v, err := ReadYAML([]byte(crlf), nil)
+	if lz, isLazy := v.(*LazyYAML); err != nil || !isLazy || lz.Keys.Len() != lines {
+		t.Errorf("Windows line ends: %T, %v", v, err)
+	}
+	if _, err := ReadYAML([]byte("a: &a [1]\nb: *a\n"), nil); err != nil {
+		t.Errorf("a small file with an alias: %v", err)
+	}
 }
