@@ -207,18 +207,19 @@ func (x *explainer) enterEntry(e *entry) {
 	x.push()
 }
 
-// enterLocation: one of the level's locations is read.
-func (x *explainer) enterLocation(loc location) {
+// enterLocation: one of the level's locations is read: its resolved path (or URI) and the path
+// as hiera.yaml writes it.
+func (x *explainer) enterLocation(path, original string, uri bool) {
 	if x == nil {
 		return
 	}
-	if loc.uri {
-		x.node("URI %q", loc.path)
+	if uri {
+		x.node("URI %q", path)
 	} else {
-		x.node("Path %q", loc.path)
+		x.node("Path %q", path)
 	}
 	x.push()
-	x.line("Original path: %q", loc.original)
+	x.line("Original path: %q", original)
 }
 
 // pathNotFound: the location's file does not exist.

@@ -283,7 +283,7 @@ func (inv *invocation) searchEntry(e *entry, root string, m *merge.Merge) (any, 
 
 // lookupInLocation reads the root key from one location and interpolates what it finds.
 func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (any, bool, error) {
-	inv.ex.enterLocation(loc)
+	inv.ex.enterLocation(loc.path, loc.original, loc.uri)
 	defer inv.ex.leave()
 	df, exists, _ := inv.data(loc.path, e.Function)
 	if !exists {
