@@ -19,22 +19,25 @@ const (
 
 var explainPathsValues = []string{explainAbsolute, explainRelative}
 
-// quotedAbsPath is a quoted absolute path as explanations write them ("Path \"/srv/...\"").
-var quotedAbsPath = regexp.MustCompile(`"(/(?:[^"\\]|\\.)*)"`)
+// fileLine is a line of an explanation that names a file: the data file of a level (Path "...")
+// or a layer's hiera.yaml (Using configuration "..."), the only lines whose quoted text is a path.
+// Values are shown on lines of their own ("Found key: ... value: ..."), escaped to one line.
+var fileLine = regexp.MustCompile(`(?m)^([ \t]*(?:Path|Using configuration) )("/(?:[^"\\]|\\.)*")$`)
 
-// relativeExplanation is text with every quoted absolute path made relative to base (an absolute
-// directory); a path it cannot relate stays as it is.
+// relativeExplanation is text with the absolute file each file line names made relative to base
+// (an absolute directory); a path it cannot relate stays as it is, and so does every value.
 func relativeExplanation(text, base string) string {
-	return quotedAbsPath.ReplaceAllStringFunc(text, func(quoted string) string {
-		p, err := strconv.Unquote(quoted)
+	return fileLine.ReplaceAllStringFunc(text, func(line string) string {
+		m := fileLine.FindStringSubmatch(line)
+		p, err := strconv.Unquote(m[2])
 		if err != nil {
-			return quoted
+			return line
 		}
 		rel, err := filepath.Rel(base, p)
 		if err != nil {
-			return quoted
+			return line
 		}
-		return strconv.Quote(filepath.ToSlash(rel))
+		return m[1] + strconv.Quote(filepath.ToSlash(rel))
 	})
 }
 
