@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -302,4 +303,51 @@ func (e *Engine) modulepath() ([]string, []string, error) {
 		return []string{filepath.Join(e.layers.Environment, "modules")}, nil, nil
 	}
 	return conf.modulepath, conf.warnings, nil
+}
+
+// moduleOf is the module a key's root belongs to, as Puppet's LookupKey computes it: the text
+// before the first "::" ("" for none; a root starting with "::" names no module directory).
+func moduleOf(root string) string {
+	i := strings.Index(root, "::")
+	switch {
+	case i < 0:
+		return ""
+	case i == 0:
+		return root // Ruby's root[0..-1]: the whole key, never a module's name
+	}
+	return root[:i]
+}
+
+// layersFor are the layers a root key is searched in: global, environment and its module's.
+func (inv *invocation) layersFor(root string) ([]*layer, error) {
+	ml, err := inv.moduleLayer(moduleOf(root))
+	if err != nil {
+		return nil, err
+	}
+	return []*layer{inv.global, inv.env, ml}, nil
+}
+
+// noModule is the module layer of a key that names no module.
+var noModule = &layer{place: hieraconfig.Module}
+
+// moduleLayer returns the layer of module name, once per invocation.
+func (inv *invocation) moduleLayer(name string) (*layer, error) {
+	if name == "" || !inv.engine.layered() { // no modules without an environment or a modulepath
+		return noModule, nil
+	}
+	if l, ok := inv.modules[name]; ok {
+		return l, nil
+	}
+	l, warnings, err := inv.engine.moduleLayer(name)
+	for _, w := range warnings {
+		inv.warn(w)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if inv.modules == nil {
+		inv.modules = map[string]*layer{}
+	}
+	inv.modules[name] = l
+	return l, nil
 }
