@@ -9,7 +9,6 @@ import (
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/glob"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hieraconfig"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/ptype"
 )
@@ -28,20 +27,6 @@ func FuzzParseKey(f *testing.F) {
 		if err == nil && len(segs) == 0 {
 			t.Fatalf("parseKey(%q) returned no segments and no error", key)
 		}
-	})
-}
-
-func FuzzParseConfig(f *testing.F) {
-	for _, s := range []string{
-		"version: 5\n", "version: 5\nhierarchy:\n  - name: a\n    path: a.yaml\n",
-		"version: 5\nhierarchy:\n  - name: a\n    mapped_paths: [facts.x, y, \"%{y}.yaml\"]\n",
-		":backends: [yaml, json]\n:yaml:\n  :datadir: data\n:hierarchy: [common]\n", "version: 6\n", "- 1\n",
-		"version: 5\ndefaults: {datadir: x}\nhierarchy: [{name: a, glob: '**/*.yaml'}]\n",
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _ = parseConfig("/fuzz/hiera.yaml", data, hieraconfig.Global)
 	})
 }
 
