@@ -82,7 +82,7 @@ func runCheck(args []string, env Env) int {
 	}
 	c := &checker{env: env, engine: engine, eyaml: st.eyaml, reported: map[string]bool{}, warned: map[string]bool{}}
 	if env.ErrTerminal {
-		c.progress.out = env.Stderr
+		c.progress.out = env.progress
 	}
 	var scopes []hiera.Scope
 	for _, n := range nodes {

@@ -21,6 +21,8 @@ type Env struct {
 	Terminal, ErrTerminal bool
 	// Getenv reads the environment (os.Getenv); nil reads none, as tests run.
 	Getenv func(string) string
+	// progress is stderr as given, for check's progress line (Run escapes Stderr on a terminal).
+	progress io.Writer
 }
 
 // getenv is the environment variable name, "" when Getenv is nil.
@@ -66,6 +68,13 @@ Run "hieraform <command> --help" for a command's flags and an example.
 
 // Run runs the command line args (without the program name) and returns the exit code.
 func Run(args []string, env Env) int {
+	env.progress = env.Stderr
+	if env.Terminal {
+		env.Stdout = terminalWriter{env.Stdout}
+	}
+	if env.ErrTerminal {
+		env.Stderr = terminalWriter{env.Stderr}
+	}
 	if len(args) == 0 {
 		_, _ = fmt.Fprintf(env.Stderr, usage, commandList())
 		return exitFailure

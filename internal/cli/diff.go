@@ -365,36 +365,3 @@ func cell(v any) string {
 	}
 	return escapeControl(s)
 }
-
-// escapeControl escapes the control characters of text from data printed to a terminal (a line
-// break as \n, a tab as \t, others as \xNN or \uNNNN), so that data cannot move the cursor,
-// clear the screen or forge lines; a backslash is left as it is.
-func escapeControl(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x80 && isControl(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case isControl(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// isControl says whether r is a control character (C0, DEL, C1), or a character that reorders or
-// hides text on a terminal (bidirectional controls, zero-width joiners are left alone).
-func isControl(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
-}

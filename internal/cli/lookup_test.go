@@ -91,6 +91,9 @@ func TestLookupErrors(t *testing.T) {
 		{"a missing hiera.yaml", []string{"lookup", "list", "--config", filepath.Join(dir, "none.yaml")}, []string{"hiera.yaml not found", "none.yaml"}},
 		{"a missing environment", []string{"lookup", "list", "--environmentpath", dir, "--environment", "staging"},
 			[]string{"Could not find a directory environment named 'staging'"}},
+		// Puppet takes word characters only: a path names no environment, whatever it reaches
+		{"an environment name that is a path", []string{"lookup", "list", "--environmentpath", filepath.Join(dir, "x", "y"), "--environment", "../.."},
+			[]string{"Could not find a directory environment named '../..'"}},
 		{"a flag given twice", []string{"lookup", "list", "--config", cfg, "--config", cfg}, []string{"--config is given 2 times"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/facts"
@@ -147,6 +148,9 @@ func (s *sourceFlags) side(i, sides int) (setup, error) {
 	return st, err
 }
 
+// environmentName is a valid environment name, as Puppet's Environment.valid_name? checks it.
+var environmentName = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+
 // engine builds the engine of the setup's data, checking that an environment exists, as Puppet does.
 func (st setup) engine() (*hiera.Engine, error) {
 	var layers hiera.Layers
@@ -159,7 +163,9 @@ func (st setup) engine() (*hiera.Engine, error) {
 			path = "environments"
 		}
 		layers.Environment = filepath.Join(path, st.environment)
-		if fi, err := os.Stat(layers.Environment); err != nil || !fi.IsDir() {
+		// Puppet takes only a name of word characters (Environment.valid_name?): "../../etc" names
+		// no environment, whatever directory it would reach
+		if fi, err := os.Stat(layers.Environment); err != nil || !fi.IsDir() || !environmentName.MatchString(st.environment) {
 			return nil, model.Errorf("Could not find a directory environment named '%s' anywhere in the path: %s. Does the directory exist?",
 				st.environment, path)
 		}
