@@ -127,3 +127,50 @@ func TestCommandLine(t *testing.T) {
 		t.Errorf("no command: %d", rc)
 	}
 }
+
+// A node's trusted data stored as its "trusted" fact (PuppetDB stores it so, and its exports hold
+// it) is its $trusted when it has authenticated, certname and extensions, and $facts keeps it;
+// otherwise $trusted is puppet lookup's local one. The answers are real Puppet 7.23's:
+// `puppet lookup --hiera_config hiera.yaml --node web01.example.com --facts FILE KEY`.
+func TestLookupTrustedFact(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"hiera.yaml": `version: 5
+defaults: {datadir: data, data_hash: yaml_data}
+hierarchy:
+  - {name: role, path: "role/%{trusted.extensions.pp_role}.yaml"}
+  - {name: auth, path: "auth/%{trusted.authenticated}.yaml"}
+  - {name: fact, path: "fact/%{facts.trusted.authenticated}.yaml"}
+  - {name: common, path: common.yaml}
+`,
+		"data/role/web.yaml":    "k: from-role-web\n",
+		"data/auth/remote.yaml": "a: auth-remote\n",
+		"data/auth/local.yaml":  "a: auth-local\n",
+		"data/fact/remote.yaml": "f: facts-trusted-remote\n",
+		"data/common.yaml":      "k: common\na: common\nf: common\n",
+		"stored.json":           `{"role":"x","trusted":{"certname":"web01.example.com","authenticated":"remote","extensions":{"pp_role":"web"}}}`,
+		"incomplete.json":       `{"role":"x","trusted":{"authenticated":"remote","extensions":{"pp_role":"web"}}}`,
+	}
+	for rel, text := range files {
+		p := filepath.Join(dir, rel)
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+	for file, want := range map[string]string{
+		"stored.json":     "from-role-web auth-remote facts-trusted-remote",
+		"incomplete.json": "common auth-local facts-trusted-remote",
+	} {
+		var got []string
+		for _, key := range []string{"k", "a", "f"} {
+			rc, out, errOut := run(t, "lookup", key, "--config", filepath.Join(dir, "hiera.yaml"), "--node", "web01.example.com",
+				"--facts", filepath.Join(dir, file), "--render-as", "s")
+			if rc != 0 {
+				t.Fatalf("%s %s: rc %d, %s", file, key, rc, errOut)
+			}
+			got = append(got, strings.TrimSpace(out))
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: %s, want Puppet's %s", file, strings.Join(got, " "), want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 func writeFile(t *testing.T, dir, name, text string) string {
@@ -161,5 +162,23 @@ func TestReadYAMLAsPuppet(t *testing.T) {
 	// JSON's own limit, for comparison
 	if _, err := ReadFile(writeFile(t, dir, "f.json", `{"deep": `+strings.Repeat("[", 100)+strings.Repeat("]", 100)+`}`)); err == nil || !strings.Contains(err.Error(), "nesting of 101 is too deep") {
 		t.Errorf("JSON nested 101 levels: %v", err)
+	}
+}
+
+// Facts holding the node's trusted data (a PuppetDB node's) leave $trusted to the engine, which
+// takes that data as Puppet does; the name facts are still filled in.
+func TestScopeStoredTrusted(t *testing.T) {
+	stored := model.NewHash(3)
+	stored.Set("authenticated", "remote")
+	stored.Set("certname", "web01.example.com")
+	stored.Set("extensions", model.NewHash(0))
+	f := model.NewHash(1)
+	f.Set("trusted", stored)
+	s := Scope(f, "web01.example.com")
+	if _, has := s.Vars.Get("trusted"); has {
+		t.Errorf("$trusted set over the stored trusted data")
+	}
+	if h, _ := s.Facts.Get("hostname"); h != "web01" {
+		t.Errorf("hostname fact %v", h)
 	}
 }

@@ -25,14 +25,17 @@ func (n *Node) Certname() string {
 
 // Scope is the scope `puppet lookup --node certname --facts FILE` gives a hierarchy: the facts,
 // and $trusted as Puppet sets it for a node not compiled with its certificate (authenticated
-// "local", no extensions). facts may be nil; with certname "" there is no $trusted.
+// "local", no extensions), unless the facts hold the node's trusted data (hiera.TrustedFact: a
+// PuppetDB node's facts). facts may be nil; with certname "" there is no $trusted.
 func Scope(facts *model.Hash, certname string) hiera.Scope {
 	if facts == nil {
 		facts = model.NewHash(0)
 	}
 	vars := model.NewHash(1)
 	if certname != "" {
-		vars.Set("trusted", Trusted(certname))
+		if _, stored := hiera.TrustedFact(facts); !stored { // else the engine takes the stored data
+			vars.Set("trusted", Trusted(certname))
+		}
 		facts = withNameFacts(facts, certname)
 	}
 	return hiera.Scope{Facts: facts, Vars: vars}

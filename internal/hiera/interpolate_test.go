@@ -205,6 +205,27 @@ func TestInterpolationTrusted(t *testing.T) {
 			t.Errorf("got %s, want %s", got, want)
 		}
 	})
+	// Puppet (Node#sanitize) makes a "trusted" fact with authenticated, certname and extensions
+	// the node's $trusted, as is; a caller's trusted fields still win; an incomplete one is no
+	// trusted data.
+	stored := map[string]any{"hostname": "h", "trusted": map[string]any{
+		"authenticated": "remote", "certname": "web01.example.com", "extensions": map[string]any{"pp_role": "web"}}}
+	for name, tc := range map[string]struct {
+		facts, vars map[string]any
+		want        string
+	}{
+		"stored":            {stored, nil, `"remote|web01.example.com|||{\"pp_role\"=>\"web\"}"`},
+		"stored-and-given":  {stored, map[string]any{"trusted": map[string]any{"certname": "c"}}, `"remote|c|||{\"pp_role\"=>\"web\"}"`},
+		"stored-incomplete": {map[string]any{"hostname": "h", "trusted": map[string]any{"certname": "x", "extensions": map[string]any{}}}, nil, `"local|||h|{}"`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			res := mustFind(t, e, hiera.Request{Key: "trusted_all", Scope: scopeOf(t, tc.facts, tc.vars)})
+			if got := jsonOf(t, res.Value); got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
 	t.Run("environment-from-vars", func(t *testing.T) {
 		t.Parallel()
 		res := mustFind(t, e, hiera.Request{Key: "environment", Scope: scopeOf(t, nil, map[string]any{"environment": "staging"})})

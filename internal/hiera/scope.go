@@ -59,7 +59,8 @@ func (s *scope) get(name string) (any, bool) {
 }
 
 // trustedHash is the caller's trusted hash with the fields `puppet lookup` fills in for a node
-// (authenticated, certname, domain, hostname, extensions) added where missing.
+// (authenticated, certname, domain, hostname, extensions) added where missing. A node's trusted
+// data stored among its facts comes first, as Puppet takes it (TrustedFact).
 func (s *scope) trustedHash() any {
 	if s.trusted != nil {
 		return s.trusted
@@ -71,22 +72,49 @@ func (s *scope) trustedHash() any {
 			return given
 		}
 	}
-	t := model.NewHash(5)
-	fact := func(k string) any { v, _ := s.facts.Get(k); return v }
-	certname := fact("clientcert")
-	if certname == nil {
-		certname = fact("fqdn")
+	var t *model.Hash
+	if stored, ok := TrustedFact(s.facts); ok {
+		t = model.NewHash(stored.Len())
+		stored.Each(func(k, v any) bool { t.Set(k, v); return true })
+	} else {
+		t = model.NewHash(5)
+		fact := func(k string) any { v, _ := s.facts.Get(k); return v }
+		certname := fact("clientcert")
+		if certname == nil {
+			certname = fact("fqdn")
+		}
+		t.Set("authenticated", "local")
+		t.Set("certname", certname)
+		t.Set("domain", fact("domain"))
+		t.Set("hostname", fact("hostname"))
+		t.Set("extensions", model.NewHash(0))
 	}
-	t.Set("authenticated", "local")
-	t.Set("certname", certname)
-	t.Set("domain", fact("domain"))
-	t.Set("hostname", fact("hostname"))
-	t.Set("extensions", model.NewHash(0))
 	if gh, isHash := given.(*model.Hash); isHash {
 		gh.Each(func(k, v any) bool { t.Set(k, v); return true })
 	}
 	s.trusted = t
 	return t
+}
+
+// TrustedFact is a node's trusted data stored as its "trusted" fact, as PuppetDB stores it (and
+// so its exports and `puppet facts` of a node from PuppetDB hold it): a hash with authenticated,
+// certname and extensions. Puppet (Node#sanitize) makes such a fact the node's $trusted, as it
+// is; $facts keeps it too. Any other "trusted" fact is not trusted data.
+func TrustedFact(facts *model.Hash) (*model.Hash, bool) {
+	if facts == nil {
+		return nil, false
+	}
+	v, _ := facts.Get("trusted")
+	t, ok := v.(*model.Hash)
+	if !ok {
+		return nil, false
+	}
+	for _, k := range []string{"authenticated", "certname", "extensions"} {
+		if _, has := t.Get(k); !has {
+			return nil, false
+		}
+	}
+	return t, true
 }
 
 // withLocal returns a copy of s with one extra local variable (for mapped_paths templates).

@@ -20,8 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/fleet"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
-	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 const secretToken = "0VZ8jUvG-token-never-shown"
@@ -67,9 +67,6 @@ func collect(c *Client, query string) ([]*Node, error) {
 
 func jsonOf(t *testing.T, v any) string {
 	t.Helper()
-	if v == (*model.Hash)(nil) {
-		return "null"
-	}
 	b, err := datafile.MarshalJSON(v)
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +75,7 @@ func jsonOf(t *testing.T, v any) string {
 }
 
 // An inventory answer becomes nodes with their facts as the engine reads JSON (key order kept,
-// integers exact), the trusted facts apart from the facts; PQL goes to the root endpoint.
+// integers exact, the trusted data among them as PuppetDB stores it); PQL goes to the root endpoint.
 func TestNodesPQL(t *testing.T) {
 	t.Parallel()
 	answer := `[{"certname":"web01.example.com","facts":{"role":"web","big":12345678901234567890,"f":1.0,"os":{"name":"Debian","family":"Debian"},
@@ -97,14 +94,12 @@ func TestNodesPQL(t *testing.T) {
 	if len(nodes) != 2 || nodes[0].Certname != "web01.example.com" || nodes[1].Certname != "db01.example.com" {
 		t.Fatalf("nodes: %+v", nodes)
 	}
-	if f := jsonOf(t, nodes[0].Facts); f != `{"role":"web","big":12345678901234567890,"f":1.0,"os":{"name":"Debian","family":"Debian"}}` {
-		t.Errorf("facts: %s", f)
+	want := `{"role":"web","big":12345678901234567890,"f":1.0,"os":{"name":"Debian","family":"Debian"},"trusted":{"certname":"web01.example.com","extensions":{"pp_role":"web"}}}`
+	if f := jsonOf(t, nodes[0].Facts); f != want {
+		t.Errorf("facts: %s\nwant %s", f, want)
 	}
-	if tr := jsonOf(t, nodes[0].Trusted); tr != `{"certname":"web01.example.com","extensions":{"pp_role":"web"}}` {
-		t.Errorf("trusted: %s", tr)
-	}
-	if nodes[1].Trusted != nil || jsonOf(t, nodes[1].Facts) != `{"role":"db"}` {
-		t.Errorf("second node: %s, trusted %v", jsonOf(t, nodes[1].Facts), nodes[1].Trusted)
+	if f := jsonOf(t, nodes[1].Facts); f != `{"role":"db"}` {
+		t.Errorf("second node: %s", f)
 	}
 }
 
@@ -119,7 +114,7 @@ func TestNodesQueryForms(t *testing.T) {
 		}
 	}
 	want := []received{
-		{path: "/pdb/query/v4", query: json.RawMessage(`"inventory[certname, facts, trusted] {}"`)},
+		{path: "/pdb/query/v4", query: json.RawMessage(`"inventory[certname, facts] {}"`)},
 		{path: "/pdb/query/v4/inventory", query: json.RawMessage(`["=","facts.role","web"]`)},
 	}
 	for i, w := range want {
@@ -484,5 +479,30 @@ func TestConfigErrors(t *testing.T) {
 		if strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "PRIVATE KEY") {
 			t.Errorf("%s: a secret is in the error: %v", tc.name, err)
 		}
+	}
+}
+
+// As a fleet's node source: each node named by its certname, its origin naming PuppetDB; a node
+// also in a facts directory is an error naming both.
+func TestFleetNodes(t *testing.T) {
+	t.Parallel()
+	srv, _ := fakePuppetDB(t, `[{"certname":"b.example.com","facts":{"role":"db"}},{"certname":"a.example.com","facts":{"role":"web"}}]`)
+	c := newClient(t, Config{URL: srv.URL})
+	nodes, err := fleet.Collect(context.Background(), fleet.SourceFunc(func(ctx context.Context) ([]fleet.Node, error) {
+		return c.FleetNodes(ctx, "")
+	}))
+	if err != nil || len(nodes) != 2 || nodes[0].Name != "a.example.com" || jsonOf(t, nodes[0].Facts) != `{"role":"web"}` {
+		t.Fatalf("%+v, %v", nodes, err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.json"), []byte(`{"clientcert":"a.example.com"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = fleet.Collect(context.Background(), fleet.Dir(dir), fleet.SourceFunc(func(ctx context.Context) ([]fleet.Node, error) {
+		return c.FleetNodes(ctx, "")
+	}))
+	want := fmt.Sprintf(`two nodes are named "a.example.com": %s and PuppetDB %s node "a.example.com"`, filepath.Join(dir, "a.json"), srv.URL)
+	if err == nil || err.Error() != want {
+		t.Errorf("%v\nwant %s", err, want)
 	}
 }

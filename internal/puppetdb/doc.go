@@ -1,5 +1,5 @@
 // Package puppetdb reads nodes' facts from PuppetDB: an `inventory` query (PQL, or PuppetDB's AST
-// query language) over the v4 query API, each node's certname, facts and trusted facts.
+// query language) over the v4 query API, each node's certname and facts (its trusted data among them).
 //
 // The answer is decoded as it arrives, one node at a time, so a fleet of 50,000 nodes is never
 // held as one response. Facts are read with the engine's JSON reader (Ruby's JSON: exact

@@ -15,25 +15,23 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
-// Node is one node as PuppetDB holds it.
+// Node is one node as PuppetDB holds it: its certname and facts. The facts include the node's
+// trusted data as PuppetDB stores it, a "trusted" fact, which the engine makes the node's $trusted
+// as Puppet does (hiera.TrustedFact).
 type Node struct {
 	Certname string
-	// Facts are the node's facts less "trusted": PuppetDB stores the trusted facts among the facts
-	// (Puppet Server's terminus adds them), but a compiling node's $facts never holds them.
-	Facts *model.Hash
-	// Trusted is the node's trusted facts ($trusted), nil when PuppetDB holds none.
-	Trusted *model.Hash
+	Facts    *model.Hash
 }
 
 // AllNodes is the query for every active node.
-const AllNodes = "inventory[certname, facts, trusted] {}"
+const AllNodes = "inventory[certname, facts] {}"
 
 // MaxNodeSize bounds one node's entry in PuppetDB's answer, as facts.MaxFileSize bounds a facts file.
 const MaxNodeSize = 16 << 20
 
 // Nodes runs query and calls each with every node of its answer as the node arrives; an error
 // from each stops the query and is returned as is. query is PQL (an inventory query, e.g.
-// `inventory[certname, facts, trusted] { facts.role = "web" }`), or an AST query over the
+// `inventory[certname, facts] { facts.role = "web" }`), or an AST query over the
 // inventory endpoint (JSON starting with "["); "" means AllNodes. It returns how many nodes came.
 func (c *Client) Nodes(ctx context.Context, query string, each func(*Node) error) (int, error) {
 	path, body, err := request(query)
@@ -88,7 +86,7 @@ func request(query string) (path string, body []byte, err error) {
 	}
 	if strings.HasPrefix(query, "[") {
 		if !json.Valid([]byte(query)) {
-			return inventoryPath, nil, errors.New("the query starts with \"[\" but is not a JSON AST query (PQL starts with an entity: inventory[certname, facts, trusted] { ... })")
+			return inventoryPath, nil, errors.New("the query starts with \"[\" but is not a JSON AST query (PQL starts with an entity: inventory[certname, facts] { ... })")
 		}
 		body, err = json.Marshal(map[string]json.RawMessage{"query": json.RawMessage(query)})
 		return inventoryPath, body, err
@@ -119,7 +117,6 @@ func decodeNodes(answer io.Reader, each func(*Node) error) (int, error) {
 		var entry struct {
 			Certname *string
 			Facts    json.RawMessage
-			Trusted  json.RawMessage
 		}
 		if err := dec.Decode(&entry); err != nil {
 			if errors.Is(err, errNodeTooLarge) {
@@ -127,7 +124,7 @@ func decodeNodes(answer io.Reader, each func(*Node) error) (int, error) {
 			}
 			return n, err
 		}
-		node, err := entryNode(entry.Certname, entry.Facts, entry.Trusted)
+		node, err := entryNode(entry.Certname, entry.Facts)
 		if err != nil {
 			return n, fmt.Errorf("node %d of the answer: %w", n+1, err)
 		}
@@ -166,36 +163,21 @@ func expectArray(r *bufio.Reader) error {
 }
 
 // entryNode makes a Node of one inventory entry.
-func entryNode(certname *string, facts, trusted json.RawMessage) (*Node, error) {
+func entryNode(certname *string, facts json.RawMessage) (*Node, error) {
 	if certname == nil || *certname == "" {
-		return nil, errors.New("it has no certname: the query must be an inventory query giving certname and facts, e.g. inventory[certname, facts, trusted] { ... }")
+		return nil, errors.New("it has no certname: the query must be an inventory query giving certname and facts, e.g. inventory[certname, facts] { ... }")
 	}
 	if len(facts) == 0 {
-		return nil, fmt.Errorf("%s has no facts: the query must be an inventory query giving certname and facts, e.g. inventory[certname, facts, trusted] { ... }", *certname)
+		return nil, fmt.Errorf("%s has no facts: the query must be an inventory query giving certname and facts, e.g. inventory[certname, facts] { ... }", *certname)
 	}
 	f, err := hashOf(facts)
 	if err != nil {
 		return nil, fmt.Errorf("%s: facts: %w", *certname, err)
 	}
-	node := &Node{Certname: *certname, Facts: f}
-	if f != nil {
-		if t, ok := f.Get("trusted"); ok {
-			node.Trusted, _ = t.(*model.Hash)
-			f.Delete("trusted")
-		}
-	} else {
-		node.Facts = model.NewHash(0)
+	if f == nil {
+		f = model.NewHash(0)
 	}
-	if len(trusted) > 0 {
-		t, err := hashOf(trusted)
-		if err != nil {
-			return nil, fmt.Errorf("%s: trusted: %w", *certname, err)
-		}
-		if t != nil {
-			node.Trusted = t
-		}
-	}
-	return node, nil
+	return &Node{Certname: *certname, Facts: f}, nil
 }
 
 // hashOf reads a JSON object (nil for null) with the engine's JSON reader.
