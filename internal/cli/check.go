@@ -326,7 +326,7 @@ func problemLine(err error, node string) string {
 	if he.Level != "" {
 		where = append(where, fmt.Sprintf("level %q:", he.Level))
 	}
-	msg := oneLine(he.Message) // whole, as Error() shows it: Err is a cause it names, or a sentinel
+	msg := oneLine(model.CutMessage(he.Message)) // as Error() shows it: Err is a cause it names, or a sentinel
 	var about []string
 	if he.Key != "" {
 		about = append(about, "key "+he.Key)

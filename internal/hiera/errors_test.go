@@ -278,3 +278,22 @@ func TestNonDataFailsOnlyItsKey(t *testing.T) {
 		t.Errorf("symkey = %s", got)
 	}
 }
+
+// TestLongValuesCutInMessages: Puppet's messages quote whole values ("Unknown merge strategy:
+// '...'", convert_to's); shown, a message keeps its start and end (what failed, where, what to do)
+// and leaves the middle out, so that a node read of many such keys is not megabytes of text.
+func TestLongValuesCutInMessages(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("x", 100000)
+	e, _ := newEngine(t, files{
+		"hiera.yaml": "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n",
+		"data/common.yaml": "lookup_options:\n  a:\n    convert_to: Integer\n  c:\n    merge: \"" + big + "\"\n" +
+			"a: " + big + "\nc: 1\n",
+	})
+	for _, key := range []string{"a", "c"} {
+		err := mustFail(t, e, hiera.Request{Key: key})
+		if msg := err.Error(); len(msg) > 2500 || !strings.Contains(msg, "bytes left out") || !strings.HasSuffix(msg, "xxxx") && !strings.Contains(msg, "deep") {
+			t.Errorf("%s: a message of %d bytes: %.300s", key, len(msg), msg)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is a lookup failure. Message is Puppet's wording where Puppet has one; the other fields say
@@ -35,7 +36,7 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(e.Message)
+	b.WriteString(CutMessage(e.Message))
 	var where []string
 	if e.Level != "" {
 		where = append(where, fmt.Sprintf("hierarchy level %q", e.Level))
@@ -57,6 +58,26 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// maxMessage bounds a message as shown: Puppet's messages quote whole values (a 20 MB value in
+// "Unknown merge strategy: '...'"), and a node read shows one message per failing key.
+const maxMessage = 2000
+
+// CutMessage is msg with its middle left out past maxMessage bytes, at character boundaries: the
+// start says what failed, the end where and what to do.
+func CutMessage(msg string) string {
+	if len(msg) <= maxMessage {
+		return msg
+	}
+	head, tail := msg[:maxMessage/2], msg[len(msg)-maxMessage/4:]
+	for !utf8.ValidString(head) {
+		head = head[:len(head)-1]
+	}
+	for !utf8.ValidString(tail) {
+		tail = tail[1:]
+	}
+	return fmt.Sprintf("%s[... %d bytes left out ...]%s", head, len(msg)-len(head)-len(tail), tail)
+}
 
 // Errorf builds an *Error with a formatted message.
 func Errorf(format string, args ...any) *Error {
