@@ -57,11 +57,9 @@ measure() {
 }
 best() { sort -n "$tmp/$1" | head -1; }
 
-has_unused=""
-"$tmp/hieraform" unused --help >/dev/null 2>&1 && has_unused=1
 for _ in $(seq "$reps"); do
 	measure diff "$tmp/hieraform" diff --config "$tmp/a/hiera.yaml" --config "$tmp/b/hiera.yaml" --facts "$tmp/facts" --render-as json
-	[[ -z "$has_unused" ]] || measure unused "$tmp/hieraform" unused --config "$tmp/a/hiera.yaml" --facts "$tmp/facts" --render-as json
+	measure unused "$tmp/hieraform" unused --config "$tmp/a/hiera.yaml" --facts "$tmp/facts" --render-as json
 	measure nodes bash -c 'per_node a b'
 done
 
@@ -70,7 +68,7 @@ differ=0
 for f in "$tmp"/out/a/*.json; do cmp -s "$f" "$tmp/out/b/${f##*/}" || differ=$((differ + 1)); done
 echo "diff: $changed; per-node outputs differ for $differ nodes"
 read -r dw dc <<<"$(best diff)"
-read -r uw uc <<<"$(best unused 2>/dev/null || echo 0 0)"
+read -r uw uc <<<"$(best unused)"
 read -r nw nc <<<"$(best nodes)"
 printf '%-44s %8s %8s\n' "" "wall s" "CPU s"
 printf '%-44s %8.2f %8.2f\n' "hieraform diff --facts DIR ($nodes nodes)" "$dw" "$dc" "hieraform unused --facts DIR" "$uw" "$uc" \

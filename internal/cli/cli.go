@@ -52,6 +52,7 @@ var commands = []command{
 	{"node", "every key of a node, as the hiera_node data source", runNode},
 	{"diff", "compare two nodes, environments or checkouts", runDiff},
 	{"check", "find broken data files, interpolations and lookup_options", runCheck},
+	{"unused", "find the data files, keys and values no node of a fleet uses", runUnused},
 	{"eyaml", "encrypt, decrypt, edit and re-key eyaml values, as the eyaml gem", runEyaml},
 }
 

@@ -24,6 +24,10 @@ import (
 //   - a key added (profile::web::tls) and one removed (profile::base::motd);
 //   - a key that interpolates a changed key, itself unchanged (profile::base::banner);
 //   - an eyaml secret changed (db role) and one re-encrypted with the same value (web role).
+//
+// It also holds what hieraform unused finds at its second commit (controlRepoUnused): files no
+// level reaches (the renamed ones), a module key the environment overrides for every node
+// (ntp::driftfile), values equal to what they override (web03's time zone, the db role's alice).
 type controlRepo struct {
 	dir, envpath, facts string
 	commit              func(message string)
@@ -89,6 +93,7 @@ profile::users:
 profile::packages: [vim, curl]
 profile::limits:
   nofile: 1024
+ntp::driftfile: /var/ntp/drift
 `,
 		env + "data/roles/web.yaml":               "profile::web::port: 80\nprofile::users:\n  bob:\n    uid: 1002\n",
 		env + "data/roles/db.yaml":                "profile::base::timezone: America/New_York\nprofile::limits:\n  nproc: 4096\nntp::servers: [ntp.db.example.com]\n",
@@ -130,12 +135,15 @@ profile::users:
 profile::packages: [vim, curl, git]
 profile::limits:
   nofile: 1024
+ntp::driftfile: /var/ntp/drift
 `,
-		env + "data/roles/web.yaml":          "profile::web::port: 8080\nprofile::web::tls: true\nprofile::users:\n  bob:\n    uid: 1002\n    groups: [www]\n",
-		env + "data/roles/db.yaml":           "# the db role\nprofile::base::timezone: America/New_York # kept\nprofile::limits:\n  nproc: 4096\nntp::servers: [ntp.db.example.com]\n",
-		env + "data/secrets/db.eyaml":        "profile::db::password: " + vectors("unicode.enc") + "\n",
-		env + "data/secrets/web.eyaml":       "profile::web::key: " + values["block_short"] + "\n",
-		env + "modules/ntp/data/common.yaml": "ntp::servers: [0.pool.ntp.org, 1.pool.ntp.org, 2.pool.ntp.org]\n",
+		env + "data/roles/web.yaml": "profile::web::port: 8080\nprofile::web::tls: true\nprofile::users:\n  bob:\n    uid: 1002\n    groups: [www]\n",
+		env + "data/roles/db.yaml": "# the db role\nprofile::base::timezone: America/New_York # kept\nprofile::limits:\n  nproc: 4096\n" +
+			"ntp::servers: [ntp.db.example.com]\nprofile::users:\n  alice:\n    uid: 1001\n",
+		env + "data/nodes/web03.example.com.yaml": "profile::web::port: 443\nprofile::base::timezone: Europe/Berlin\n",
+		env + "data/secrets/db.eyaml":             "profile::db::password: " + vectors("unicode.enc") + "\n",
+		env + "data/secrets/web.eyaml":            "profile::web::key: " + values["block_short"] + "\n",
+		env + "modules/ntp/data/common.yaml":      "ntp::servers: [0.pool.ntp.org, 1.pool.ntp.org, 2.pool.ntp.org]\nntp::driftfile: /var/lib/ntp/drift\n",
 	})
 	must(t, os.Rename(filepath.Join(dir, env, "data/os/RedHat.yaml"), filepath.Join(dir, env, "data/os/Redhat.yaml")))
 	must(t, os.MkdirAll(filepath.Join(dir, env, "data/attic"), 0o755))
@@ -170,6 +178,15 @@ var controlRepoChanges = map[string]map[string][]string{
 	"profile::db::password":  {`secret`: {"db01", "db02"}},
 	"ntp::servers": {`["0.pool.ntp.org","1.pool.ntp.org"] -> ["0.pool.ntp.org","1.pool.ntp.org","2.pool.ntp.org"]`: {
 		"app01", "web01", "web02", "web03"}},
+}
+
+// controlRepoUnused is what hieraform unused finds at the second commit, as its table shows it.
+var controlRepoUnused = []string{
+	"data/attic/legacy.yaml: unreached_file: no node reaches this file",
+	"data/nodes/web03.example.com.yaml:2: redundant: profile::base::timezone is redundant: without it, the 1 node it gives a value get the same",
+	"data/os/Redhat.yaml: unreached_file: no node reaches this file",
+	"data/roles/db.yaml:6: redundant: profile::users is redundant: without it, the 2 nodes it gives a value get the same",
+	"modules/ntp/data/common.yaml:2: overridden_key: ntp::driftfile gives no node its value (6 nodes reach the file)",
 }
 
 // fleetDiffJSON is the contract's JSON of a fleet diff.

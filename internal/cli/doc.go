@@ -3,9 +3,13 @@
 //
 //	hieraform lookup KEY...   as puppet lookup: its flags, its output byte for byte, its exit codes
 //	hieraform node            every key of a node, as the hiera_node data source
-//	hieraform diff            two nodes, environments or checkouts: keys added, removed, changed
+//	hieraform diff            two nodes, environments, checkouts or git revisions: keys added,
+//	                          removed, changed; with --facts DIR every node of a fleet, the
+//	                          changes grouped by key and change (table, JSON, Markdown)
 //	hieraform check           every problem in the data (every data file, every node given, value
 //	                          types from a file), with file and line
+//	hieraform unused          what a fleet never uses: files no node reaches, keys no node
+//	                          gets its value from, values equal to what they override
 //	hieraform eyaml           the hiera-eyaml gem's encrypt, decrypt, edit, recrypt and createkeys,
 //	                          its flags and output, in pure Go (internal/eyaml)
 //

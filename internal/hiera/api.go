@@ -49,7 +49,19 @@ type Request struct {
 	EyamlKeys EyamlKeys
 	// Pitfalls asks for Result.Pitfalls.
 	Pitfalls bool
+	// Without, when set, makes the lookup answer as if one data file had no value for one root
+	// key: what removing that value would change (hieraform unused's redundant overrides).
+	Without Omission
 }
+
+// Omission is a root key's value in one data file, left out of a lookup (Request.Without).
+type Omission struct {
+	File string // the data file's path, as Source.File names it
+	Key  string // a root key
+}
+
+// omits says whether the value of root in the data file at path is left out.
+func (o Omission) omits(path, root string) bool { return o.Key == root && o.File == path }
 
 // Result is the outcome of a lookup that did not fail.
 type Result struct {

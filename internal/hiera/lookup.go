@@ -258,6 +258,9 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 	if err != nil {
 		return nil, false, withLevel(&model.Error{Message: fmt.Sprintf("Unable to parse (%s): %v", loc.path, err), File: loc.path, ValueFree: true}, e.Name)
 	}
+	if ok && inv.req.Without.omits(loc.path, root) {
+		ok = false
+	}
 	if !ok {
 		inv.ex.noSuchKey(root)
 		return nil, false, nil

@@ -49,6 +49,9 @@ type NodeResult struct {
 	// parse. Answers then hold the keys that could be: their lookups mostly fail with that error.
 	// With NodeRequest.Keys, it is set when the configuration cannot be read at all.
 	ListErr error
+	// Files, without NodeRequest.Keys, are the data files the node's hierarchies reach (that
+	// exist), in the listing's order, each once: the files whose keys were listed.
+	Files []Source
 }
 
 // NodeKeys lists the candidate keys of the node that scope describes: every root key of every
@@ -107,6 +110,7 @@ func (e *Engine) LookupNode(ctx context.Context, req NodeRequest) (res NodeResul
 	keys, modules := req.Keys, []string(nil)
 	if keys == nil {
 		keys, modules, _ = inv.nodeKeys()
+		res.Files = inv.listed
 	}
 	if len(req.Prefixes) > 0 {
 		keys = slices.DeleteFunc(slices.Clone(keys), func(k string) bool {
@@ -240,9 +244,13 @@ func (inv *invocation) layerKeys(l *layer, add func(key string)) error {
 		for _, loc := range locs {
 			df, exists, _ := inv.data(loc.path, e.Function)
 			var keys *model.Hash
-			switch {
-			case !exists:
+			if !exists {
 				continue
+			}
+			if !slices.ContainsFunc(inv.listed, func(s Source) bool { return s.File == loc.path }) {
+				inv.listed = append(inv.listed, Source{Layer: layerName(l.place), Module: l.module, Level: e.Name, File: loc.path})
+			}
+			switch {
 			case df.err != nil:
 				first.note(withLevel(df.err, e.Name))
 				keys = unreadableKeys(loc.path)

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // Engine.NodeKeys and Engine.LookupNode: a node's keys, and many keys in one call.
@@ -276,5 +277,53 @@ func TestLookupNodeHiera3(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[string]any{"a": "web", "b": "yaml", "c": "json"}, got); diff != "" {
 		t.Errorf("values (-want +got):\n%s", diff)
+	}
+}
+
+// NodeResult.Files: the data files the node reaches, in lookup order, each once; Request.Without:
+// the answer as if one file had no value for one key, first-found and merged, the result cache
+// keeping the two answers apart.
+func TestNodeFilesAndWithout(t *testing.T) {
+	e, dir := layeredEngine(t, nodeFixture)
+	ctx := context.Background()
+	scope := scopeOf(t, nil, web01)
+	res, err := e.LookupNode(ctx, hiera.NodeRequest{Scope: scope})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range res.Files {
+		rel, _ := filepath.Rel(dir, f.File)
+		files = append(files, f.Layer+" "+f.Module+" "+f.Level+" "+rel)
+	}
+	want := []string{"global  node data/nodes/web01.yaml", "global  common data/common.yaml",
+		"environment  common environments/production/data/common.yaml",
+		"module ntp common environments/production/modules/ntp/data/common.yaml",
+		"module ntp defaults environments/production/modules/ntp/data/defaults.yaml"}
+	if diff := cmp.Diff(want, files); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	nodeFile, common := filepath.Join(dir, "data/nodes/web01.yaml"), filepath.Join(dir, "data/common.yaml")
+	for _, c := range []struct {
+		key     string
+		without hiera.Omission
+		want    any
+	}{
+		{"role", hiera.Omission{}, "web"},
+		{"role", hiera.Omission{File: nodeFile, Key: "role"}, "base"},
+		{"role", hiera.Omission{File: nodeFile, Key: "other"}, "web"},
+		{"role", hiera.Omission{File: common, Key: "role"}, "web"},
+		{"ntp::servers", hiera.Omission{File: nodeFile, Key: "ntp::servers"}, []any{"module"}},
+		{"role", hiera.Omission{}, "web"}, // the cache kept the answers apart
+	} {
+		r, err := e.Lookup(ctx, hiera.Request{Key: c.key, Scope: scope, Without: c.without})
+		if err != nil || !r.Found || !model.Equal(r.Value, c.want) {
+			t.Errorf("%s without %v: %v (found %v, err %v), want %v", c.key, c.without, r.Value, r.Found, err, c.want)
+		}
+	}
+	r, err := e.Lookup(ctx, hiera.Request{Key: "db_only", Scope: scopeOf(t, nil, map[string]any{"trusted": map[string]any{"certname": "db01"}}),
+		Without: hiera.Omission{File: filepath.Join(dir, "data/nodes/db01.yaml"), Key: "db_only"}})
+	if err != nil || r.Found {
+		t.Errorf("a key only the file left out has: found %v, err %v", r.Found, err)
 	}
 }

@@ -257,6 +257,9 @@ func (inv *invocation) cachedSearch(layers []*layer, root string, m *merge.Merge
 	}
 	var buf [128]byte // most keys fit: no allocation
 	key := m.AppendKey(append(append(buf[:0], root...), 0))
+	if inv.req.Without.Key == root { // the answer without a file's value is another answer
+		key = append(append(key, 0), inv.req.Without.File...)
+	}
 	if r, hit := inv.engine.results.get(sig, key); hit {
 		if len(inv.searched) == 0 { // the names are distinct already; clipped, so appending copies
 			inv.searched = r.searched
