@@ -194,6 +194,22 @@ func TestProvider_explainPaths(t *testing.T) {
   facts         = { role = "web" }
   explain_paths = "relative"
 }`, "ntp::servers", `(?s)Using configuration "hiera.yaml".*Path "data/common.yaml"`),
+		// hiera_node's sources too (they were absolute whatever explain_paths said)
+		resource.TestStep{
+			Config: `provider "hiera" {
+  config        = "testdata/site/hiera.yaml"
+  explain_paths = "relative"
+}
+data "hiera_node" "test" { keys = ["string"] }
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expect("data.hiera_node.test", "sources", knownvalue.MapExact(map[string]knownvalue.Check{
+					"string": knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"layer": str("global"), "module": str(""), "level": str("Common"), "file": str("data/common.yaml"),
+					})}),
+				})),
+			},
+		},
 	)
 }
 

@@ -41,6 +41,15 @@ func relativeExplanation(text, base string) string {
 	})
 }
 
+// relativeBase is the directory that explanations and sources name files from: explainBase with
+// explain_paths = "relative", "" for absolute paths.
+func (pd *providerData) relativeBase(src dataSources) string {
+	if pd.explainPaths != explainRelative {
+		return ""
+	}
+	return explainBase(src)
+}
+
 // explainBase is the directory relative explanations start from: the global hiera.yaml's, else
 // the environment's; "" when neither is known.
 func explainBase(src dataSources) string {

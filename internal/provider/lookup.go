@@ -157,10 +157,7 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	m.JSON = types.StringValue(string(js))
 	m.Found = types.BoolValue(res.Found)
 	m.sources = res.Sources
-	base := ""
-	if pd.explainPaths == explainRelative {
-		base = explainBase(src)
-	}
+	base := pd.relativeBase(src)
 	if base != "" {
 		m.sources = relativeSources(res.Sources, base)
 	}

@@ -117,6 +117,11 @@ func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera
 	for _, w := range res.Warnings {
 		diags.AddWarning("Hiera Warning", w)
 	}
+	if base := pd.relativeBase(src); base != "" { // explain_paths, as hiera_lookup's sources
+		for i := range res.Answers {
+			res.Answers[i].Result.Sources = relativeSources(res.Answers[i].Result.Sources, base)
+		}
+	}
 	out, failures, failed := nodeAttributes(res.Answers, req.Keys != nil, configPath)
 	tflog.Debug(ctx, "hiera node", map[string]any{"sources": configPath, "keys": len(res.Answers), "failed": len(failures) + len(failed)})
 	var listing string

@@ -99,7 +99,7 @@ func (p *hieraProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				Optional: true,
 			},
 			"explain_paths": schema.StringAttribute{
-				MarkdownDescription: "How `explanation` (with `explain = true`) and the `file` of `sources` name files: `\"absolute\"`, as `puppet lookup --explain` " +
+				MarkdownDescription: "How `explanation` (with `explain = true`) and the `file` of `sources` (of every data source, `hiera_node` and `hiera_nodes` included) name files: `\"absolute\"`, as `puppet lookup --explain` " +
 					"prints them, or `\"relative\"` to the directory of the provider's `hiera.yaml` (else of its `environment`), so that " +
 					"the explanation stored in the state is the same on a laptop and a CI runner whatever the checkout's path. " +
 					"Defaults to `\"absolute\"`." + envDescription("explain_paths"),
