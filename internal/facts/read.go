@@ -45,7 +45,7 @@ func (e *Error) Error() string {
 	case e.Line > 0:
 		pos = fmt.Sprintf(", line %d", e.Line)
 	}
-	return fmt.Sprintf("facts file %s%s: %s", e.File, pos, e.Msg)
+	return fmt.Sprintf("facts file %s%s: %s", e.File, pos, model.CutMessage(e.Msg)) // a reader's message may quote the text
 }
 
 // Read reads the facts file at path, or every facts file (*.json, *.yaml, *.yml) directly inside

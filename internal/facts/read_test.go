@@ -182,3 +182,11 @@ func TestScopeStoredTrusted(t *testing.T) {
 		t.Errorf("hostname fact %v", h)
 	}
 }
+
+// A reader's message that quotes the file's text is cut as engine messages are.
+func TestErrorCut(t *testing.T) {
+	e := &Error{File: "f.yaml", Line: 1, Msg: "bad: " + strings.Repeat("x", 100000)}
+	if got := e.Error(); len(got) > 2500 || !strings.Contains(got, "bytes left out") {
+		t.Errorf("an error of %d bytes", len(got))
+	}
+}
