@@ -6,7 +6,6 @@ package cli
 
 import (
 	"fmt"
-	"html"
 	"io"
 	"strings"
 
@@ -163,7 +162,7 @@ func fleetJSON(d *fleetDiff, reveal bool) ([]byte, error) {
 // past markdownBudget characters only a count of the keys left out.
 func fleetMarkdown(d *fleetDiff, reveal bool) string {
 	var b strings.Builder
-	_, _ = fmt.Fprintf(&b, "### Hiera: %s\n\n", html.EscapeString(d.summary()))
+	_, _ = fmt.Fprintf(&b, "### Hiera: %s\n\n", mdPlain(d.summary()))
 	_, _ = fmt.Fprintf(&b, "From %s to %s.\n", mdCode(d.sides[0].describe()), mdCode(d.sides[1].describe()))
 	if len(d.keys) > 0 {
 		b.WriteString("\n| key | changes | nodes |\n|---|--:|--:|\n")
@@ -246,6 +245,6 @@ func mdCode(s string) string {
 // mdPlain is text in Markdown outside code: control characters escaped, HTML and Markdown's
 // own characters neutralised.
 func mdPlain(s string) string {
-	s = html.EscapeString(escapeControl(s))
+	s = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(escapeControl(s))
 	return strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "|", `\|`).Replace(s)
 }
