@@ -249,7 +249,7 @@ func parseDataFile(src dataSource, fn *hieraconfig.Function, stamp fileStamp) *d
 	src.text = text
 	v, includes, err := reader.read(src)
 	if lz, ok := v.(*datafile.LazyYAML); ok && reuse {
-		lz.Text = bytes.Clone(text) // the buffer is reused
+		lz.Text = bytes.Clone(lz.Text) // the buffer is reused (the text read may be a copy of it with "\n" line ends)
 	}
 	if reuse && cap(text) <= datafile.MaxReusedFile {
 		textBuffers.Put(&text)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // TestLazyYAMLWhole: what decides whether a file can be read at all is still decided over the
@@ -82,4 +84,33 @@ func TestLazyYAMLConcurrentLookups(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestLazyYAMLWindowsLineEnds: a data file with Windows line ends (as a control repository edited
+// on Windows has them) is read lazily from its text with "\n" line ends, not from the file's bytes:
+// a nested value answered as in a file with "\n" ones (puppetlabs-seteam/control-repo's
+// data/sce/Ubuntu/20.04.yaml answered a broken scalar).
+func TestLazyYAMLWindowsLineEnds(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"hiera.yaml":       "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n",
+		"data/common.yaml": strings.ReplaceAll("sce_linux::config:\n  profile: 'server'\n  level: '1'\n  ignore:\n    - a\n    - b\nother: x\n", "\n", "\r\n"),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := NewEngine(filepath.Join(dir, "hiera.yaml"))
+	for range 2 { // the second read from the engine's caches
+		res, err := e.Lookup(context.Background(), Request{Key: "sce_linux::config"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := model.Inspect(res.Value); got != `{"profile" => "server", "level" => "1", "ignore" => ["a", "b"]}` {
+			t.Errorf("value %s", got)
+		}
+	}
 }
