@@ -109,7 +109,7 @@ func TestLazyYAMLWindowsLineEnds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := model.Inspect(res.Value); got != `{"profile" => "server", "level" => "1", "ignore" => ["a", "b"]}` {
+		if got := model.Inspect(res.Value); got != `{"profile"=>"server", "level"=>"1", "ignore"=>["a", "b"]}` {
 			t.Errorf("value %s", got)
 		}
 	}
