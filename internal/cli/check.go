@@ -76,6 +76,16 @@ func runCheck(args []string, env Env) int {
 		}
 		nodes = append(nodes, read...)
 	}
+	if src.pdb.given() {
+		fromPuppetDB, err := src.pdb.source().Nodes(context.Background())
+		if err != nil {
+			return fail(err)
+		}
+		for _, n := range fromPuppetDB {
+			nodes = append(nodes, &facts.Node{Name: n.Name, File: n.Origin, Facts: n.Facts})
+		}
+	}
+	given := len(nodes) > 0
 	engine, err := st.engine()
 	if err != nil {
 		return fail(err)
@@ -105,7 +115,7 @@ func runCheck(args []string, env Env) int {
 	}
 	c.progress.clear()
 	checked := count(files, "data file") + " and " + count(len(nodes), "node")
-	if len(paths) == 0 {
+	if !given {
 		checked = count(files, "data file") + " and the node with no facts"
 	}
 	if c.problems > 0 {

@@ -312,8 +312,8 @@ func (d *fleetDiff) nodeFailures() int {
 }
 
 // fleetSource is the node source of a fleet command, or nil when the flags name no fleet: --facts
-// given once, naming a directory (every facts file in it is a node, as hiera_nodes' facts_dir).
-// PuppetDB plugs in here as another source.
+// given once, naming a directory (every facts file in it is a node, as hiera_nodes' facts_dir),
+// and --puppetdb without --node (the nodes of --puppetdb-query); both may be given.
 func fleetSource(src *sourceFlags) (fleet.Source, error) {
 	var dir string
 	for _, f := range src.facts {
@@ -321,16 +321,32 @@ func fleetSource(src *sourceFlags) (fleet.Source, error) {
 			dir = f
 		}
 	}
+	fromPuppetDB := src.pdb.given() && (len(src.node) == 0 || src.pdb.query != "")
 	switch {
-	case dir == "":
+	case dir == "" && !fromPuppetDB:
 		return nil, nil
-	case len(src.facts) > 1:
+	case dir != "" && len(src.facts) > 1:
 		return nil, fmt.Errorf("--facts %s is a directory of nodes: give it once, for both sides", dir)
-	case len(src.node) > 0:
+	case dir != "" && len(src.node) > 0:
 		return nil, errors.New("--node names one node: a facts directory names each node by its facts file")
+	case fromPuppetDB && len(src.node) > 0:
+		return nil, errors.New("--node names one node: --puppetdb-query chooses the fleet's nodes")
+	case fromPuppetDB && dir == "" && len(src.facts) > 0:
+		return nil, errors.New("--facts and --puppetdb both give the nodes' facts: give --facts a directory to add its nodes, or one of them")
 	}
 	src.facts = nil // the sides' setups have no node of their own
-	return fleet.Dir(dir), nil
+	var sources []fleet.Source
+	if dir != "" {
+		sources = append(sources, fleet.Dir(dir))
+	}
+	if fromPuppetDB {
+		pdb := src.pdb // a copy: the sides' setups are not given it
+		sources = append(sources, pdb.source())
+		src.pdb = puppetdbFlags{}
+	}
+	return fleet.SourceFunc(func(ctx context.Context) ([]fleet.Node, error) {
+		return fleet.Collect(ctx, sources...)
+	}), nil
 }
 
 // runFleetDiff diffs every node of source between the two sides and renders it.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -20,6 +21,7 @@ type sourceFlags struct {
 	// eyaml are the key files of the flags, once for all sides; getenv gives the rest (EyamlKeyArgs.WithEnv).
 	eyaml  hiera.EyamlKeyArgs
 	getenv func(string) string
+	pdb    puppetdbFlags // the nodes' facts from PuppetDB, in place of --facts
 }
 
 // eyamlFlags name the flags of the eyaml keys, by the argument each gives (key text has no flag:
@@ -36,6 +38,7 @@ func (s *sourceFlags) register(fs *flag.FlagSet, env Env) {
 // takes many nodes: its own --facts, no --node).
 func (s *sourceFlags) registerData(fs *flag.FlagSet, env Env) {
 	s.getenv = env.getenv
+	s.pdb.register(fs, env)
 	fs.Var(&s.config, "config", "the global `hiera.yaml` (default: hiera.yaml here, unless --environment or --modulepath is given)")
 	fs.Var(&s.environment, "environment", "the Puppet environment `NAME`: the directory NAME under --environmentpath")
 	fs.Var(&s.environmentpath, "environmentpath", "the `directory` holding the environments (default: environments)")
@@ -52,6 +55,7 @@ type setup struct {
 	config, environment, environmentpath, modulepath, facts, node string
 	rev                                                           *revisionTree
 	eyaml                                                         hiera.EyamlKeys
+	pdb                                                           *puppetdbFlags // the node's facts from PuppetDB; nil: none
 }
 
 // setDefaultPaths sets the data paths engine would take by default (hiera.yaml here, the
@@ -124,6 +128,12 @@ func (st setup) shown(s string) string { return st.rev.shown(s) }
 // value, a flag given once applies to both. sides is how many sides the command has.
 func (s *sourceFlags) side(i, sides int) (setup, error) {
 	var st setup
+	if err := s.pdb.check(); err != nil {
+		return st, err
+	}
+	if s.pdb.given() {
+		st.pdb = &s.pdb
+	}
 	for _, f := range []struct {
 		name string
 		list stringList
@@ -209,6 +219,9 @@ func (st setup) describe() string {
 	if st.facts != "" {
 		parts = append(parts, "facts "+st.facts)
 	}
+	if st.pdb.given() {
+		parts = append(parts, "PuppetDB "+st.pdb.url)
+	}
 	if st.node != "" {
 		parts = append(parts, "node "+st.node)
 	}
@@ -218,8 +231,18 @@ func (st setup) describe() string {
 	return strings.Join(parts, ", ")
 }
 
-// scope is the setup's node: the facts file (one node) and its certname.
+// scope is the setup's node: the facts file (one node) or PuppetDB's node, and its certname.
 func (st setup) scope() (hiera.Scope, error) {
+	if st.pdb.given() {
+		if st.facts != "" {
+			return hiera.Scope{}, errors.New("--facts and --puppetdb both give the node's facts: give one")
+		}
+		n, err := st.pdb.node(st.node)
+		if err != nil {
+			return hiera.Scope{}, err
+		}
+		return facts.Scope(n.Facts, n.Name), nil
+	}
 	if st.facts == "" {
 		return facts.Scope(nil, st.node), nil
 	}

@@ -153,7 +153,9 @@ func TestNodesBadAnswers(t *testing.T) {
 	for _, tc := range []struct{ name, answer, want string }{
 		{"html", "<html><body>Login</body></html>", "the answer is not JSON (is the URL PuppetDB's, without a path?): <html><body>Login</body></html>"},
 		{"empty", "", "the answer is empty, not JSON"},
-		{"object", `{"error": "x"}`, "the answer is a JSON object, not the list of nodes"},
+		{"blank", "  \n ", "the answer is not JSON (is the URL PuppetDB's, without a path?): "},
+		{"object", `{"error": "x"}`, "the answer is not the list of nodes an inventory query gives: {\"error\": \"x\"}"},
+		{"null", `null`, "the answer is not the list of nodes an inventory query gives: null"},
 		{"broken", `[{"certname":"a","facts":{}}, {"certname": `, "the answer is not valid JSON after 1 nodes"},
 		{"nodes query", `[{"certname":"a"}]`, "a has no facts: the query must be an inventory query"},
 		{"no certname", `[{"facts":{}}]`, "node 1 of the answer: it has no certname"},

@@ -156,8 +156,8 @@ func expectArray(r *bufio.Reader) error {
 	if len(snippet) > 200 {
 		snippet = snippet[:200] + "..."
 	}
-	if len(trimmed) > 0 && trimmed[0] == '{' {
-		return fmt.Errorf("the answer is a JSON object, not the list of nodes an inventory query gives: %s", snippet)
+	if len(trimmed) > 0 && (trimmed[0] == '{' || json.Valid(bytes.TrimSpace(trimmed))) {
+		return fmt.Errorf("the answer is not the list of nodes an inventory query gives: %s", snippet)
 	}
 	return fmt.Errorf("the answer is not JSON (is the URL PuppetDB's, without a path?): %s", snippet)
 }
