@@ -153,7 +153,7 @@ func (k eyamlKeys) decryptor() (*eyaml.Decryptor, keySource, error) {
 	}
 	dec, err := eyaml.NewDecryptor(pem)
 	if err != nil {
-		return nil, src, fmt.Errorf("private key %s: %s", src.name, detail(err))
+		return nil, src, fmt.Errorf("private key %s: %s", src.name, eyaml.Detail(err))
 	}
 	pub, err := k.publicSource()
 	if err != nil {
@@ -169,7 +169,7 @@ func (k eyamlKeys) decryptor() (*eyaml.Decryptor, keySource, error) {
 		return nil, src, err
 	}
 	if dec, err = dec.WithCertificate(cert); err != nil {
-		return nil, src, fmt.Errorf("public key %s: %s", pub.name, detail(err))
+		return nil, src, fmt.Errorf("public key %s: %s", pub.name, eyaml.Detail(err))
 	}
 	return dec, src, nil
 }
@@ -190,24 +190,15 @@ func loadEncryptor(src keySource) (*eyaml.Encryptor, error) {
 	}
 	enc, err := eyaml.NewEncryptor(pem)
 	if err != nil {
-		return nil, fmt.Errorf("public key %s: %s", src.name, detail(err))
+		return nil, fmt.Errorf("public key %s: %s", src.name, eyaml.Detail(err))
 	}
 	return enc, nil
-}
-
-// detail is an eyaml error without its "eyaml: " prefix.
-func detail(err error) string {
-	var e *eyaml.Error
-	if errors.As(err, &e) {
-		return e.Detail()
-	}
-	return err.Error()
 }
 
 // decryptError is a decryption failure of input (a file, or what name says), naming the private
 // key when the value was encrypted for another one.
 func decryptError(input string, key keySource, err error) error {
-	msg := input + ": " + detail(err)
+	msg := input + ": " + eyaml.Detail(err)
 	if eyaml.KindOf(err) == eyaml.KindWrongKey {
 		msg += " (private key " + key.name + ")"
 	}
@@ -414,7 +405,7 @@ func runEyamlCreatekeys(args []string, env Env) int {
 	}
 	privPEM, certPEM, err := eyaml.CreateKeys(opts)
 	if err != nil {
-		return fail(errors.New(detail(err)))
+		return fail(errors.New(eyaml.Detail(err)))
 	}
 	if err := writeNewFile(*private, privPEM, 0o600); err != nil {
 		return fail(err)

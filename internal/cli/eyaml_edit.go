@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
+	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
 )
 
 const editSynopsis = `eyaml edit [--no-preamble] FILE
@@ -99,7 +100,7 @@ func runEyamlEdit(args []string, env Env) int {
 	}
 	out, _, err := edit.Apply(edited, enc)
 	if err != nil {
-		return fail(fmt.Errorf("the edited text: %s; %s not written", detail(err), path))
+		return fail(fmt.Errorf("the edited text: %s; %s not written", eyaml.Detail(err), path))
 	}
 	if err := replaceFile(path, []byte(out), exists); err != nil {
 		return fail(err)

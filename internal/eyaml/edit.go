@@ -44,6 +44,10 @@ func (d *Decryptor) decryptForm(text string, numbered bool) (*Edit, error) {
 		if err != nil {
 			return nil, err
 		}
+		if numbered && strings.Contains(pt, "]!") { // the gem's edit would cut it there and save the cut value
+			return nil, &Error{Kind: KindMalformedToken, Line: LineOf(text, s.Offset),
+				Msg: `the value holds "]!", which ends a DEC(n)::PKCS7[...]! value: the edit form cannot show it (use decrypt and encrypt)`}
+		}
 		e.plain[i] = pt
 		if s.Block() {
 			b.WriteString(">\n" + s.Indent)

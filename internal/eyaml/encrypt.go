@@ -3,13 +3,17 @@ package eyaml
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/sha256"
 	"crypto/x509"
 	"encoding/asn1"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/pem"
 	"io"
+	"math/big"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
 )
@@ -56,13 +60,81 @@ func LoadEncryptor(publicKeyPath string) (*Encryptor, error) {
 	return e, nil
 }
 
-// Encrypt returns plaintext as an ENC[PKCS7,<base64>] token (one line, the gem's string form).
+// Encrypt returns plaintext as an ENC[PKCS7,<base64>] token (one line, the gem's string form),
+// encrypted afresh each time as the gem does.
 func (e *Encryptor) Encrypt(plaintext []byte) (string, error) {
-	der, err := e.envelope(rand.Reader, plaintext)
+	return e.token(rand.Reader, plaintext)
+}
+
+// EncryptStable is Encrypt with the content key, IV and RSA padding drawn from a stream seeded by
+// the certificate and the plaintext, so that the same key and plaintext always give the same
+// token: Terraform requires a function to return the same result at plan and at apply, and a
+// configuration to plan no change when nothing changed. The price: whoever has the public key can
+// check a guess of the plaintext against the token, and equal plaintexts give equal tokens. For
+// generated secrets, not for guessable ones.
+func (e *Encryptor) EncryptStable(plaintext []byte) (string, error) {
+	seed := sha256.New()
+	for _, part := range [][]byte{[]byte("hieraform eyaml EncryptStable v1"), e.cert.Raw, plaintext} {
+		_ = binary.Write(seed, binary.BigEndian, uint64(len(part)))
+		seed.Write(part)
+	}
+	return e.token(&hmacStream{key: seed.Sum(nil)}, plaintext)
+}
+
+func (e *Encryptor) token(random io.Reader, plaintext []byte) (string, error) {
+	der, err := e.envelope(random, plaintext)
 	if err != nil {
 		return "", err
 	}
 	return "ENC[PKCS7," + base64.StdEncoding.EncodeToString(der) + "]", nil
+}
+
+// hmacStream is a deterministic stream of bytes: HMAC-SHA256(key, counter) for counter 0, 1, ...
+type hmacStream struct {
+	key     []byte
+	counter uint64
+	buf     []byte
+}
+
+func (h *hmacStream) Read(p []byte) (int, error) {
+	for n := 0; n < len(p); {
+		if len(h.buf) == 0 {
+			mac := hmac.New(sha256.New, h.key)
+			_ = binary.Write(mac, binary.BigEndian, h.counter)
+			h.counter++
+			h.buf = mac.Sum(nil)
+		}
+		c := copy(p[n:], h.buf)
+		h.buf = h.buf[c:]
+		n += c
+	}
+	return len(p), nil
+}
+
+// encryptPKCS1v15 is RSAES-PKCS1-v1_5 (RFC 8017 section 7.2.1), what PKCS#7 and the gem use, with
+// the padding read from random: crypto/rsa's ignores its reader (since Go 1.26), and EncryptStable
+// needs it read.
+func encryptPKCS1v15(random io.Reader, pub *rsa.PublicKey, msg []byte) ([]byte, error) {
+	k := pub.Size()
+	if len(msg) > k-11 {
+		return nil, newErr(KindCertificate, nil, "public key is too small (%d bits) to encrypt a content key", pub.N.BitLen())
+	}
+	em := make([]byte, k)
+	em[1] = 2
+	ps := em[2 : k-len(msg)-1]
+	if _, err := io.ReadFull(random, ps); err != nil {
+		return nil, newErr(KindUnknown, err, "cannot make the RSA padding")
+	}
+	for i := range ps { // padding bytes are nonzero: draw again for each zero
+		for ps[i] == 0 {
+			if _, err := io.ReadFull(random, ps[i:i+1]); err != nil {
+				return nil, newErr(KindUnknown, err, "cannot make the RSA padding")
+			}
+		}
+	}
+	copy(em[k-len(msg):], msg)
+	c := new(big.Int).Exp(new(big.Int).SetBytes(em), big.NewInt(int64(pub.E)), pub.N)
+	return c.FillBytes(make([]byte, k)), nil
 }
 
 var (
@@ -94,9 +166,9 @@ func (e *Encryptor) envelope(random io.Reader, plaintext []byte) ([]byte, error)
 		ct[i] = byte(pad)
 	}
 	cipher.NewCBCEncrypter(block, iv).CryptBlocks(ct, ct)
-	wrapped, err := rsa.EncryptPKCS1v15(random, e.pub, key) //nolint:staticcheck // SA1019: what PKCS#7 and the gem use
+	wrapped, err := encryptPKCS1v15(random, e.pub, key)
 	if err != nil {
-		return nil, newErr(KindCertificate, err, "cannot encrypt for the public key")
+		return nil, err
 	}
 	serial, err := asn1.Marshal(e.cert.SerialNumber)
 	if err != nil {

@@ -190,3 +190,28 @@ func asError(err error, target **Error) bool {
 	*target = e
 	return ok
 }
+
+// EncryptStable: the same key and value, the same token; another value or key, another token;
+// every token decrypts.
+func TestEncryptStable(t *testing.T) {
+	e, other := encryptor(t, "public_key.pkcs7.pem"), encryptor(t, "other_public_key.pkcs7.pem")
+	a1, err := e.EncryptStable([]byte("s3cret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2, _ := e.EncryptStable([]byte("s3cret"))
+	b, _ := e.EncryptStable([]byte("s3cres"))
+	c, _ := other.EncryptStable([]byte("s3cret"))
+	if a1 != a2 || a1 == b || a1 == c || b == c {
+		t.Errorf("same key and value must give the same token, others another: %v %v %v", a1 == a2, a1 == b, a1 == c)
+	}
+	for _, tc := range []struct {
+		token string
+		d     *Decryptor
+		want  string
+	}{{a1, ourKey(t), "s3cret"}, {b, ourKey(t), "s3cres"}, {c, otherKey(t), "s3cret"}} {
+		if got, err := tc.d.Decrypt(tc.token); err != nil || got != tc.want {
+			t.Errorf("%q, %v; want %q", got, err, tc.want)
+		}
+	}
+}

@@ -77,6 +77,16 @@ func (e *Error) Detail() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// Detail is err's message without the "eyaml: " prefix when err is from this package (for a
+// message that already says it is about eyaml), else err's message.
+func Detail(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Detail()
+	}
+	return err.Error()
+}
+
 // KindOf returns the Kind of err, or KindUnknown if err is not from this package.
 func KindOf(err error) Kind {
 	var e *Error

@@ -183,6 +183,7 @@ func (p *hieraProvider) Functions(context.Context) []func() function.Function {
 		NewDeepMergeFunction,
 		NewMergeFunction,
 		func() function.Function { return NewLookupFunction(p.engines) },
+		NewEyamlEncryptFunction,
 	}
 }
 
