@@ -17,7 +17,6 @@ import (
 // succeeded is answered once per read: the read computes a few lookups per key, and every key
 // gets the answer it gets alone (the bound still counts the lookups the answers cost).
 func TestNodeReadFanOut(t *testing.T) {
-	dir := t.TempDir()
 	var data strings.Builder
 	const keys, levels = 50, 20
 	for i := range keys {
@@ -28,19 +27,7 @@ func TestNodeReadFanOut(t *testing.T) {
 		fmt.Fprintf(&data, "f%d: \"%%{lookup('f%d')}%%{lookup('f%d')}\"\n", i, i+1, i+1)
 	}
 	fmt.Fprintf(&data, "f%d: x\n", levels)
-	for name, text := range map[string]string{
-		"hiera.yaml":       "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n",
-		"data/common.yaml": data.String(),
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e := NewEngine(filepath.Join(dir, "hiera.yaml"))
+	e := commonEngine(t, data.String())
 	ctx := context.Background()
 	res, err := e.LookupNode(ctx, NodeRequest{})
 	if err != nil || res.ListErr != nil {
@@ -70,7 +57,6 @@ func TestNodeReadFanOut(t *testing.T) {
 func TestInterpolatedTextBound(t *testing.T) {
 	defer func(one, read int) { maxInterpolatedText, maxReadInterpolatedText = one, read }(maxInterpolatedText, maxReadInterpolatedText)
 	maxInterpolatedText, maxReadInterpolatedText = 64<<10, 1<<20
-	dir := t.TempDir()
 	var data strings.Builder
 	fmt.Fprintf(&data, "l0: %s\n", strings.Repeat("x", 1<<10))
 	for i := 1; i <= 7; i++ {
@@ -79,19 +65,7 @@ func TestInterpolatedTextBound(t *testing.T) {
 	for i := range 70 { // 16 KiB built each (l4's answer is remembered): 1,120 KiB together
 		fmt.Fprintf(&data, "k%d: \"%%{lookup('l4')}\"\n", i)
 	}
-	for name, text := range map[string]string{
-		"hiera.yaml":       "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n",
-		"data/common.yaml": data.String(),
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e := NewEngine(filepath.Join(dir, "hiera.yaml"))
+	e := commonEngine(t, data.String())
 	ctx := context.Background()
 	// l7 is 128 KiB
 	if _, err := e.Lookup(ctx, Request{Key: "l7"}); err == nil || !strings.Contains(err.Error(), "The lookup built more than 64 KiB of text by interpolation") {
@@ -116,4 +90,18 @@ func TestInterpolatedTextBound(t *testing.T) {
 	if failed == 0 || failed > 30 {
 		t.Errorf("%d keys of the node read stopped at its bound", failed)
 	}
+}
+
+// commonEngine is an engine whose one level, common, reads data/common.yaml holding data.
+func commonEngine(t *testing.T, data string) *Engine {
+	dir := t.TempDir()
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(dir, "data"), 0o755))
+	must(os.WriteFile(filepath.Join(dir, "hiera.yaml"), []byte("version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "data", "common.yaml"), []byte(data), 0o644))
+	return NewEngine(filepath.Join(dir, "hiera.yaml"))
 }

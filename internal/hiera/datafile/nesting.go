@@ -19,17 +19,12 @@ func nestingExceeds(v any, limit int, shared bool) bool {
 // nesting is the number of array and hash levels in v. With a memo, shared collections are
 // measured once (memo is keyed by the *Hash or the array's first element).
 func nesting(v any, memo map[any]int) int {
-	var id any
-	switch t := v.(type) {
-	case *model.Hash:
-		id = t
-	case []any:
-		if len(t) == 0 {
-			return 1
-		}
-		id = &t[0]
-	default:
+	id, isCollection := collectionID(v)
+	switch {
+	case !isCollection:
 		return 0
+	case id == nil:
+		return 1
 	}
 	if d, ok := memo[id]; ok {
 		return d
@@ -63,18 +58,11 @@ func textExceeds(v any, limit int) bool {
 
 // textSize is textExceeds' measure, saturating at limit+1.
 func textSize(v any, memo map[any]int, limit int) int {
-	var id any
-	switch t := v.(type) {
-	case string:
-		return min(len(t)+1, limit+1)
-	case *model.Hash:
-		id = t
-	case []any:
-		if len(t) == 0 {
-			return 1
-		}
-		id = &t[0]
-	default:
+	id, isCollection := collectionID(v)
+	switch s, isStr := v.(string); {
+	case isStr:
+		return min(len(s)+1, limit+1)
+	case !isCollection || id == nil:
 		return 1
 	}
 	if n, ok := memo[id]; ok {
@@ -97,4 +85,19 @@ func textSize(v any, memo map[any]int, limit int) int {
 	}
 	memo[id] = total
 	return total
+}
+
+// collectionID identifies a hash or array shared through YAML aliases: the *Hash, or the array's
+// first element (nil for an empty array, which nothing needs to tell apart).
+func collectionID(v any) (id any, isCollection bool) {
+	switch t := v.(type) {
+	case *model.Hash:
+		return t, true
+	case []any:
+		if len(t) == 0 {
+			return nil, true
+		}
+		return &t[0], true
+	}
+	return nil, false
 }
