@@ -23,7 +23,10 @@
 #            (target <= 1.10), and that against the built-in floor (target <= 2); and the
 #            do-nothing provider's plan of the trivial one. Then the same fleet as 500 hiera_node
 #            data sources, one per node with the 4 keys, against the built-in floor's 2,000 data
-#            sources (target <= 0.5; the work tree's build only).
+#            sources (target <= 0.5; the work tree's build only). Then the fleet in ONE hiera_nodes
+#            data source, its facts in a directory (one file per node): the 4 keys of every node
+#            against the built-in floor's 2,000 (target <= 0.2), and every key of every node (whole
+#            nodes) against the 500 hiera_node of 4 keys (target <= 1; the work tree's build only).
 #   rss      the provider's peak RSS while it looks values up for every node of the ~50 MB large
 #            hierarchy, against the YAML size (target < 4).
 #
@@ -180,6 +183,48 @@ EOF
 			echo "}"
 		done
 	} >"$dir/main.tf"
+}
+
+# gen_fleet_dir MANIFEST DIR writes one facts file per node of MANIFEST into DIR, as a facts
+# directory holds them: the node's facts, its certname as clientcert and its scope's environment
+# as a fact (top-scope %{environment} reads it: hiera_nodes' scope is shared by every node).
+gen_fleet_dir() {
+	local manifest=$1 dir=$2
+	[[ -e "$dir/.done" ]] && return
+	mkdir -p "$dir"
+	jq -r '.nodes[] | [.certname, (.facts + {clientcert: .certname, environment: .scope.environment} | tojson)] | @tsv' "$manifest" |
+		while IFS=$'\t' read -r certname facts; do printf '%s\n' "$facts" >"$dir/$certname.json"; done
+	touch "$dir/.done"
+}
+
+# gen_nodes_tf DIR HIERARCHY FACTS_DIR [KEYS...] writes DIR/main.tf: one hiera_nodes data source
+# over HIERARCHY for every node of FACTS_DIR, with KEYS (none: whole nodes), and an output of how
+# many nodes it read.
+gen_nodes_tf() {
+	local dir=$1 hier=$2 facts=$3 keys=""
+	shift 3
+	(($#)) && keys="keys = [$(printf '"%s", ' "$@" | sed 's/, $//')]"
+	mkdir -p "$dir"
+	cat >"$dir/main.tf" <<EOF
+terraform {
+  required_providers {
+    hiera = { source = "hieraform/hiera" }
+  }
+}
+
+provider "hiera" {
+  config = "$hier/hiera.yaml"
+}
+
+data "hiera_nodes" "fleet" {
+  facts_dir = "$facts"
+  $keys
+}
+
+output "nodes" {
+  value = length(data.hiera_nodes.fleet.node_names)
+}
+EOF
 }
 
 # gen_builtin DIR N writes DIR/main.tf: N terraform_remote_state data sources reading a small local
@@ -350,6 +395,11 @@ if want fleet; then
 	echo "   $(jq '.files' "$work/hier/fleet/manifest.json") files, $(jq '.yaml_bytes' "$work/hier/fleet/manifest.json") bytes of YAML"
 	gen_tf "$work/tf/fleet" "$work/hier/fleet" 2000 fleet
 	gen_tf "$work/tf/fleet-node" "$work/hier/fleet" 500 node
+	# The same fleet in one hiera_nodes: its facts in a directory, the same 4 keys, or whole nodes.
+	gen_fleet_dir "$work/hier/fleet/manifest.json" "$work/hier/fleet-facts"
+	mapfile -t fleet_keys < <(jq -r '.lookups.first[0:4][]' "$work/hier/fleet/manifest.json")
+	gen_nodes_tf "$work/tf/fleet-nodes" "$work/hier/fleet" "$work/hier/fleet-facts" "${fleet_keys[@]}"
+	gen_nodes_tf "$work/tf/fleet-whole" "$work/hier/fleet" "$work/hier/fleet-facts"
 	# The same nodes' facts and scope, over the trivial hierarchy.
 	gen_tf "$work/tf/fleet-trivial" "$work/hier/floor" 2000 fleet "$work/hier/fleet-nodes.json"
 	for ((r = 0; r < reps; r++)); do
@@ -361,6 +411,8 @@ if want fleet; then
 		measure fleet-trivial-null null "$work/tf/fleet-trivial" 2000
 		measure fleet-node new "$work/tf/fleet-node" 500
 		measure fleet-node-null null "$work/tf/fleet-node" 500
+		measure fleet-nodes new "$work/tf/fleet-nodes" 1
+		measure fleet-whole new "$work/tf/fleet-whole" 1
 	done
 	list=(builtin builtin)
 	for b in $builds; do list+=("fleet-$b" "fleet, $b" "fleet-trivial-$b" "trivial hierarchy, $b"); done
@@ -379,6 +431,10 @@ if want fleet; then
 	echo "   500 hiera_node null / builtin: $(split fleet-node-null builtin) (any provider's floor)"
 	echo "     $(bound fleet-node-null builtin)"
 	for b in $builds; do echo "   fleet as 500 hiera_node / fleet $b: $(split fleet-node "fleet-$b")"; done
+	rows 500 fleet-nodes "one hiera_nodes, 4 keys" fleet-whole "one hiera_nodes, whole"
+	echo "   one hiera_nodes, 4 keys / builtin: $(split fleet-nodes builtin) (wall target <= 0.2)"
+	echo "   one hiera_nodes, whole nodes / 500 hiera_node, 4 keys: $(split fleet-whole fleet-node) (wall target <= 1)"
+	echo "   provider peak RSS: hiera_nodes 4 keys $(mb "${best_peak[fleet-nodes]}") MB, whole nodes $(mb "${best_peak[fleet-whole]}") MB"
 fi
 
 if want rss; then

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -17,6 +18,20 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 	"github.com/hieraform/terraform-provider-hiera/internal/provider/wire"
 )
+
+// maxFleetBytes bounds the attributes of one hiera_nodes read (their msgpack, as the state holds
+// them; the provider holds about three times as much at its peak): 500 whole nodes of the
+// benchmarks' fleet take 258 MB.
+var maxFleetBytes int64 = 512 << 20 // a variable for its test
+
+// size is the bytes of o's attributes.
+func (o *nodeOutput) size() int64 {
+	var n int64
+	for _, b := range o.attributes {
+		n += int64(len(b))
+	}
+	return n
+}
 
 // perNodeAttributes are hiera_nodes' attributes that hold, per node, that node's hiera_node attribute.
 var perNodeAttributes = []string{"json", "found_keys", "missing_keys", "secret_keys", "failed_keys", "sources"}
@@ -46,12 +61,24 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 	}
 	outs := make([]nodeOutput, len(nodes))
 	nodeDiags := make([]diag.Diagnostics, len(nodes))
-	fleet.Each(ctx, len(nodes), func(i int) {
+	var held atomic.Int64 // the bytes of the nodes' attributes read so far
+	reading, stop := context.WithCancel(ctx)
+	defer stop()
+	fleet.Each(reading, len(nodes), func(i int) {
 		n := nodes[i]
 		nm := nodeModel{lookupArgs: m.lookupArgs, Keys: m.Keys, Prefixes: m.Prefixes}
 		s := hiera.Scope{Facts: overlay(shared.Facts, n.Facts), Vars: withCertname(shared.Vars, n.Name)}
-		outs[i], nodeDiags[i] = pd.readNode(ctx, &nm, &s)
+		outs[i], nodeDiags[i] = pd.readNode(reading, &nm, &s)
+		if held.Add(outs[i].size()) > maxFleetBytes {
+			stop()
+		}
 	})
+	if held.Load() > maxFleetBytes {
+		diags.AddError("Hiera Nodes Too Large", fmt.Sprintf("The answers of the %d nodes take more than %d MB, more than one data source "+
+			"may return (Terraform holds them in memory and in its state): read fewer keys (keys, prefixes), fewer nodes (select), "+
+			"or the fleet in several hiera_nodes.", len(nodes), maxFleetBytes>>20))
+		return out, diags
+	}
 	if err := ctx.Err(); err != nil {
 		diags.AddError("Hiera Nodes Read Failed", fmt.Sprintf("Reading the nodes was stopped: %s.", err))
 		return out, diags
@@ -239,32 +266,52 @@ func whichNodes(nodes []fleet.Node, of int) string {
 }
 
 // fleetAttributes puts the nodes' attributes together, keyed by node name (nodes are sorted, as
-// Terraform writes a map's keys). Each node's attributes are released once copied.
+// Terraform writes a map's keys). A whole fleet's attributes are hundreds of megabytes: each buffer
+// is sized once and written once, and each node's attributes are released once copied.
 func fleetAttributes(nodes []fleet.Node, outs []nodeOutput) (nodeOutput, error) {
 	names := make([]string, len(nodes))
+	typeNames := make([][]byte, len(nodes)) // each name as a JSON object key
+	types, values := make([][]byte, len(nodes)), make([][]byte, len(nodes))
+	typeLen, valueLen := len(`["object",{}]`)+max(len(nodes)-1, 0), 5 // the commas between nodes
+	size := map[string]int{}
 	for i, n := range nodes {
 		names[i] = n.Name
-	}
-	typ := []byte(`["object",{`)
-	val := wire.AppendMapHeader(nil, len(nodes))
-	perNode := make(map[string][]byte, len(perNodeAttributes))
-	for _, name := range perNodeAttributes {
-		perNode[name] = wire.AppendMapHeader(nil, len(nodes))
-	}
-	for i, n := range nodes {
-		values, err := outs[i].attribute("values")
+		b, err := outs[i].attribute("values")
 		if err != nil {
 			return nodeOutput{}, err
 		}
-		nodeType, nodeValue, ok := wire.SplitDynamic(values)
-		if !ok {
+		var ok bool
+		if types[i], values[i], ok = wire.SplitDynamic(b); !ok {
 			return nodeOutput{}, fmt.Errorf("node %q: its values are not a dynamic value", n.Name)
 		}
-		if i > 0 {
-			typ = append(typ, ',')
+		typeNames[i] = appendJSONName(nil, n.Name)
+		key := 5 + len(n.Name) // the name as a msgpack map key
+		typeLen += len(typeNames[i]) + 1 + len(types[i])
+		valueLen += key + len(values[i])
+		for _, name := range perNodeAttributes {
+			size[name] += key + len(outs[i].attributes[name])
 		}
-		typ = append(append(appendJSONName(typ, n.Name), ':'), nodeType...)
-		val = append(wire.AppendString(val, n.Name), nodeValue...)
+	}
+	// values: [the type as JSON, the value], as terraform-plugin-go writes a dynamic value
+	v := wire.AppendArrayHeader(make([]byte, 0, 8+typeLen+valueLen), 2)
+	v = append(wire.AppendBinaryHeader(v, typeLen), `["object",{`...)
+	start := len(v) - len(`["object",{`)
+	for i := range nodes {
+		if i > 0 {
+			v = append(v, ',')
+		}
+		v = append(append(append(v, typeNames[i]...), ':'), types[i]...)
+	}
+	if v = append(v, "}]"...); len(v)-start != typeLen {
+		return nodeOutput{}, fmt.Errorf("the type of values is %d bytes, not the %d counted", len(v)-start, typeLen)
+	}
+	v = wire.AppendMapHeader(v, len(nodes))
+	perNode := map[string][]byte{"values": v, "node_names": appendStrings(nil, names)}
+	for _, name := range perNodeAttributes {
+		perNode[name] = wire.AppendMapHeader(make([]byte, 0, 5+size[name]), len(nodes))
+	}
+	for i, n := range nodes {
+		perNode["values"] = append(wire.AppendString(perNode["values"], n.Name), values[i]...)
 		for _, name := range perNodeAttributes {
 			b, err := outs[i].attribute(name)
 			if err != nil && name == "failed_keys" {
@@ -275,10 +322,7 @@ func fleetAttributes(nodes []fleet.Node, outs []nodeOutput) (nodeOutput, error) 
 			}
 			perNode[name] = append(wire.AppendString(perNode[name], n.Name), b...)
 		}
-		outs[i] = nodeOutput{}
+		outs[i], types[i], values[i] = nodeOutput{}, nil, nil
 	}
-	typ = append(typ, "}]"...)
-	perNode["values"] = append(wire.AppendBinary(wire.AppendArrayHeader(make([]byte, 0, 8+len(typ)+len(val)), 2), typ), val...)
-	perNode["node_names"] = appendStrings(nil, names)
 	return nodeOutput{attributes: perNode}, nil
 }

@@ -271,3 +271,23 @@ func TestNodesDataSource_warnings(t *testing.T) {
 		t.Errorf("the module's warning, every node's, is not given once for every node:\n%s", text)
 	}
 }
+
+// A fleet whose answers outgrow what one data source may return stops reading with an error
+// saying how to read less (not parallel: it lowers the bound for its read).
+func TestNodesDataSource_tooLarge(t *testing.T) {
+	defer func(was int64) { maxFleetBytes = was }(maxFleetBytes)
+	pd := &providerData{engines: newEngineCache(), factsFiles: newFactsFileCache(), config: "testdata/site/hiera.yaml"}
+	m := nodesModel{lookupArgs: lookupArgs{Facts: types.DynamicNull(), Scope: types.DynamicNull(), FactsFile: types.StringNull()},
+		FactsDir: types.StringValue("testdata/fleet"), Nodes: types.DynamicNull(), Keys: types.ListNull(types.StringType),
+		Prefixes: types.ListNull(types.StringType), Select: types.ListNull(types.StringType)}
+	out, diags := pd.readNodes(context.Background(), &m, nil)
+	if diags.HasError() || out.size() < 1000 {
+		t.Fatalf("%v, %d bytes", diags, out.size())
+	}
+	maxFleetBytes = out.size() / 2
+	_, diags = pd.readNodes(context.Background(), &m, nil)
+	if len(diags) != 1 || !strings.Contains(diags[0].Detail(), "The answers of the 3 nodes take more than") ||
+		!strings.Contains(diags[0].Detail(), "select") {
+		t.Errorf("diagnostics %v", diags)
+	}
+}

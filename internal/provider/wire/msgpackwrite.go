@@ -64,16 +64,17 @@ func AppendString(b []byte, s string) []byte {
 }
 
 // AppendBinary appends binary data (a dynamic value's type, as terraform-plugin-go writes it).
-func AppendBinary(b, data []byte) []byte {
-	switch n := len(data); {
+func AppendBinary(b, data []byte) []byte { return append(AppendBinaryHeader(b, len(data)), data...) }
+
+// AppendBinaryHeader starts binary data of n bytes, for a caller that writes them itself.
+func AppendBinaryHeader(b []byte, n int) []byte {
+	switch {
 	case n <= math.MaxUint8:
-		b = append(b, 0xc4, byte(n))
+		return append(b, 0xc4, byte(n))
 	case n <= math.MaxUint16:
-		b = binary.BigEndian.AppendUint16(append(b, 0xc5), uint16(n))
-	default:
-		b = binary.BigEndian.AppendUint32(append(b, 0xc6), uint32(n))
+		return binary.BigEndian.AppendUint16(append(b, 0xc5), uint16(n))
 	}
-	return append(b, data...)
+	return binary.BigEndian.AppendUint32(append(b, 0xc6), uint32(n))
 }
 
 // AppendArrayHeader starts an array of n items.
