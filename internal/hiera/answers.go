@@ -25,7 +25,7 @@ type nestedAnswer struct {
 
 // answerNested is lookup()'s answer for an interpolated key: remembered, or looked up.
 func (inv *invocation) answerNested(key string) (any, bool, error) {
-	if inv.ex != nil || inv.req.Pitfalls || slices.Contains(inv.nameStack, optionsKey) {
+	if inv.ex != nil || (inv.req.Pitfalls && !inv.nodeRead) || slices.Contains(inv.nameStack, optionsKey) {
 		inv.engine.nestedComputed.Add(1)
 		return inv.lookupTop(key, nil, FuncLookup) // the trace and pitfalls are the lookups'
 	}

@@ -72,6 +72,10 @@ type invocation struct {
 	// withoutNode: interpolation makes no nested lookups (FileCheck.Check checks what is decided
 	// without a node).
 	withoutNode bool
+	// nodeRead: the invocation of a node read (LookupNode). Its pitfalls gather every key's, so a
+	// nested lookup's answer is remembered (answers.go) even when the request asks for them: the
+	// pitfalls of its first computation stay.
+	nodeRead bool
 
 	// Storage for the above that a warm lookup would otherwise allocate one by one.
 	own struct {

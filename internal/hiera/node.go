@@ -26,6 +26,8 @@ type NodeRequest struct {
 	Prefixes []string
 	// EyamlKeys, when given, replace the key files every eyaml_lookup_key entry names (as Request.EyamlKeys).
 	EyamlKeys EyamlKeys
+	// Pitfalls asks for NodeResult.Pitfalls.
+	Pitfalls bool
 }
 
 // NodeAnswer is the answer for one key of a node: Result as Engine.Lookup gives it for a
@@ -43,6 +45,11 @@ type NodeResult struct {
 	Answers []NodeAnswer
 	// Warnings are the soft problems met on the way, each once.
 	Warnings []string
+	// Pitfalls, when NodeRequest.Pitfalls is set, are the silent traps Puppet has too that the
+	// node's lookups met (as Result.Pitfalls: a variable a hierarchy path or a value interpolates
+	// that is not set, so that a level finds nothing or a value holds an empty string; a fact with a
+	// dot in its name; a certname taken from networking.fqdn), each once, at most maxPitfalls.
+	Pitfalls []string
 	// ListErr, without NodeRequest.Keys, when not nil, is why the node cannot be read as a whole: the
 	// error of a lookup of a key no file has (probeNode), as Puppet would meet it: a
 	// hiera.yaml that does not validate, a level that does not resolve, a data file that does not
@@ -96,7 +103,7 @@ func (e *Engine) LookupNode(ctx context.Context, req NodeRequest) (res NodeResul
 			res, err = NodeResult{}, internalError(r, "")
 		}
 	}()
-	inv, err := e.start(ctx, Request{Scope: req.Scope, EyamlKeys: req.EyamlKeys})
+	inv, err := e.start(ctx, Request{Scope: req.Scope, EyamlKeys: req.EyamlKeys, Pitfalls: req.Pitfalls})
 	if err != nil { // a hiera.yaml that cannot be read: every lookup fails with its error
 		keys := req.Keys
 		if keys == nil {
@@ -117,6 +124,10 @@ func (e *Engine) LookupNode(ctx context.Context, req NodeRequest) (res NodeResul
 			return !slices.ContainsFunc(req.Prefixes, func(p string) bool { return strings.HasPrefix(k, p) })
 		})
 	}
+	inv.nodeRead = true
+	if req.Pitfalls { // the node's own first: its scope, and its global and environment hierarchies
+		inv.findPitfalls(probeKey)
+	}
 	res.Warnings = slices.Clone(inv.warnings)
 	res.Answers = make([]NodeAnswer, len(keys))
 	for i, key := range keys {
@@ -125,12 +136,13 @@ func (e *Engine) LookupNode(ctx context.Context, req NodeRequest) (res NodeResul
 		}
 		r, err := inv.lookupNodeKey(key)
 		res.Warnings = append(res.Warnings, r.Warnings...)
-		r.Warnings = nil
+		r.Warnings, r.Pitfalls = nil, nil
 		res.Answers[i] = NodeAnswer{Key: key, Result: r, Err: err}
 	}
 	if req.Keys == nil {
 		res.ListErr = inv.probeNode(modules, &res.Warnings)
 	}
+	res.Pitfalls = slices.Clone(inv.pitfalls)
 	return res, nil
 }
 

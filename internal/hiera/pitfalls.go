@@ -8,14 +8,16 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // findPitfalls adds the pitfalls of the key root's lookup that do not come from its values: facts
-// whose names hold a dot, hierarchy paths that interpolate a variable that is not set, and a
-// module with data but no hiera.yaml.
+// whose names hold a dot, a certname taken from networking.fqdn, hierarchy paths that interpolate
+// a variable that is not set, and a module with data but no hiera.yaml.
 func (inv *invocation) findPitfalls(root string) {
 	pitfalls := &inv.engine.pitfalls
-	for _, msg := range pitfalls.get(scopePitfallKey{scope: inv.req.Scope}, inv.dottedFacts) {
+	for _, msg := range pitfalls.get(scopePitfallKey{scope: inv.req.Scope}, inv.scopeNotes) {
 		inv.pitfall(msg)
 	}
 	layers, err := inv.layersFor(root)
@@ -66,6 +68,34 @@ func (c *scopePitfallCache) get(key scopePitfallKey, find func() notes) notes {
 	}
 	c.entries[key] = found
 	return found
+}
+
+// scopeNotes are the pitfalls of the scope itself: a certname taken from networking.fqdn (the
+// trusted hash built from the facts, none given), the facts whose names hold a dot.
+func (inv *invocation) scopeNotes() notes {
+	var found notes
+	if t, isHash := inv.scope.trustedHash().(*model.Hash); isHash {
+		_, stored := TrustedFact(inv.scope.facts)
+		if _, given := inv.scope.vars.Get("trusted"); !given && !stored && inv.scope.facts.Len() > 0 {
+			if c, _ := t.Get("certname"); c != nil && c == NetworkingFQDN(inv.scope.facts) && !hasFact(inv.scope.facts, "clientcert", "fqdn") {
+				found.add(CertnameFromFQDNNote(c.(string)))
+			}
+		}
+	}
+	for _, msg := range inv.dottedFacts() {
+		found.add(msg)
+	}
+	return found
+}
+
+// hasFact reports whether facts has one of names, not null.
+func hasFact(facts *model.Hash, names ...string) bool {
+	for _, n := range names {
+		if v, _ := facts.Get(n); v != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // dottedFacts are the pitfalls of the facts whose names hold a dot.

@@ -68,3 +68,63 @@ hierarchy:
 		t.Errorf("full scope: %q", res.Pitfalls)
 	}
 }
+
+// A node read gathers the pitfalls of all its keys, each once, as the provider's hiera_node and
+// every hieraform command report them; facts as Facter 4 prints them give the certname from
+// networking.fqdn, said in a pitfall.
+func TestPitfallsOfANode(t *testing.T) {
+	t.Parallel()
+	e, dir := newEngine(t, files{
+		"hiera.yaml": `version: 5
+hierarchy:
+  - name: "Per node"
+    path: "nodes/%{trusted.certname}.yaml"
+  - name: "Per datacenter"
+    path: "dc/%{facts.datacenter}.yaml"
+  - name: "Common"
+    path: "common.yaml"
+`,
+		"data/nodes/web01.example.com.yaml": "role: web\n",
+		"data/common.yaml":                  "rack: \"rack %{facts.datacentre}\"\nmotd: \"%{lookup('rack')} at %{facts.datacentre}\"\nplain: 1\n",
+	})
+	config := filepath.Join(dir, "hiera.yaml")
+	facter4 := scopeOf(t, map[string]any{"networking": map[string]any{"fqdn": "WEB01.example.com", "hostname": "web01"}}, nil)
+	res, err := e.LookupNode(t.Context(), hiera.NodeRequest{Scope: facter4, Pitfalls: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := map[string]any{}
+	for _, a := range res.Answers {
+		values[a.Key] = a.Result.Value
+		if a.Result.Pitfalls != nil {
+			t.Errorf("%s: the answer carries pitfalls (they are the node's)", a.Key)
+		}
+	}
+	if !cmp.Equal(values, map[string]any{"role": "web", "rack": "rack ", "motd": "rack  at ", "plain": int64(1)}) {
+		t.Errorf("values %v", values)
+	}
+	want := []string{
+		hiera.CertnameFromFQDNNote("web01.example.com"),
+		`The hierarchy level "Per datacenter" (` + config + `) interpolates %{facts.datacenter} in "dc/%{facts.datacenter}.yaml", which is not set`,
+		`The value of "rack" interpolates %{facts.datacentre}, which is not set`,
+		`The value of "motd" interpolates %{facts.datacentre}, which is not set`,
+	}
+	got := strings.Join(res.Pitfalls, "\n")
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("pitfalls\n%s\nlack %q", got, w)
+		}
+	}
+	if len(res.Pitfalls) != len(want) {
+		t.Errorf("%d pitfalls, want %d:\n%s", len(res.Pitfalls), len(want), got)
+	}
+	// Not asked for: none. A certname given (or a clientcert fact): no note about it.
+	if res, _ := e.LookupNode(t.Context(), hiera.NodeRequest{Scope: facter4}); res.Pitfalls != nil {
+		t.Errorf("not asked for: %q", res.Pitfalls)
+	}
+	named := scopeOf(t, map[string]any{"clientcert": "web01.example.com", "datacenter": "ams", "datacentre": "ams",
+		"networking": map[string]any{"fqdn": "other.example.com"}}, nil)
+	if res, _ := e.LookupNode(t.Context(), hiera.NodeRequest{Scope: named, Pitfalls: true}); len(res.Pitfalls) != 0 || len(res.Answers) != 4 {
+		t.Errorf("a named node: %d answers, pitfalls %q", len(res.Answers), res.Pitfalls)
+	}
+}

@@ -1,6 +1,7 @@
 package hiera
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
@@ -83,6 +84,11 @@ func (s *scope) trustedHash() any {
 		if certname == nil {
 			certname = fact("fqdn")
 		}
+		if certname == nil {
+			if fqdn := NetworkingFQDN(s.facts); fqdn != "" {
+				certname = fqdn
+			}
+		}
 		t.Set("authenticated", "local")
 		t.Set("certname", certname)
 		t.Set("domain", fact("domain"))
@@ -115,6 +121,28 @@ func TrustedFact(facts *model.Hash) (*model.Hash, bool) {
 		}
 	}
 	return t, true
+}
+
+// NetworkingFQDN is the certname a Puppet agent takes by default, its fqdn in lower case, from the
+// networking.fqdn fact of facts as Facter 4 prints them (`facter -j` prints no top-level fqdn or
+// clientcert), or "".
+func NetworkingFQDN(facts *model.Hash) string {
+	networking, _ := facts.Get("networking")
+	n, isHash := networking.(*model.Hash)
+	if !isHash {
+		return ""
+	}
+	fqdn, _ := n.Get("fqdn")
+	s, _ := fqdn.(string)
+	return strings.ToLower(s)
+}
+
+// CertnameFromFQDNNote is the warning that a node's certname was taken from its networking.fqdn
+// fact: the facts name no certname, clientcert or fqdn.
+func CertnameFromFQDNNote(certname string) string {
+	return fmt.Sprintf("The facts name no certname, clientcert or fqdn (Facter 4's facter -j prints none of them): trusted.certname is %q, "+
+		"from the fact networking.fqdn, as a Puppet agent's certname defaults to its fqdn. Give the node's certname "+
+		"(trusted.certname in scope, the certname, or hieraform's --node) if its certificate names it otherwise.", certname)
 }
 
 // withLocal returns a copy of s with one extra local variable (for mapped_paths templates).
