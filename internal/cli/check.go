@@ -103,13 +103,17 @@ func runCheck(args []string, env Env) int {
 	if err != nil {
 		return failAfter(err)
 	}
+	pitfalls := len(nodes) > 0 // the node with no facts has every fact unset: nothing to say
 	if len(nodes) == 0 {
 		nodes = []*facts.Node{{File: "(no facts)", Facts: model.NewHash(0)}}
 		scopes = []hiera.Scope{facts.Scope(nil, "")}
 	}
 	for i, n := range nodes {
 		c.progress.show("node", i, len(nodes))
-		if err := c.node(n.File, scopes[i], types); err != nil {
+		if note := n.CertnameNote(); note != "" {
+			c.finding(note, n.File)
+		}
+		if err := c.node(n.File, scopes[i], types, pitfalls); err != nil {
 			return failAfter(err)
 		}
 	}
@@ -117,6 +121,10 @@ func runCheck(args []string, env Env) int {
 	checked := count(files, "data file") + " and " + count(len(nodes), "node")
 	if !given {
 		checked = count(files, "data file") + " and the node with no facts"
+	}
+	if c.findings > 0 {
+		_, _ = fmt.Fprintf(env.Stdout, "%s: what Puppet reads silently, likely mistakes (a variable that is not set reads as an empty string)\n",
+			count(c.findings, "warning"))
 	}
 	if c.problems > 0 {
 		_, _ = fmt.Fprintf(env.Stdout, "%s in %s (%s checked)\n", count(c.problems, "problem"), st.describe(), checked)
@@ -143,6 +151,7 @@ type checker struct {
 	// eyamlKeyProblem is the first problem with the eyaml keys, to say at the end how to give them.
 	eyamlKeyProblem error
 	problems        int
+	findings        int             // pitfalls the nodes met (finding)
 	reported        map[string]bool // problems by place and what, with their key or not (report)
 	warned          map[string]bool
 	progress        progress
@@ -183,14 +192,17 @@ func (c *checker) walk(scopes []hiera.Scope) (int, error) {
 }
 
 // node looks up every key of one node, and checks the types of the keys types names.
-func (c *checker) node(name string, scope hiera.Scope, types []typedKey) error {
+func (c *checker) node(name string, scope hiera.Scope, types []typedKey, pitfalls bool) error {
 	ctx := context.Background()
-	res, err := c.engine.LookupNode(ctx, hiera.NodeRequest{Scope: scope, EyamlKeys: c.eyaml})
+	res, err := c.engine.LookupNode(ctx, hiera.NodeRequest{Scope: scope, EyamlKeys: c.eyaml, Pitfalls: pitfalls})
 	if err != nil {
 		return err
 	}
 	for _, w := range res.Warnings {
 		c.warn(w)
+	}
+	for _, p := range res.Pitfalls {
+		c.finding(p, name)
 	}
 	if res.ListErr != nil {
 		c.report(res.ListErr, name, false)
@@ -290,6 +302,19 @@ func (c *checker) report(err error, node string, perKey bool) {
 	}
 	c.progress.clear()
 	_, _ = fmt.Fprintln(c.env.Stdout, problemLine(err, node))
+}
+
+// finding prints a pitfall a node's lookups met (a variable a hierarchy path or a value
+// interpolates that is not set, a certname taken from networking.fqdn) once, naming the first node
+// that met it: Puppet answers without a word, and check says it without failing.
+func (c *checker) finding(msg, node string) {
+	if c.warned["finding\x00"+msg] {
+		return
+	}
+	c.warned["finding\x00"+msg] = true
+	c.findings++
+	c.progress.clear()
+	_, _ = fmt.Fprintf(c.env.Stdout, "warning: %s (node %s)\n", msg, node)
 }
 
 func (c *checker) warn(msg string) {

@@ -26,7 +26,6 @@ var checkFlagged = map[string]string{
 func TestCheckConformance(t *testing.T) {
 	total, failing, flagged := 0, 0, 0
 	eachPuppetCase(t, func(c cliCase, results []map[string]json.RawMessage, root, factsFile, certname string) {
-		withCertname(t, factsFile, certname) // as lookup's --node
 		base := []string{"check", "--config", filepath.Join(root, "hiera.yaml")}
 		if c.Environment != "" {
 			base = append(base, "--environmentpath", filepath.Join(root, "environments"), "--environment", c.Environment)
@@ -74,18 +73,30 @@ func TestCheckConformance(t *testing.T) {
 	fmt.Printf("check conformance: %d cases checked with and without their facts; %d where Puppet failed a plain lookup, each found; %d more reported (checkFlagged)\n", total, failing, flagged)
 }
 
-// withCertname adds the clientcert fact a facts file lacks, first, the others' order kept: check
-// takes each node's certname from its file, as lookup takes it from --node.
+// withCertname adds the facts that name the node, hostname, domain, fqdn and clientcert, that a
+// facts file lacks, first, the others' order kept, from certname (the corpus's node, as Puppet's
+// node gives them): check takes each node's certname from its file, and puppet lookup --node its
+// trusted information (TestLookupNodeAsPuppetLookup).
 func withCertname(t *testing.T, factsFile, certname string) {
 	data, err := os.ReadFile(factsFile)
 	must(t, err)
 	var facts map[string]any
-	if json.Unmarshal(data, &facts) != nil || facts == nil || facts["clientcert"] != nil {
+	if json.Unmarshal(data, &facts) != nil || facts == nil {
+		return
+	}
+	host, domain, _ := strings.Cut(certname, ".")
+	var added []byte
+	for _, f := range [][2]string{{"hostname", host}, {"domain", domain}, {"fqdn", certname}, {"clientcert", certname}} {
+		if _, has := facts[f[0]]; !has {
+			added = fmt.Appendf(added, "%q: %q, ", f[0], f[1])
+		}
+	}
+	if len(added) == 0 {
 		return
 	}
 	rest := bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(data), []byte("{")))
-	if !bytes.HasPrefix(rest, []byte("}")) {
-		rest = append([]byte(","), rest...)
+	if bytes.HasPrefix(rest, []byte("}")) {
+		added = bytes.TrimSuffix(added, []byte(", "))
 	}
-	must(t, os.WriteFile(factsFile, fmt.Appendf(nil, "{%q: %q%s", "clientcert", certname, rest), 0o644))
+	must(t, os.WriteFile(factsFile, append(append([]byte("{"), added...), rest...), 0o644))
 }

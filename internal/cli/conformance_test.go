@@ -87,8 +87,9 @@ func eachPuppetCase(t *testing.T, fn func(c cliCase, results []map[string]json.R
 	}
 }
 
-// writeCase writes a case's files (@ROOT@ replaced) and facts, and returns its root, facts file and
-// the certname the corpus gives it (its clientcert fact, else node1.example.com).
+// writeCase writes a case's files (@ROOT@ replaced) and facts (with the facts that name the node:
+// withCertname), and returns its root, facts file and the certname the corpus gives it (its
+// clientcert fact, else node1.example.com).
 func writeCase(t *testing.T, c cliCase) (root, factsFile, certname string) {
 	root = t.TempDir()
 	for rel, text := range c.Files {
@@ -106,6 +107,7 @@ func writeCase(t *testing.T, c cliCase) (root, factsFile, certname string) {
 	if certname, _ = facts["clientcert"].(string); certname == "" {
 		certname = "node1.example.com"
 	}
+	withCertname(t, factsFile, certname) // the node's names, from which puppet lookup --node takes its trusted information
 	return root, factsFile, certname
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
@@ -77,11 +78,14 @@ func runLookup(args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
-	scope, err := st.scope()
+	scope, note, err := st.lookupScope()
 	if err != nil {
 		return fail(err)
 	}
-	req := hiera.Request{Keys: keys, Key: keys[0], Merge: m, Scope: scope, Explain: *explain, EyamlKeys: st.eyaml,
+	if note != "" {
+		_, _ = fmt.Fprintf(env.Stderr, "Warning: %s\n", note)
+	}
+	req := hiera.Request{Keys: keys, Key: keys[0], Merge: m, Scope: scope, Explain: *explain, EyamlKeys: st.eyaml, Pitfalls: true,
 		Default: def.value, HasDefault: def.set, ValueType: valueType.value, HasValueType: valueType.set}
 	if req.HasValueType {
 		if err := hiera.ParseValueType(req.ValueType); err != nil {
@@ -89,7 +93,7 @@ func runLookup(args []string, env Env) int {
 		}
 	}
 	res, err := engine.Lookup(context.Background(), req)
-	for _, w := range res.Warnings {
+	for _, w := range slices.Concat(res.Warnings, res.Pitfalls) {
 		_, _ = fmt.Fprintf(env.Stderr, "Warning: %s\n", w)
 	}
 	if err != nil {

@@ -44,7 +44,6 @@ func TestLookupAnswers(t *testing.T) {
 		want string
 	}{
 		{"the node's level, certname from the facts file", []string{"port", "--render-as", "json"}, "8080\n"},
-		{"--node picks another certname", []string{"port", "--node", "db01.example.com", "--render-as", "json"}, "80\n"},
 		{"a hash fact reaches its level", []string{"packages", "--render-as", "yaml"}, "---\n- apt\n"},
 		{"the first of several keys found", []string{"missing", "greeting", "--render-as", "s"}, "hello\n"},
 		{"yaml by default", []string{"list"}, "---\n- a\n- b\n"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
@@ -139,12 +140,16 @@ func lookupNode(st setup, req hiera.NodeRequest, env Env) (nodeAnswers, error) {
 	if err != nil {
 		return node, err
 	}
-	req.EyamlKeys = st.eyaml
-	if req.Scope, err = st.scope(); err != nil {
+	req.EyamlKeys, req.Pitfalls = st.eyaml, true
+	var note string
+	if req.Scope, note, err = st.scope(); err != nil {
 		return node, err
 	}
+	if note != "" {
+		_, _ = fmt.Fprintf(env.Stderr, "Warning: %s\n", note)
+	}
 	res, err := engine.LookupNode(context.Background(), req)
-	for _, w := range res.Warnings {
+	for _, w := range slices.Concat(res.Warnings, res.Pitfalls) {
 		_, _ = fmt.Fprintf(env.Stderr, "Warning: %s\n", st.shown(w))
 	}
 	if err != nil {

@@ -39,6 +39,7 @@ func (s *sourceFlags) register(fs *flag.FlagSet, env Env) {
 func (s *sourceFlags) registerData(fs *flag.FlagSet, env Env) {
 	s.getenv = env.getenv
 	s.pdb.register(fs, env)
+	fs.Var(&s.config, "hiera_config", "the same as --config: puppet lookup's name for it")
 	fs.Var(&s.config, "config", "the global `hiera.yaml` (default: hiera.yaml here, unless --environment or --modulepath is given)")
 	fs.Var(&s.environment, "environment", "the Puppet environment `NAME`: the directory NAME under --environmentpath")
 	fs.Var(&s.environmentpath, "environmentpath", "the `directory` holding the environments (default: environments)")
@@ -231,28 +232,86 @@ func (st setup) describe() string {
 	return strings.Join(parts, ", ")
 }
 
-// scope is the setup's node: the facts file (one node) or PuppetDB's node, and its certname.
-func (st setup) scope() (hiera.Scope, error) {
+// scope is the setup's node as a catalog compile sees it (the provider's hiera_node): the facts
+// file (one node) or PuppetDB's node, and its certname, --node else the file's (Node.Certname).
+// note, when not "", says the certname was taken from networking.fqdn.
+func (st setup) scope() (scope hiera.Scope, note string, err error) {
 	if st.pdb.given() {
 		if st.facts != "" {
-			return hiera.Scope{}, errors.New("--facts and --puppetdb both give the node's facts: give one")
+			return hiera.Scope{}, "", errors.New("--facts and --puppetdb both give the node's facts: give one")
 		}
 		n, err := st.pdb.node(st.node)
 		if err != nil {
-			return hiera.Scope{}, err
+			return hiera.Scope{}, "", err
 		}
-		return facts.Scope(n.Facts, n.Name), nil
+		return facts.Scope(n.Facts, n.Name), "", nil
 	}
 	if st.facts == "" {
-		return facts.Scope(nil, st.node), nil
+		return facts.Scope(nil, st.node), "", nil
 	}
 	n, err := facts.ReadFile(st.facts)
 	if err != nil {
-		return hiera.Scope{}, err
+		return hiera.Scope{}, "", err
 	}
-	certname := st.node
-	if certname == "" {
-		certname = n.Certname()
+	if st.node != "" {
+		return facts.Scope(n.Facts, st.node), "", nil
 	}
-	return facts.Scope(n.Facts, certname), nil
+	return facts.Scope(n.Facts, n.Certname()), n.CertnameNote(), nil
+}
+
+// trustedInformationFacts are the facts puppet lookup takes the node's trusted information from
+// (its TRUSTED_INFORMATION_FACTS): a facts file gives all of them or none.
+var trustedInformationFacts = []string{"hostname", "domain", "fqdn", "clientcert"}
+
+// lookupScope is the scope `puppet lookup --node NAME --facts FILE` gives (Puppet 7.23): the file's
+// facts as they are, and trusted.certname from its clientcert fact, never from --node, which only
+// names the node whose stored facts Puppet would read. A file with none of hostname, domain, fqdn
+// and clientcert (Facter 4's facter -j) gives no certname: the node's levels find nothing, which
+// note says. A file with some of them is puppet lookup's error. Without --node or --facts, scope.
+func (st setup) lookupScope() (scope hiera.Scope, note string, err error) {
+	if st.node == "" || st.facts == "" {
+		return st.scope()
+	}
+	n, err := facts.ReadFile(st.facts)
+	if err != nil {
+		return hiera.Scope{}, "", err
+	}
+	var given []string
+	for _, f := range trustedInformationFacts {
+		if _, ok := n.Facts.Get(f); ok {
+			given = append(given, f)
+		}
+	}
+	switch len(given) {
+	case len(trustedInformationFacts):
+		certname, _ := n.Facts.Get("clientcert")
+		name, _ := certname.(string)
+		if name != st.node {
+			note = fmt.Sprintf("trusted.certname is %q, the facts file's clientcert fact, not --node %s: puppet lookup --node takes the "+
+				"node's trusted information from the facts file.", name, st.node)
+		}
+		return facts.Scope(n.Facts, name), note, nil
+	case 0:
+		if _, stored := hiera.TrustedFact(n.Facts); stored { // the node's own trusted data, as Puppet takes it
+			return hiera.Scope{Facts: n.Facts, Vars: model.NewHash(0)}, "", nil
+		}
+		note = fmt.Sprintf("The facts file %s has none of the facts %s: puppet lookup --node %s then gives the node no trusted.certname "+
+			"(--node only names the node whose stored facts Puppet reads), and neither does hieraform lookup, so levels such as "+
+			"nodes/%%{trusted.certname}.yaml find nothing. Add the four facts to the file (puppet facts show prints them), or leave "+
+			"out --node to take the certname from the file (its networking.fqdn).", st.facts, strings.Join(trustedInformationFacts, ", "), st.node)
+		return hiera.Scope{Facts: n.Facts, Vars: unnamedTrusted()}, note, nil
+	}
+	return hiera.Scope{}, "", model.Errorf("When overriding any of the %s facts with %s given via the --facts flag, they must all be overridden.",
+		strings.Join(trustedInformationFacts, ","), st.facts)
+}
+
+// unnamedTrusted is the variables of a node without a certname: $trusted as Puppet builds it for a
+// local node that has no clientcert fact (authenticated "local", every name nil).
+func unnamedTrusted() *model.Hash {
+	t := facts.Trusted("")
+	t.Set("certname", nil)
+	t.Set("hostname", nil)
+	vars := model.NewHash(1)
+	vars.Set("trusted", t)
+	return vars
 }

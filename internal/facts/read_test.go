@@ -190,3 +190,28 @@ func TestErrorCut(t *testing.T) {
 		t.Errorf("an error of %d bytes", len(got))
 	}
 }
+
+// A node's certname: the name its file gives, else clientcert, else fqdn, else networking.fqdn in
+// lower case (facter -j of Facter 4 prints no top-level fqdn), which CertnameNote says.
+func TestCertname(t *testing.T) {
+	for _, tc := range []struct {
+		text, certname string
+		note           bool
+	}{
+		{`{"name": "named.example.com", "values": {"clientcert": "cc.example.com"}}`, "named.example.com", false},
+		{`{"clientcert": "cc.example.com", "fqdn": "fqdn.example.com"}`, "cc.example.com", false},
+		{`{"fqdn": "fqdn.example.com", "networking": {"fqdn": "net.example.com"}}`, "fqdn.example.com", false},
+		{`{"networking": {"fqdn": "Web01.Example.COM", "hostname": "Web01"}}`, "web01.example.com", true},
+		{`{"networking": {"hostname": "web01"}}`, "", false},
+		{`{"os": {"family": "Debian"}}`, "", false},
+	} {
+		n, err := Parse("node.json", []byte(tc.text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		note := n.CertnameNote()
+		if n.Certname() != tc.certname || (note != "") != tc.note || (tc.note && !strings.Contains(note, `"`+tc.certname+`", from the fact networking.fqdn`)) {
+			t.Errorf("%s: certname %q, note %q; want %q (a note: %v)", tc.text, n.Certname(), note, tc.certname, tc.note)
+		}
+	}
+}

@@ -8,8 +8,28 @@ import (
 )
 
 // Certname is the node's certname: the name the file gives, else its clientcert fact, else its
-// fqdn fact, else "".
+// fqdn fact, else its networking.fqdn fact in lower case (Facter 4's facter -j prints no top-level
+// fqdn; a Puppet agent's certname defaults to its fqdn: CertnameNote says so), else "".
 func (n *Node) Certname() string {
+	if c := n.givenCertname(); c != "" {
+		return c
+	}
+	return hiera.NetworkingFQDN(n.Facts)
+}
+
+// CertnameNote is the warning to give when the certname comes from networking.fqdn, else "".
+func (n *Node) CertnameNote() string {
+	if n.givenCertname() != "" {
+		return ""
+	}
+	if c := hiera.NetworkingFQDN(n.Facts); c != "" {
+		return hiera.CertnameFromFQDNNote(c)
+	}
+	return ""
+}
+
+// givenCertname is the certname the file names: its name, clientcert or fqdn fact; else "".
+func (n *Node) givenCertname() string {
 	if n.Name != "" {
 		return n.Name
 	}

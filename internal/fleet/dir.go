@@ -140,7 +140,7 @@ func describeOpen(err error) string {
 }
 
 // certname is the node's name as Puppet names it: its trusted.certname fact, else the name the
-// file gives, its clientcert or fqdn fact (facts.Node.Certname), else the file's name less its
+// file gives, its clientcert, fqdn or networking.fqdn fact (facts.Node.Certname), else the file's name less its
 // extension.
 func certname(n *facts.Node, file string) string {
 	if t, _ := n.Facts.Get("trusted"); t != nil {

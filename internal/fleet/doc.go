@@ -19,7 +19,7 @@
 // each read by package facts (bounded as a facts_file is, every error naming the file and line).
 // A node's name is its certname as Puppet names it: its `trusted.certname` fact, else the name the
 // file gives (the wrapped form's `name`, PuppetDB's `certname`), else its `clientcert` fact, else
-// its `fqdn` fact, else the file name less its extension. Nothing outside the directory is read:
+// its `fqdn` fact, else its `networking.fqdn` fact, else the file name less its extension. Nothing outside the directory is read:
 // a symlink leading out of it is an error.
 //
 // The provider's hiera_nodes and the hieraform command's fleet subcommands read fleets here.

@@ -141,8 +141,8 @@ func NetworkingFQDN(facts *model.Hash) string {
 // fact: the facts name no certname, clientcert or fqdn.
 func CertnameFromFQDNNote(certname string) string {
 	return fmt.Sprintf("The facts name no certname, clientcert or fqdn (Facter 4's facter -j prints none of them): trusted.certname is %q, "+
-		"from the fact networking.fqdn, as a Puppet agent's certname defaults to its fqdn. Give the node's certname "+
-		"(trusted.certname in scope, the certname, or hieraform's --node) if its certificate names it otherwise.", certname)
+		"from the fact networking.fqdn, as a Puppet agent's certname defaults to its fqdn. If the node's certificate names it "+
+		"otherwise, give its certname: a clientcert fact, scope = { trusted = { certname = ... } }, or hieraform's --node.", certname)
 }
 
 // withLocal returns a copy of s with one extra local variable (for mapped_paths templates).

@@ -111,9 +111,7 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	for _, w := range res.Warnings {
 		diags.AddAttributeWarning(path.Root("key"), "Hiera Warning", w)
 	}
-	for _, p := range res.Pitfalls {
-		diags.AddWarning("Likely Hiera Mistake", p+" Set pitfall_warnings = false in the provider block to silence these warnings.")
-	}
+	addPitfalls(&diags, res.Pitfalls)
 	if errors.Is(err, hiera.ErrValueType) {
 		diags.AddAttributeError(path.Root("value_type"), "Hiera Value Has Wrong Type", lookupError(key, configPath, err))
 		return diags
@@ -288,4 +286,12 @@ func lookupError(key, configPath string, err error) string {
 		return fmt.Sprintf("Looking up %q with %s failed while looking up %q: %s", key, configPath, he.Key, err)
 	}
 	return fmt.Sprintf("Looking up %q with %s failed: %s", key, configPath, err)
+}
+
+// addPitfalls adds a warning for each pitfall a lookup or a node read met (hiera_lookup, hiera_node,
+// hiera_nodes, the functions).
+func addPitfalls(diags *diag.Diagnostics, pitfalls []string) {
+	for _, p := range pitfalls {
+		diags.AddWarning("Likely Hiera Mistake", p+" Set pitfall_warnings = false in the provider block to silence these warnings.")
+	}
 }

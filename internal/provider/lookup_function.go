@@ -69,7 +69,7 @@ func (f *lookupFunction) Definition(_ context.Context, _ function.DefinitionRequ
 				Name: "facts",
 				MarkdownDescription: "The node's facts, an object of any shape, or null. Interpolation sees them as `%{facts.x}` and as " +
 					"top-scope variables `%{x}` and `%{::x}`. As with `puppet lookup`, `%{trusted.certname}` comes from the " +
-					"`clientcert` or `fqdn` fact unless `scope` gives `trusted`.",
+					"`clientcert` or `fqdn` fact (else `networking.fqdn`, as Facter 4 prints facts) unless `scope` gives `trusted`.",
 				AllowNullValue: true,
 			},
 		},

@@ -81,7 +81,7 @@ func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera
 		diags.Append(argumentsNotKnown("the node's keys cannot be read"))
 		return out, diags
 	}
-	req := hiera.NodeRequest{}
+	req := hiera.NodeRequest{Pitfalls: pd.pitfalls}
 	var err error
 	if req.Keys, err = stringList(m.Keys); err != nil {
 		diags.AddAttributeError(path.Root("keys"), "Invalid Argument", err.Error())
@@ -122,6 +122,7 @@ func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera
 			res.Answers[i].Result.Sources = relativeSources(res.Answers[i].Result.Sources, base)
 		}
 	}
+	addPitfalls(&diags, res.Pitfalls)
 	out, failures, failed := nodeAttributes(res.Answers, req.Keys != nil, configPath)
 	tflog.Debug(ctx, "hiera node", map[string]any{"sources": configPath, "keys": len(res.Answers), "failed": len(failures) + len(failed)})
 	var listing string

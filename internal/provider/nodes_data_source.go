@@ -83,7 +83,8 @@ func nodesSchema() schema.Schema {
 			MarkdownDescription: "A directory of facts files, one node per file: every `*.json`, `*.yaml` and `*.yml` file directly " +
 				"inside it (not in subdirectories; hidden files skipped), in any format `facts_file` reads, such as a Puppet Server's " +
 				"facts cache (`/opt/puppetlabs/server/data/puppetserver/yaml/facts`). A node's name is its certname as Puppet names it: " +
-				"its `trusted.certname` fact, else the name the file gives, else its `clientcert` fact, else its `fqdn` fact, else the " +
+				"its `trusted.certname` fact, else the name the file gives, else its `clientcert` fact, else its `fqdn` fact, else its " +
+				"`networking.fqdn` fact (as Facter 4 prints facts), else the " +
 				"file's name less its extension. Two files naming one node, a file that does not parse, a symlink leading out of the " +
 				"directory and an empty directory are errors. A relative path is taken from Terraform's working directory.",
 			Optional:   true,

@@ -59,3 +59,39 @@ data "hiera_lookup" "test" { key = "greeting" }`,
 		ConfigStateChecks: []statecheck.StateCheck{expect("data.hiera_lookup.test", "value", str("hello  from production, role web"))},
 	})
 }
+
+// hiera_node (and so hiera_nodes, which reads each node as hiera_node) warns of the same pitfalls as
+// hiera_lookup: facts as Facter 4's facter -j prints them name the node from networking.fqdn, and a
+// hierarchy path or a value that interpolates a fact that does not exist is said.
+func TestPitfalls_node(t *testing.T) {
+	t.Parallel()
+	facts, err := toHash(map[string]any{"networking": map[string]any{"fqdn": "web01.example.com"}, "os": map[string]any{"family": "Debian"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, on := range []bool{true, false} {
+		pd := &providerData{engines: newEngineCache(), config: "testdata/site/hiera.yaml", facts: facts, pitfalls: on}
+		m := nodeModel{lookupArgs: lookupArgs{Facts: types.DynamicNull(), Scope: types.DynamicNull()},
+			Keys: types.ListNull(types.StringType), Prefixes: types.ListNull(types.StringType)}
+		out, diags := pd.readNode(context.Background(), &m, nil)
+		// the node level is read: its file's tags
+		if js := string(out.attributes["json"]); diags.HasError() || !strings.Contains(js, `"tags":{"node":"web01"`) {
+			t.Fatalf("pitfall_warnings %v: %v %s", on, diags, js)
+		}
+		var warnings []string
+		for _, d := range diags.Warnings() {
+			if d.Summary() == "Likely Hiera Mistake" {
+				warnings = append(warnings, d.Detail())
+			}
+		}
+		text := strings.Join(warnings, "\n")
+		switch {
+		case !on && len(warnings) > 0:
+			t.Errorf("pitfall_warnings = false: %s", text)
+		case on && (!strings.Contains(text, `trusted.certname is "web01.example.com", from the fact networking.fqdn`) ||
+			!strings.Contains(text, `The hierarchy level "Per role"`) || !strings.Contains(text, `%{role}`) ||
+			!strings.Contains(text, "Set pitfall_warnings = false in the provider block")):
+			t.Errorf("pitfall warnings:\n%s", text)
+		}
+	}
+}
