@@ -11,6 +11,7 @@ import (
 
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
 	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
 // hieraform eyaml: the hiera-eyaml gem's encrypt, decrypt, edit, recrypt and createkeys in pure Go,
@@ -67,23 +68,24 @@ const (
 	defaultPublicKey  = "./keys/public_key.pkcs7.pem"
 )
 
-// The provider's variables for the keys (internal/provider/eyaml_keys.go reads the same).
-const (
-	envPrivateKeyPath = "HIERA_EYAML_PRIVATE_KEY_PATH"
-	envPublicKeyPath  = "HIERA_EYAML_PUBLIC_KEY_PATH"
-	envPrivateKey     = "HIERA_EYAML_PRIVATE_KEY"
-	envPublicKey      = "HIERA_EYAML_PUBLIC_KEY"
-)
-
-// eyamlKeys are the key flags of the eyaml subcommands.
+// eyamlKeys are the key flags of the eyaml subcommands: the gem's flags name the key files, and the
+// variables every hieraform command and the provider read give the rest (hiera.EyamlKeyArgs: one
+// way to read keys everywhere); then a hiera.yaml level's options, then the gem's defaults.
 type eyamlKeys struct {
-	private, public string
-	config, level   string
+	flags         hiera.EyamlKeyArgs // the files the flags name
+	config, level string
+	getenv        func(string) string
 }
 
-func (k *eyamlKeys) register(fs *flag.FlagSet) {
-	fs.StringVar(&k.private, "pkcs7-private-key", "", "the private key `file` (default: "+envPrivateKeyPath+", else the --config level's, else "+defaultPrivateKey+")")
-	fs.StringVar(&k.public, "pkcs7-public-key", "", "the public key `file`, a certificate (default: "+envPublicKeyPath+", else the --config level's, else "+defaultPublicKey+")")
+// pkcs7Flags name the gem's flags by the argument each gives (key text has none: HIERA_EYAML_*).
+var pkcs7Flags = hiera.EyamlKeyArgs{PrivateKeyPath: "--pkcs7-private-key", PublicKeyPath: "--pkcs7-public-key"}
+
+func (k *eyamlKeys) register(fs *flag.FlagSet, env Env) {
+	k.getenv = env.getenv
+	fs.StringVar(&k.flags.PrivateKeyPath, "pkcs7-private-key", "", "the private key `file` (default: "+hiera.EyamlKeyEnv.PrivateKeyPath+
+		", or the key's text in "+hiera.EyamlKeyEnv.PrivateKeyPEM+", else the --config level's, else "+defaultPrivateKey+")")
+	fs.StringVar(&k.flags.PublicKeyPath, "pkcs7-public-key", "", "the public key `file`, a certificate (default: "+hiera.EyamlKeyEnv.PublicKeyPath+
+		", or its text in "+hiera.EyamlKeyEnv.PublicKeyPEM+", else the --config level's, else "+defaultPublicKey+")")
 	fs.StringVar(&k.config, "config", "", "a `hiera.yaml` whose eyaml level names the keys (options pkcs7_private_key and pkcs7_public_key)")
 	fs.StringVar(&k.level, "level", "", "the hierarchy level of --config whose keys to use, by `name` (default: its only eyaml level)")
 	registerQuiet(fs)
@@ -102,30 +104,24 @@ type keySource struct {
 	explicit         bool // given by the user, not the gem's default
 }
 
-// pickKey is the first key given: the flag, the variables, the level's option, the gem's default.
-func pickKey(flagValue, pathVar, textVar, levelPath, fallback string) keySource {
+// source is a key given as a file (flag or variable) or as text (variable), else the --config
+// level's file (levelPath picks it), else the gem's default file.
+func (k eyamlKeys) source(path, text, textVar string, levelPath func(levelKeyPaths) string, fallback string) (keySource, error) {
 	switch {
-	case flagValue != "":
-		return keySource{path: flagValue, name: flagValue, explicit: true}
-	case os.Getenv(pathVar) != "":
-		return keySource{path: os.Getenv(pathVar), name: os.Getenv(pathVar), explicit: true}
-	case os.Getenv(textVar) != "":
-		return keySource{text: os.Getenv(textVar), name: "$" + textVar, explicit: true}
-	case levelPath != "":
-		return keySource{path: levelPath, name: levelPath, explicit: true}
+	case path != "":
+		return keySource{path: path, name: path, explicit: true}, nil
+	case text != "":
+		return keySource{text: text, name: "$" + textVar, explicit: true}, nil
 	}
-	return keySource{path: fallback, name: fallback}
+	lk, err := k.levelKeys()
+	if p := levelPath(lk); p != "" {
+		return keySource{path: p, name: p, explicit: true}, err
+	}
+	return keySource{path: fallback, name: fallback}, err
 }
 
-func (k eyamlKeys) privateSource() (keySource, error) {
-	lk, err := k.levelKeys()
-	return pickKey(k.private, envPrivateKeyPath, envPrivateKey, lk.private, defaultPrivateKey), err
-}
-
-func (k eyamlKeys) publicSource() (keySource, error) {
-	lk, err := k.levelKeys()
-	return pickKey(k.public, envPublicKeyPath, envPublicKey, lk.public, defaultPublicKey), err
-}
+func privateOf(lk levelKeyPaths) string { return lk.private }
+func publicOf(lk levelKeyPaths) string  { return lk.public }
 
 // read returns the key's PEM text; errors name the file or variable.
 func (s keySource) read() ([]byte, error) {
@@ -143,7 +139,21 @@ func (s keySource) read() ([]byte, error) {
 // when both are the gem's default files and the certificate exists: a private key given alone
 // decrypts alone, as the provider's.
 func (k eyamlKeys) decryptor() (*eyaml.Decryptor, keySource, error) {
-	src, err := k.privateSource()
+	args := k.flags.WithEnv(k.getenv)
+	keys, err := args.Resolve(pkcs7Flags) // a key given twice, a public key's text alone, key text that is no key
+	if err != nil {
+		return nil, keySource{}, err
+	}
+	if keys.Key != nil {
+		src := keySource{name: "$" + hiera.EyamlKeyEnv.PrivateKeyPEM, explicit: true}
+		dec, hasCert := keys.Key.Decryptor()
+		if hasCert || args.PublicKeyPath == "" {
+			return dec, src, nil
+		}
+		dec, err = withCertificate(dec, keySource{path: args.PublicKeyPath, name: args.PublicKeyPath})
+		return dec, src, err
+	}
+	src, err := k.source(args.PrivateKeyPath, "", "", privateOf, defaultPrivateKey)
 	if err != nil {
 		return nil, src, err
 	}
@@ -155,7 +165,7 @@ func (k eyamlKeys) decryptor() (*eyaml.Decryptor, keySource, error) {
 	if err != nil {
 		return nil, src, fmt.Errorf("private key %s: %s", src.name, eyaml.Detail(err))
 	}
-	pub, err := k.publicSource()
+	pub, err := k.source(args.PublicKeyPath, "", "", publicOf, defaultPublicKey)
 	if err != nil {
 		return nil, src, err
 	}
@@ -164,14 +174,29 @@ func (k eyamlKeys) decryptor() (*eyaml.Decryptor, keySource, error) {
 			return dec, src, nil // the private key alone decrypts
 		}
 	}
+	dec, err = withCertificate(dec, pub)
+	return dec, src, err
+}
+
+func withCertificate(dec *eyaml.Decryptor, pub keySource) (*eyaml.Decryptor, error) {
 	cert, err := pub.read()
 	if err != nil {
-		return nil, src, err
+		return nil, err
 	}
 	if dec, err = dec.WithCertificate(cert); err != nil {
-		return nil, src, fmt.Errorf("public key %s: %s", pub.name, eyaml.Detail(err))
+		return nil, fmt.Errorf("public key %s: %s", pub.name, eyaml.Detail(err))
 	}
-	return dec, src, nil
+	return dec, nil
+}
+
+// publicSource is the public key to encrypt for.
+func (k eyamlKeys) publicSource() (keySource, error) {
+	args := k.flags.WithEnv(k.getenv)
+	if args.PublicKeyPath != "" && args.PublicKeyPEM != "" {
+		return keySource{}, fmt.Errorf("the eyaml public key is given both as text and as a path (%s; %s or %s): give one",
+			hiera.EyamlKeyEnv.PublicKeyPEM, pkcs7Flags.PublicKeyPath, hiera.EyamlKeyEnv.PublicKeyPath)
+	}
+	return k.source(args.PublicKeyPath, args.PublicKeyPEM, hiera.EyamlKeyEnv.PublicKeyPEM, publicOf, defaultPublicKey)
 }
 
 // encryptor loads the public key.
@@ -275,7 +300,7 @@ const encryptExample = `  hieraform eyaml encrypt -s 'hunter2' -o string
 func runEyamlEncrypt(args []string, env Env) int {
 	fs := newFlagSet("eyaml encrypt", encryptSynopsis, encryptExample, env)
 	var keys eyamlKeys
-	keys.register(fs)
+	keys.register(fs, env)
 	var in inputFlags
 	in.register(fs, "encrypt")
 	var output, label string
@@ -350,7 +375,7 @@ const decryptExample = `  hieraform eyaml decrypt -f data/common.eyaml
 func runEyamlDecrypt(args []string, env Env) int {
 	fs := newFlagSet("eyaml decrypt", decryptSynopsis, decryptExample, env)
 	var keys eyamlKeys
-	keys.register(fs)
+	keys.register(fs, env)
 	var in inputFlags
 	in.register(fs, "decrypt")
 	if _, rc, done := parseEyamlArgs(fs, args, env, 0, "no arguments: give the value with -s or a file with -f"); done {

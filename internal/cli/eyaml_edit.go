@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -44,7 +45,7 @@ const editPrefix = "# |"
 func runEyamlEdit(args []string, env Env) int {
 	fs := newFlagSet("eyaml edit", editSynopsis, editExample, env)
 	var keys eyamlKeys
-	keys.register(fs)
+	keys.register(fs, env)
 	noPreamble := fs.Bool("no-preamble", false, "leave out the explanation at the top of the edited text")
 	rest, rc, done := parseEyamlArgs(fs, args, env, 1, "one file")
 	if done {
@@ -126,7 +127,7 @@ func readEditable(path string) (text string, exists bool, err error) {
 // editInEditor writes text to a private temporary file, runs $EDITOR on it and returns what was
 // saved. The file is overwritten and removed whatever happens.
 func editInEditor(text string, env Env) (string, error) {
-	editor, err := findEditor()
+	editor, err := findEditor(env)
 	if err != nil {
 		return "", err
 	}
@@ -150,7 +151,7 @@ func editInEditor(text string, env Env) (string, error) {
 	// As the gem: $EDITOR is a shell command (it may hold flags: "code --wait"); the file is its
 	// last argument, passed as "$1" so that no path is parsed by the shell.
 	cmd := exec.Command("/bin/sh", "-c", editor+` "$1"`, "sh", file)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = env.Stdin, env.Stdout, env.Stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = env.Stdin, unescaped(env.Stdout), unescaped(env.Stderr) // the terminal itself
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("the editor %q failed (%v); nothing written", editor, err)
 	}
@@ -162,9 +163,17 @@ func editInEditor(text string, env Env) (string, error) {
 	return string(b), nil
 }
 
+// unescaped is w without the escaping Run puts on a terminal: an editor draws on the terminal.
+func unescaped(w io.Writer) io.Writer {
+	if t, ok := w.(terminalWriter); ok {
+		return t.w
+	}
+	return w
+}
+
 // findEditor is the gem's: $EDITOR, else the first of Debian's editors that exists.
-func findEditor() (string, error) {
-	if e := os.Getenv("EDITOR"); e != "" {
+func findEditor(env Env) (string, error) {
+	if e := env.getenv("EDITOR"); e != "" {
 		return e, nil
 	}
 	for _, e := range []string{"/usr/bin/sensible-editor", "/usr/bin/editor", "/usr/bin/vim", "/usr/bin/vi"} {

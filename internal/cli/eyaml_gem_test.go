@@ -41,7 +41,7 @@ func ours(t *testing.T, dir, stdin string, args ...string) string {
 	t.Helper()
 	t.Chdir(dir)
 	var out, errOut bytes.Buffer
-	rc := Run(append([]string{"eyaml"}, args...), Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
+	rc := Run(append([]string{"eyaml"}, args...), Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut, Getenv: os.Getenv})
 	if rc != 0 {
 		t.Fatalf("hieraform eyaml %s: exit %d\n%s", strings.Join(args, " "), rc, errOut.String())
 	}

@@ -32,7 +32,7 @@ var dataFileExtensions = map[string]bool{".eyaml": true, ".yaml": true, ".yml": 
 func runEyamlRecrypt(args []string, env Env) int {
 	fs := newFlagSet("eyaml recrypt", recryptSynopsis, recryptExample, env)
 	var keys eyamlKeys
-	keys.register(fs)
+	keys.register(fs, env)
 	to := fs.String("to-public-key", "", "the new public key `file` (a certificate); default: the current public key")
 	dryRun := fs.Bool("dry-run", false, "list the files and how many values each would have re-encrypted; write nothing")
 	paths, rc, done := parseEyamlArgs(fs, args, env, 1<<30, "paths")

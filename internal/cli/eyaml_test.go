@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
 // eyamlRun runs hieraform eyaml in dir (keys in the gem's default place there) with stdin.
@@ -13,7 +15,7 @@ func eyamlRun(t *testing.T, dir, stdin string, args ...string) (rc int, stdout, 
 	t.Helper()
 	t.Chdir(dir)
 	var out, errOut bytes.Buffer
-	rc = Run(append([]string{"eyaml"}, args...), Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
+	rc = Run(append([]string{"eyaml"}, args...), Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut, Getenv: os.Getenv})
 	return rc, out.String(), errOut.String()
 }
 
@@ -38,16 +40,35 @@ func TestEyamlEncryptDecrypt(t *testing.T) {
 	if rc, out, _ := eyamlRun(t, dir, "", "decrypt", "-s", token); rc != 0 || out != "hunter2\n" {
 		t.Errorf("decrypt -s of the token and its line break: %d %q", rc, out)
 	}
-	t.Setenv(envPrivateKeyPath, filepath.Join(dir, "other/private.pem"))
+	t.Setenv(hiera.EyamlKeyEnv.PrivateKeyPath, filepath.Join(dir, "other/private.pem"))
 	if rc, _, errOut := eyamlRun(t, dir, "", "decrypt", "-s", token); rc != 1 || !strings.Contains(errOut, "other/private.pem") {
 		t.Errorf("HIERA_EYAML_PRIVATE_KEY_PATH is not used: %d %s", rc, errOut)
 	}
 	key, err := os.ReadFile(filepath.Join(dir, defaultPrivateKey))
 	must(t, err)
-	t.Setenv(envPrivateKeyPath, "")
-	t.Setenv(envPrivateKey, string(key))
+	t.Setenv(hiera.EyamlKeyEnv.PrivateKeyPath, "")
+	t.Setenv(hiera.EyamlKeyEnv.PrivateKeyPEM, string(key))
 	if rc, out, errOut := eyamlRun(t, dir, "", "decrypt", "-s", strings.TrimSpace(token), "--pkcs7-public-key", "keys/public_key.pkcs7.pem"); rc != 0 || out != "hunter2\n" {
 		t.Errorf("HIERA_EYAML_PRIVATE_KEY: %d %q %s", rc, out, errOut)
+	}
+	if rc, _, errOut := eyamlRun(t, dir, "", "decrypt", "-s", token, "--pkcs7-private-key", "keys/private_key.pkcs7.pem"); rc != 1 ||
+		!strings.Contains(errOut, "given both as text and as a path (HIERA_EYAML_PRIVATE_KEY; --pkcs7-private-key or HIERA_EYAML_PRIVATE_KEY_PATH): give one") {
+		t.Errorf("a private key given twice: %d %q", rc, errOut)
+	}
+	// A CI job: the public key's text alone encrypts, and with the private key's text decrypts.
+	cert, err := os.ReadFile(filepath.Join(dir, defaultPublicKey))
+	must(t, err)
+	t.Setenv(hiera.EyamlKeyEnv.PublicKeyPEM, string(cert))
+	empty := t.TempDir()
+	rc, token, errOut = eyamlRun(t, empty, "", "encrypt", "-o", "string", "-s", "from CI")
+	if rc != 0 {
+		t.Fatalf("HIERA_EYAML_PUBLIC_KEY: %s", errOut)
+	}
+	if rc, out, errOut := eyamlRun(t, empty, "", "decrypt", "-s", token); rc != 0 || out != "from CI\n" {
+		t.Errorf("both keys' text: %d %q %s", rc, out, errOut)
+	}
+	if rc, _, errOut := eyamlRun(t, dir, "", "encrypt", "-s", "x", "--pkcs7-public-key", "other/public.pem"); rc != 1 || !strings.Contains(errOut, "public key is given both as text and as a path") {
+		t.Errorf("a public key given twice: %d %q", rc, errOut)
 	}
 }
 

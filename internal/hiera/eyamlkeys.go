@@ -34,6 +34,10 @@ type EyamlKey struct {
 	hasCert bool
 }
 
+// Decryptor is the key's decryptor, and whether it knows its certificate (given as text beside it),
+// for a caller that decrypts outside a lookup (hieraform eyaml).
+func (k *EyamlKey) Decryptor() (dec *eyaml.Decryptor, hasCertificate bool) { return k.dec, k.hasCert }
+
 // ErrEyamlKey is wrapped by the errors of eyaml keys that cannot be found, read or used, so that
 // callers can say how to give the keys another way (errors.Is(err, ErrEyamlKey)).
 var ErrEyamlKey = errors.New("eyaml key")
