@@ -82,13 +82,8 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 				fmt.Sprintf("Looking up %q failed with an internal error: %v. This is a bug; please report it.", m.Key.ValueString(), r))
 		}
 	}()
-	if pd == nil {
-		diags.AddError("Provider Not Configured", "The hiera provider was not configured. This is a provider bug, please report it.")
-		return diags
-	}
 	key := m.Key.ValueString()
-	if pd.unknown {
-		diags.Append(argumentsNotKnown(fmt.Sprintf("%q cannot be looked up", key)))
+	if diags = pd.notReady(fmt.Sprintf("%q cannot be looked up", key)); diags.HasError() {
 		return diags
 	}
 	lookup, diags := pd.request(ctx, kind, m, scope)
@@ -172,6 +167,19 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 
 // argumentsNotKnown says why nothing can be looked up while the provider's arguments are unknown;
 // what says what cannot be done.
+// notReady says why pd cannot answer a read (nothing when it can): it is not configured, or its
+// arguments are not known during this plan, so what (the read's object) cannot be done.
+func (pd *providerData) notReady(what string) diag.Diagnostics {
+	switch {
+	case pd == nil:
+		return diag.Diagnostics{diag.NewErrorDiagnostic("Provider Not Configured",
+			"The hiera provider was not configured. This is a provider bug, please report it.")}
+	case pd.unknown:
+		return diag.Diagnostics{argumentsNotKnown(what)}
+	}
+	return nil
+}
+
 func argumentsNotKnown(what string) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Provider Arguments Not Known Yet",
 		"The hiera provider's config, environment, modulepath, facts, scope or eyaml keys depend on values known only after apply, so "+what+" during this plan. "+

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -44,22 +45,28 @@ func (o *nodeOutput) attribute(name string) ([]byte, error) {
 	return b, nil
 }
 
-// setModel fills in m's computed attributes, for the framework's Read.
-func (o *nodeOutput) setModel(ctx context.Context, m *nodeModel) diag.Diagnostics {
+// setComputed decodes the computed attributes of out into the fields of model (a pointer to a
+// struct whose tfsdk tags name them), for the framework's Read.
+func setComputed(ctx context.Context, sch schema.Schema, out nodeOutput, model any) diag.Diagnostics {
 	var diags diag.Diagnostics
-	typ, _ := nodeSchema().Type().TerraformType(ctx).(tftypes.Object)
-	for name, out := range map[string]any{"values": &m.Values, "json": &m.JSON, "found_keys": &m.FoundKeys,
-		"missing_keys": &m.MissingKeys, "secret_keys": &m.SecretKeys, "sources": &m.Sources, "failed_keys": &m.FailedKeys} {
-		tv, err := (&tfprotov6.DynamicValue{MsgPack: o.attributes[name]}).Unmarshal(typ.AttributeTypes[name])
+	typ, _ := sch.Type().TerraformType(ctx).(tftypes.Object)
+	m := reflect.ValueOf(model).Elem()
+	for i := range m.NumField() {
+		name := m.Type().Field(i).Tag.Get("tfsdk")
+		a, ok := sch.Attributes[name]
+		if !ok || !a.IsComputed() {
+			continue
+		}
+		tv, err := (&tfprotov6.DynamicValue{MsgPack: out.attributes[name]}).Unmarshal(typ.AttributeTypes[name])
 		var av attr.Value
 		if err == nil {
-			av, err = nodeSchema().Attributes[name].GetType().ValueFromTerraform(ctx, tv)
+			av, err = a.GetType().ValueFromTerraform(ctx, tv)
 		}
 		if err != nil {
 			diags.AddError("Value Conversion Error", fmt.Sprintf("%s: %s", name, err))
 			continue
 		}
-		reflect.ValueOf(out).Elem().Set(reflect.ValueOf(av))
+		m.Field(i).Set(reflect.ValueOf(av))
 	}
 	return diags
 }
@@ -73,12 +80,7 @@ func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera
 				fmt.Sprintf("Reading the node failed with an internal error: %v. This is a bug; please report it.", r))
 		}
 	}()
-	switch {
-	case pd == nil:
-		diags.AddError("Provider Not Configured", "The hiera provider was not configured. This is a provider bug, please report it.")
-		return out, diags
-	case pd.unknown:
-		diags.Append(argumentsNotKnown("the node's keys cannot be read"))
+	if diags = pd.notReady("the node's keys cannot be read"); diags.HasError() {
 		return out, diags
 	}
 	req := hiera.NodeRequest{Pitfalls: pd.pitfalls}

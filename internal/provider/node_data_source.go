@@ -139,7 +139,7 @@ func (d *nodeDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(out.setModel(ctx, &m)...)
+	resp.Diagnostics.Append(setComputed(ctx, nodeSchema(), out, &m)...)
 	if !resp.Diagnostics.HasError() {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	}

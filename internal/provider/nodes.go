@@ -39,12 +39,7 @@ var perNodeAttributes = []string{"json", "found_keys", "missing_keys", "secret_k
 // readNodes answers hiera_nodes' arguments in m. scope, when not nil, is m's facts and scope
 // converted already (scopeCache): what every node shares.
 func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hiera.Scope) (out nodeOutput, diags diag.Diagnostics) {
-	switch {
-	case pd == nil:
-		diags.AddError("Provider Not Configured", "The hiera provider was not configured. This is a provider bug, please report it.")
-		return out, diags
-	case pd.unknown:
-		diags.Append(argumentsNotKnown("the nodes' keys cannot be read"))
+	if diags = pd.notReady("the nodes' keys cannot be read"); diags.HasError() {
 		return out, diags
 	}
 	nodes, diags := pd.fleetNodes(ctx, m)
@@ -314,9 +309,6 @@ func fleetAttributes(nodes []fleet.Node, outs []nodeOutput) (nodeOutput, error) 
 		perNode["values"] = append(wire.AppendString(perNode["values"], n.Name), values[i]...)
 		for _, name := range perNodeAttributes {
 			b, err := outs[i].attribute(name)
-			if err != nil && name == "failed_keys" {
-				b, err = wire.AppendMapHeader(nil, 0), nil // a node read that reports none
-			}
 			if err != nil {
 				return nodeOutput{}, err
 			}

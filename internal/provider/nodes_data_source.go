@@ -2,19 +2,14 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"maps"
-	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 var (
@@ -159,30 +154,4 @@ func (d *nodesDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	if !resp.Diagnostics.HasError() {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	}
-}
-
-// setComputed decodes the computed attributes of out into the fields of model (a pointer to a
-// struct whose tfsdk tags name them), for the framework's Read.
-func setComputed(ctx context.Context, sch schema.Schema, out nodeOutput, model any) diag.Diagnostics {
-	var diags diag.Diagnostics
-	typ, _ := sch.Type().TerraformType(ctx).(tftypes.Object)
-	m := reflect.ValueOf(model).Elem()
-	for i := range m.NumField() {
-		name := m.Type().Field(i).Tag.Get("tfsdk")
-		a, ok := sch.Attributes[name]
-		if !ok || !a.IsComputed() {
-			continue
-		}
-		tv, err := (&tfprotov6.DynamicValue{MsgPack: out.attributes[name]}).Unmarshal(typ.AttributeTypes[name])
-		var av attr.Value
-		if err == nil {
-			av, err = a.GetType().ValueFromTerraform(ctx, tv)
-		}
-		if err != nil {
-			diags.AddError("Value Conversion Error", fmt.Sprintf("%s: %s", name, err))
-			continue
-		}
-		m.Field(i).Set(reflect.ValueOf(av))
-	}
-	return diags
 }

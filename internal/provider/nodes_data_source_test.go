@@ -70,6 +70,7 @@ output "same_as_hiera_node" {
     found_keys   = data.hiera_nodes.fleet.found_keys[name] == n.found_keys
     missing_keys = data.hiera_nodes.fleet.missing_keys[name] == n.missing_keys
     secret_keys  = data.hiera_nodes.fleet.secret_keys[name] == n.secret_keys
+    failed_keys  = data.hiera_nodes.fleet.failed_keys[name] == n.failed_keys
     sources      = jsonencode(data.hiera_nodes.fleet.sources[name]) == jsonencode(n.sources)
   } }
 }
@@ -110,7 +111,7 @@ output "packages" {
 func allTrue() knownvalue.Check {
 	yes := knownvalue.Bool(true)
 	return knownvalue.ObjectExact(map[string]knownvalue.Check{"json": yes, "values": yes, "found_keys": yes, "missing_keys": yes,
-		"secret_keys": yes, "sources": yes})
+		"secret_keys": yes, "failed_keys": yes, "sources": yes})
 }
 
 // With keys, every answer is the one hiera_lookup gives for that node and key.
@@ -290,4 +291,38 @@ func TestNodesDataSource_tooLarge(t *testing.T) {
 		!strings.Contains(diags[0].Detail(), "select") {
 		t.Errorf("diagnostics %v", diags)
 	}
+}
+
+// A CI runner without the eyaml private key: every node is read whole, each with its eyaml keys in
+// failed_keys as one hiera_node gives them, and one warning for every node.
+func TestNodesDataSource_failedKeys(t *testing.T) {
+	serverConfig := serverKeysConfig(t)
+	unitTest(t, resource.TestStep{
+		Config: `
+data "hiera_nodes" "fleet" {
+  config = "` + serverConfig + `"
+  nodes  = { "web01.example.com" = {}, "db01.example.com" = {} }
+}
+data "hiera_node" "db01" {
+  config = "` + serverConfig + `"
+  scope  = { trusted = { certname = "db01.example.com" } }
+}
+output "same_as_hiera_node" {
+  value = data.hiera_nodes.fleet.failed_keys["db01.example.com"] == data.hiera_node.db01.failed_keys && data.hiera_nodes.fleet.json["db01.example.com"] == data.hiera_node.db01.json
+}`,
+		ConfigStateChecks: []statecheck.StateCheck{
+			expect("data.hiera_nodes.fleet", "failed_keys", knownvalue.MapExact(map[string]knownvalue.Check{
+				"db01.example.com": knownvalue.MapPartial(map[string]knownvalue.Check{
+					"db_password": knownvalue.StringRegexp(regexp.MustCompile(`cannot read the eyaml private key(.|\n)*give them in the provider's eyaml block`)),
+				}),
+				"web01.example.com": knownvalue.MapPartial(map[string]knownvalue.Check{
+					"db_password": knownvalue.StringRegexp(regexp.MustCompile(`cannot read the eyaml private key`)),
+				}),
+			})),
+			expect("data.hiera_nodes.fleet", "values", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+				"web01.example.com": knownvalue.ObjectPartial(map[string]knownvalue.Check{"plain_in_eyaml": str("not a secret")}),
+			})),
+			statecheck.ExpectKnownOutputValue("same_as_hiera_node", knownvalue.Bool(true)),
+		},
+	})
 }
