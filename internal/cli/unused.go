@@ -135,12 +135,13 @@ type fleetUse struct {
 	files    int // data files listed
 }
 
-// fleetUsage is what the fleet's nodes use, gathered node by node (add): the nodes reaching each data
-// file; for each (file, key) the nodes it gives a value; what failures hide.
+// fleetUsage is what the fleet's nodes use, gathered node by node (add): the nodes reaching each
+// data file; for each (file, key) the nodes it gives a value; what failures hide.
 type fleetUsage struct {
 	mu          sync.Mutex
-	multi       map[string]bool // keys more than one data file holds: only their values may be redundant
-	reached     map[string]int  // file -> nodes reaching it
+	fileKeys    map[string][]string // data file -> its root keys
+	dotted      map[string]bool     // root keys a lookup reads as a path (they dig into another key)
+	reached     map[string]int      // file -> nodes reaching it
 	contributes map[fileKeyPair]*users
 	unknown     map[fileKeyPair]bool // (file, key) whose use a failing lookup hides
 	unknownFile map[string]bool      // files a node that could not be read reaches
@@ -149,58 +150,121 @@ type fleetUsage struct {
 
 type fileKeyPair struct{ file, key string }
 
-// users are the nodes a (file, key) gives a value: how many, and when its value may be redundant,
-// which, each with its answer.
+// users are the nodes a (file, key) gives a value: how many; of those, the ones whose answer was
+// looked up, each with its answer (the others' use was plain: the file was the only one the node
+// reaches that holds the key, so the value cannot be redundant).
 type users struct {
 	count   int
 	nodes   []int
 	answers []hiera.Result
 }
 
-// add records what node i uses: the files it reaches, and the files that gave each key its value.
-func (u *fleetUsage) add(i int, name string, res hiera.NodeResult, err error) {
+// nodeRead is what one node reaches and the answers of the keys it holds in more than one file.
+type nodeRead struct {
+	files   []hiera.Source
+	err     error
+	only    map[string]bool // keys held by a single file the node reaches (no lookup made)
+	answers []hiera.NodeAnswer
+}
+
+// readNode lists the node's files, then looks up the keys that more than one of them holds (or
+// that dig into another key). A key one reached file alone holds gives the node its value there
+// (no other file comes first or is merged in), so its lookup would tell nothing: in a fleet where
+// every node has a file of its own, most keys are such.
+func (u *fleetUsage) readNode(ctx context.Context, engine *hiera.Engine, scope hiera.Scope) nodeRead {
+	listing, err := engine.LookupNode(ctx, hiera.NodeRequest{Scope: scope, Only: func(string) bool { return false }})
+	if err == nil {
+		err = listing.ListErr
+	}
+	r := nodeRead{files: listing.Files, err: err}
+	if err != nil {
+		return r
+	}
+	holders := map[string]int{}
+	for _, f := range r.files {
+		keys, listed := u.fileKeys[f.File]
+		if !listed { // a file the survey did not list: look every key up
+			holders = nil
+			break
+		}
+		for _, k := range keys {
+			if f.Layer != "module" || strings.HasPrefix(k, f.Module+"::") { // a module's other keys are never looked up
+				holders[k]++
+			}
+		}
+	}
+	req := hiera.NodeRequest{Scope: scope}
+	if holders != nil {
+		req.Keys = []string{}
+		r.only = map[string]bool{}
+		for k, n := range holders {
+			if n > 1 || u.dotted[k] {
+				req.Keys = append(req.Keys, k)
+			} else {
+				r.only[k] = true
+			}
+		}
+		slices.Sort(req.Keys)
+	}
+	res, err := engine.LookupNode(ctx, req)
 	if err == nil {
 		err = res.ListErr
 	}
+	r.answers, r.err = res.Answers, err
+	return r
+}
+
+// add records what node i uses: the files it reaches, and the files that gave each key its value.
+func (u *fleetUsage) add(i int, name string, r nodeRead) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	for _, f := range res.Files {
+	for _, f := range r.files {
 		u.reached[f.File]++
-		if err != nil {
+		if r.err != nil {
 			u.unknownFile[f.File] = true
 		}
 	}
-	if err != nil {
-		u.failed = append(u.failed, fmt.Sprintf("node %s could not be read, what its files hold is not reported: %s", name, oneLine(err.Error())))
+	if r.err != nil {
+		u.failed = append(u.failed, fmt.Sprintf("node %s could not be read, what its files hold is not reported: %s", name, oneLine(r.err.Error())))
 		return
 	}
+	for _, f := range r.files {
+		for _, k := range u.fileKeys[f.File] {
+			if r.only[k] {
+				u.contribution(fileKeyPair{f.File, k})
+			}
+		}
+	}
 	failedKeys := 0
-	for _, a := range res.Answers {
+	for _, a := range r.answers {
 		switch {
 		case a.Err != nil:
 			failedKeys++
-			for _, f := range res.Files {
+			for _, f := range r.files {
 				u.unknown[fileKeyPair{f.File, a.Key}] = true
 			}
 		case a.Result.Found:
 			for _, s := range a.Result.Sources {
-				p := fileKeyPair{s.File, a.Key}
-				us := u.contributes[p]
-				if us == nil {
-					us = &users{}
-					u.contributes[p] = us
-				}
-				us.count++
-				if u.multi[a.Key] {
-					us.nodes = append(us.nodes, i)
-					us.answers = append(us.answers, hiera.Result{Value: a.Result.Value, Sensitive: a.Result.Sensitive})
-				}
+				us := u.contribution(fileKeyPair{s.File, a.Key})
+				us.nodes = append(us.nodes, i)
+				us.answers = append(us.answers, hiera.Result{Value: a.Result.Value, Sensitive: a.Result.Sensitive})
 			}
 		}
 	}
 	if failedKeys > 0 {
 		u.failed = append(u.failed, fmt.Sprintf("node %s: %s failed, where their values come from is not reported (hieraform node names them)", name, count(failedKeys, "key lookup")))
 	}
+}
+
+// contribution counts one more node p gives its value, and returns its users.
+func (u *fleetUsage) contribution(p fileKeyPair) *users {
+	us := u.contributes[p]
+	if us == nil {
+		us = &users{}
+		u.contributes[p] = us
+	}
+	us.count++
+	return us
 }
 
 // findUnused reads every node and finds the unused files, keys and values.
@@ -219,23 +283,17 @@ func findUnused(ctx context.Context, engine *hiera.Engine, nodes []fleet.Node, e
 	for _, w := range list.Warnings {
 		_, _ = fmt.Fprintf(env.Stderr, "Warning: %s\n", w)
 	}
-	fileKeys := make([][]string, len(list.Files))
-	holders := map[string]int{}
-	for i, f := range list.Files {
-		fileKeys[i] = dataFileKeys(f.File)
-		for _, k := range fileKeys[i] {
-			holders[k]++
+	u := &fleetUsage{fileKeys: map[string][]string{}, dotted: map[string]bool{}, reached: map[string]int{},
+		contributes: map[fileKeyPair]*users{}, unknown: map[fileKeyPair]bool{}, unknownFile: map[string]bool{}}
+	for _, f := range list.Files {
+		u.fileKeys[f.File] = dataFileKeys(f.File)
+		for _, k := range u.fileKeys[f.File] {
+			if segs, err := hiera.ParseKey(k); err != nil || len(segs) != 1 {
+				u.dotted[k] = true
+			}
 		}
 	}
-	u := &fleetUsage{multi: map[string]bool{}, reached: map[string]int{}, contributes: map[fileKeyPair]*users{},
-		unknown: map[fileKeyPair]bool{}, unknownFile: map[string]bool{}}
-	for k, n := range holders {
-		u.multi[k] = n > 1
-	}
-	fleet.Each(ctx, len(nodes), func(i int) {
-		res, err := engine.LookupNode(ctx, hiera.NodeRequest{Scope: scopes[i]})
-		u.add(i, nodes[i].Name, res, err)
-	})
+	fleet.Each(ctx, len(nodes), func(i int) { u.add(i, nodes[i].Name, u.readNode(ctx, engine, scopes[i])) })
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -245,7 +303,7 @@ func findUnused(ctx context.Context, engine *hiera.Engine, nodes []fleet.Node, e
 	}
 	use := &fleetUse{files: len(list.Files)}
 	var candidates []redundancyCheck
-	for i, f := range list.Files {
+	for _, f := range list.Files {
 		readers := u.reached[f.File]
 		if readers == 0 {
 			use.findings = append(use.findings, finding{Kind: "unreached_file", File: f.File})
@@ -254,13 +312,13 @@ func findUnused(ctx context.Context, engine *hiera.Engine, nodes []fleet.Node, e
 		if u.unknownFile[f.File] {
 			continue
 		}
-		for _, k := range fileKeys[i] {
+		for _, k := range u.fileKeys[f.File] {
 			p := fileKeyPair{f.File, k}
 			switch us := u.contributes[p]; {
 			case u.unknown[p]:
 			case us == nil:
 				use.findings = append(use.findings, finding{Kind: "overridden_key", File: f.File, Key: k, Nodes: readers})
-			case u.multi[k]: // a key no other file holds is not found without this one
+			case len(us.nodes) == us.count: // else some node finds the key in this file only
 				candidates = append(candidates, redundancyCheck{finding: finding{Kind: "redundant", File: f.File, Key: k, Nodes: us.count}, users: us})
 			}
 		}

@@ -24,6 +24,9 @@ type NodeRequest struct {
 	Keys []string
 	// Prefixes, when not empty, keep only the keys that start with one of them.
 	Prefixes []string
+	// Only, when not nil, keeps only the keys for which it returns true (after Prefixes): a caller
+	// that needs the listing (NodeResult.Files) but the answers of some keys only.
+	Only func(key string) bool
 	// EyamlKeys, when given, replace the key files every eyaml_lookup_key entry names (as Request.EyamlKeys).
 	EyamlKeys EyamlKeys
 	// Pitfalls asks for NodeResult.Pitfalls.
@@ -119,9 +122,10 @@ func (e *Engine) LookupNode(ctx context.Context, req NodeRequest) (res NodeResul
 		keys, modules, _ = inv.nodeKeys()
 		res.Files = inv.listed
 	}
-	if len(req.Prefixes) > 0 {
+	if len(req.Prefixes) > 0 || req.Only != nil {
 		keys = slices.DeleteFunc(slices.Clone(keys), func(k string) bool {
-			return !slices.ContainsFunc(req.Prefixes, func(p string) bool { return strings.HasPrefix(k, p) })
+			return len(req.Prefixes) > 0 && !slices.ContainsFunc(req.Prefixes, func(p string) bool { return strings.HasPrefix(k, p) }) ||
+				req.Only != nil && !req.Only(k)
 		})
 	}
 	inv.nodeRead = true

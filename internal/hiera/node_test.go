@@ -327,3 +327,20 @@ func TestNodeFilesAndWithout(t *testing.T) {
 		t.Errorf("a key only the file left out has: found %v, err %v", r.Found, err)
 	}
 }
+
+// NodeRequest.Only keeps the listed keys it accepts; NodeResult.Files are listed all the same.
+func TestNodeOnly(t *testing.T) {
+	e, _ := layeredEngine(t, nodeFixture)
+	res, err := e.LookupNode(context.Background(), hiera.NodeRequest{Scope: scopeOf(t, nil, web01),
+		Only: func(k string) bool { return strings.HasPrefix(k, "ntp::") }})
+	if err != nil || res.ListErr != nil {
+		t.Fatal(err, res.ListErr)
+	}
+	var keys []string
+	for _, a := range res.Answers {
+		keys = append(keys, a.Key)
+	}
+	if diff := cmp.Diff([]string{"ntp::servers", "ntp::driftfile"}, keys); diff != "" || len(res.Files) != 5 {
+		t.Errorf("keys (-want +got):\n%s\nfiles %v", diff, res.Files)
+	}
+}
