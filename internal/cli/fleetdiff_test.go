@@ -161,6 +161,16 @@ func TestFleetDiffFailures(t *testing.T) {
 	if rc, _, errOut := run(t, append(args, "--facts", r.facts)...); rc != 2 || !strings.Contains(errOut, "give it once, for both sides") {
 		t.Errorf("--facts DIR twice: rc %d, %q", rc, errOut)
 	}
+	web01 := filepath.Join(r.facts, "web01.example.com.json")
+	for _, extra := range [][]string{{"--reveal"}, {"--render-as", "markdown"}} {
+		one := []string{"diff", "--git-rev", "main~2", "--git-rev", "main", "--environmentpath", r.envpath, "--environment", "production", "--facts", web01}
+		if rc, _, errOut := run(t, append(one, extra...)...); rc != 2 || !strings.Contains(errOut, "are for a fleet: give --facts DIR") {
+			t.Errorf("%v for one node: rc %d, %q", extra, rc, errOut)
+		}
+	}
+	if rc, _, errOut := run(t, append(args, "--render-as", "yaml")...); rc != 2 || !strings.Contains(errOut, "table, json or markdown") {
+		t.Errorf("--render-as yaml: rc %d, %q", rc, errOut)
+	}
 }
 
 // Text from data reaches a terminal with its control characters escaped, and Markdown with its

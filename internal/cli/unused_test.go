@@ -78,3 +78,33 @@ func TestUnusedControlRepo(t *testing.T) {
 		}
 	}
 }
+
+// A node whose data cannot be read is named, and nothing it might use is reported; a key whose
+// lookup fails hides only its own use; a hiera.yaml that does not validate stops the lint.
+func TestUnusedFailures(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "hiera.yaml"), "version: 5\nhierarchy:\n  - name: nodes\n    path: \"nodes/%{trusted.certname}.yaml\"\n"+
+		"  - name: roles\n    path: \"roles/%{facts.role}.yaml\"\n  - name: common\n    path: common.yaml\n")
+	writeFile(t, filepath.Join(dir, "data", "common.yaml"), "a: 1\nb: 2\n")
+	writeFile(t, filepath.Join(dir, "data", "roles", "web.yaml"), "a: 3\n")
+	writeFile(t, filepath.Join(dir, "data", "roles", "db.yaml"), "a: [unclosed\n")
+	writeFile(t, filepath.Join(dir, "data", "nodes", "web01.yaml"), "b: \"%{nope('x')}\"\n")
+	writeFile(t, filepath.Join(dir, "facts", "web01.json"), `{"clientcert": "web01", "role": "web"}`)
+	writeFile(t, filepath.Join(dir, "facts", "db01.json"), `{"clientcert": "db01", "role": "db"}`)
+	args := []string{"unused", "--config", filepath.Join(dir, "hiera.yaml"), "--facts", filepath.Join(dir, "facts"), "--render-as", "json"}
+	rc, out, errOut := run(t, args...)
+	// common's a: overridden for web01 (its role), db01 could not be read: not reported; b: web01's
+	// lookup fails, db01 unread: not reported either. Nothing is found.
+	if rc != 0 || out != `{"findings":[]}`+"\n" ||
+		!strings.Contains(errOut, "Warning: node db01 could not be read, what its files hold is not reported: Unable to parse") ||
+		!strings.Contains(errOut, "Warning: node web01: 1 key lookup failed") {
+		t.Errorf("rc %d, stdout %q, stderr %q", rc, out, errOut)
+	}
+	writeFile(t, filepath.Join(dir, "hiera.yaml"), "version: 5\nhierarchy: {}\n")
+	if rc, _, errOut := run(t, args...); rc != 2 || !strings.Contains(errOut, "the data cannot be read (hieraform check lists every problem)") {
+		t.Errorf("a hiera.yaml that does not validate: rc %d, %q", rc, errOut)
+	}
+	if rc, _, errOut := run(t, append(args, "--render-as", "yaml")...); rc != 2 || !strings.Contains(errOut, "table or json") {
+		t.Errorf("--render-as yaml: rc %d, %q", rc, errOut)
+	}
+}
