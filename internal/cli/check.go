@@ -24,7 +24,13 @@ hierarchy level, each once:
   - every key of every node given (--facts: a facts file or a directory of them; none: the node
     with no facts) looked up as Puppet looks it up: interpolations, nested lookups, merges;
   - with --types, every key the file names must have its type on every node that finds it (a
-    key no level gives the node is no problem).
+    key no level gives the node is no problem);
+  - against the Puppet code of every module of the modulepath and of the environment's
+    manifests/ (read, never run): a key of such a module that names no class parameter and no
+    key a manifest looks up by name is a problem when a parameter's key is near (did you mean),
+    else a note (--strict: a problem); on every node, the value automatic parameter lookup binds
+    to a class parameter must match the parameter's declared type, type aliases resolved, as
+    Puppet says when it compiles the class.
 A datadir that depends on a fact is walked for each node given; with no --facts it is skipped
 with a warning. Exits 0 when all is well, 1 when it found problems, 2 when it cannot run. Secrets
 are checked but never shown.`
@@ -45,6 +51,7 @@ func runCheck(args []string, env Env) int {
 	fs.Var(&src.facts, "facts", "the nodes to check: a facts `file` as facter -j or puppet facts show write it (JSON or YAML), "+
 		"or a directory of them; repeat it for more (each node's certname from its file; default: the node with no facts)")
 	typesFile := fs.String("types", "", "a `file` mapping lookup keys to the Puppet types their values must have (YAML or JSON)")
+	strict := fs.Bool("strict", false, "a module's key that names no class parameter and no key a manifest looks up is a problem, not a note")
 	rest, err := parseArgs(fs, args)
 	if errors.Is(err, errHelp) {
 		return exitOK
@@ -90,9 +97,16 @@ func runCheck(args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
-	c := &checker{env: env, engine: engine, eyaml: st.eyaml, reported: map[string]bool{}, warned: map[string]bool{}}
+	c := &checker{env: env, engine: engine, eyaml: st.eyaml, strict: *strict, reported: map[string]bool{}, warned: map[string]bool{}}
 	if env.ErrTerminal {
 		c.progress.out = env.progress
+	}
+	code, warnings := readPuppetCode(engine)
+	for _, w := range warnings {
+		c.warn(w)
+	}
+	if code.classes() > 0 {
+		c.code = code
 	}
 	var scopes []hiera.Scope
 	for _, n := range nodes {
@@ -118,27 +132,38 @@ func runCheck(args []string, env Env) int {
 		}
 	}
 	c.progress.clear()
-	checked := count(files, "data file") + " and " + count(len(nodes), "node")
+	what := []string{count(files, "data file"), count(len(nodes), "node")}
 	if !given {
-		checked = count(files, "data file") + " and the node with no facts"
+		what[1] = "the node with no facts"
+	}
+	if c.code != nil {
+		what = append(what, count(c.code.classes(), "class"))
+	}
+	checked := strings.Join(what[:len(what)-1], ", ") + " and " + what[len(what)-1]
+	notes := ""
+	if c.notes > 0 {
+		notes = ", " + count(c.notes, "note")
 	}
 	if c.findings > 0 {
 		_, _ = fmt.Fprintf(env.Stdout, "%s: what Puppet reads silently, likely mistakes (a variable that is not set reads as an empty string)\n",
 			count(c.findings, "warning"))
 	}
 	if c.problems > 0 {
-		_, _ = fmt.Fprintf(env.Stdout, "%s in %s (%s checked)\n", count(c.problems, "problem"), st.describe(), checked)
+		_, _ = fmt.Fprintf(env.Stdout, "%s in %s (%s checked%s)\n", count(c.problems, "problem"), st.describe(), checked, notes)
 		_, _ = fmt.Fprint(env.Stderr, eyamlKeyHint(c.eyamlKeyProblem))
 		return exitAnswer
 	}
-	_, _ = fmt.Fprintf(env.Stdout, "no problems: %s checked against %s\n", checked, st.describe())
+	_, _ = fmt.Fprintf(env.Stdout, "no problems: %s checked against %s%s\n", checked, st.describe(), notes)
 	return exitOK
 }
 
-// count is "1 node", "2 nodes".
+// count is "1 node", "2 nodes", "2 classes".
 func count(n int, noun string) string {
-	if n == 1 {
+	switch {
+	case n == 1:
 		return "1 " + noun
+	case strings.HasSuffix(noun, "s"):
+		return fmt.Sprintf("%d %ses", n, noun)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
@@ -150,9 +175,12 @@ type checker struct {
 	eyaml  hiera.EyamlKeys
 	// eyamlKeyProblem is the first problem with the eyaml keys, to say at the end how to give them.
 	eyamlKeyProblem error
+	code            *puppetCode // the modules' and environment's classes; nil when they define none
+	strict          bool        // a key that names nothing in the code is a problem, not a note
 	problems        int
-	findings        int             // pitfalls the nodes met (finding)
-	reported        map[string]bool // problems by place and what, with their key or not (report)
+	findings        int // pitfalls the nodes met (finding)
+	notes           int
+	reported        map[string]bool // problems and notes by place and what, with their key or not (report)
 	warned          map[string]bool
 	progress        progress
 }
@@ -187,6 +215,9 @@ func (c *checker) walk(scopes []hiera.Scope) (int, error) {
 		for _, p := range problems {
 			c.report(p, "", true)
 		}
+		if c.code != nil {
+			c.checkKeys(f, check.Keys(f))
+		}
 	}
 	return len(list.Files), nil
 }
@@ -208,8 +239,11 @@ func (c *checker) node(name string, scope hiera.Scope, types []typedKey, pitfall
 		c.report(res.ListErr, name, false)
 	}
 	for _, a := range res.Answers {
-		if a.Err != nil {
+		switch {
+		case a.Err != nil:
 			c.report(a.Err, name, false)
+		case a.Result.Found && c.code != nil:
+			c.checkParam(name, a)
 		}
 	}
 	for _, t := range types {
@@ -225,11 +259,8 @@ func (c *checker) node(name string, scope hiera.Scope, types []typedKey, pitfall
 	return nil
 }
 
-// mismatch places a value_type mismatch at the data file and line the value came from: the first
-// (most specific) file of a merge that holds the whole key (a dotted key's part may come from a
-// less specific file), else the first file without a line. An index into a merged array counts in
-// the merged array, not in any file's: the mismatch is placed at the array. It names the type's
-// line in the types file.
+// mismatch places a value_type mismatch at the data file and line the value came from
+// (placeAtValue), naming the type's line in the types file.
 func (c *checker) mismatch(err error, t typedKey, scope hiera.Scope) error {
 	var he *model.Error
 	if !errors.As(err, &he) {
@@ -239,23 +270,34 @@ func (c *checker) mismatch(err error, t typedKey, scope hiera.Scope) error {
 	placed.Key = t.key
 	placed.Hint = fmt.Sprintf("The types file's line %d wants %s", t.line, t.typ)
 	res, lerr := c.engine.Lookup(context.Background(), hiera.Request{Key: t.key, Scope: scope, EyamlKeys: c.eyaml})
-	if lerr != nil || len(res.Sources) == 0 {
+	if lerr != nil {
 		return &placed
 	}
-	key := t.key
-	if len(res.Sources) > 1 {
-		key = beforeIndex(t.key)
+	return placeAtValue(&placed, t.key, res.Sources)
+}
+
+// placeAtValue places a problem with key's value at the data file and line the value came from:
+// the first (most specific) of its sources that holds the whole key (a dotted key's part may come
+// from a less specific file), else the first without a line. An index into a merged array counts
+// in the merged array, not in any file's: the problem is placed at the array.
+func placeAtValue(e *model.Error, key string, sources []hiera.Source) *model.Error {
+	if len(sources) == 0 {
+		return e
 	}
-	s, line := res.Sources[0], 0
-	for _, src := range res.Sources {
+	placed := *e
+	if len(sources) > 1 {
+		key = beforeIndex(key)
+	}
+	s, line := sources[0], 0
+	for _, src := range sources {
 		if l, whole := hiera.KeyLine(src.File, key); whole {
 			s, line = src, l
 			break
 		}
 	}
 	placed.File, placed.Level, placed.Line = s.File, s.Level, line
-	if len(res.Sources) > 1 {
-		placed.Hint += fmt.Sprintf("; the value merges %d files", len(res.Sources))
+	if len(sources) > 1 {
+		placed.Hint = strings.TrimPrefix(placed.Hint+fmt.Sprintf("; the value merges %d files", len(sources)), "; ")
 	}
 	return &placed
 }
@@ -315,6 +357,19 @@ func (c *checker) finding(msg, node string) {
 	c.findings++
 	c.progress.clear()
 	_, _ = fmt.Fprintf(c.env.Stdout, "warning: %s (node %s)\n", msg, node)
+}
+
+// note prints, once, a finding that is not a problem unless --strict: "file:line: level "x": note: ...".
+func (c *checker) note(e *model.Error) {
+	where, _ := problemKey(e)
+	if id := "note\x00" + where; !c.reported[id] {
+		c.reported[id] = true
+		c.notes++
+		c.progress.clear()
+		noted := *e
+		noted.Message = "note: " + e.Message
+		_, _ = fmt.Fprintln(c.env.Stdout, problemLine(&noted, ""))
+	}
 }
 
 func (c *checker) warn(msg string) {
@@ -378,15 +433,22 @@ func problemLine(err error, node string) string {
 	return strings.Join(append(where, msg), " ")
 }
 
-// oneLine joins the lines of a message with "; ", each trimmed.
+// oneLine joins the lines of a message with "; ", each trimmed (after a line ending in ':',
+// such as Puppet's "Class[Ntp]:" before one line per parameter, with a space).
 func oneLine(msg string) string {
-	var lines []string
+	var b strings.Builder
 	for _, l := range strings.Split(msg, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
+		if l = strings.TrimSpace(l); l == "" {
+			continue
 		}
+		if s := b.String(); s != "" && strings.HasSuffix(s, ":") {
+			b.WriteString(" ")
+		} else if s != "" {
+			b.WriteString("; ")
+		}
+		b.WriteString(l)
 	}
-	return strings.Join(lines, "; ")
+	return b.String()
 }
 
 // progress is a line on stderr, when it is a terminal (out set), that a long check rewrites as

@@ -7,7 +7,8 @@
 //	                          removed, changed; with --facts DIR every node of a fleet, the
 //	                          changes grouped by key and change (table, JSON, Markdown)
 //	hieraform check           every problem in the data (every data file, every node given, value
-//	                          types from a file), with file and line
+//	                          types from a file, keys and values against the class parameters of
+//	                          the modules' manifests: params.go), with file and line
 //	hieraform unused          what a fleet never uses: files no node reaches, keys no node
 //	                          gets its value from, values equal to what they override
 //	hieraform eyaml           the hiera-eyaml gem's encrypt, decrypt, edit, recrypt and createkeys,

@@ -72,6 +72,9 @@ type Result struct {
 	// (in this lookup or a nested one), or when the key's own lookup_options entry did (an encrypted
 	// merge): encrypted entries for other keys leave it plain.
 	Sensitive bool
+	// Wrapped is set when the key's convert_to made the found value Sensitive to Puppet: a class
+	// parameter receives it as Sensitive[...] (a decrypted eyaml value alone is a String to Puppet).
+	Wrapped bool
 	// Explanation is the readable trace of the lookup, when Request.Explain was set.
 	Explanation string
 	// Searched names the hierarchy levels consulted, for "not found" diagnostics. It may be shared

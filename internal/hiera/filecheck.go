@@ -64,6 +64,23 @@ func (c *FileCheck) read(f DataFile) *dataFile {
 	return df
 }
 
+// Keys are the file's root keys in file order (lookup_options among them), none when it does not
+// read (Check says why).
+func (c *FileCheck) Keys(f DataFile) []string {
+	df := c.read(f)
+	if df == nil || df.err != nil || df.keys() == nil {
+		return nil
+	}
+	var keys []string
+	df.keys().Each(func(k, _ any) bool {
+		if s, ok := k.(string); ok {
+			keys = append(keys, s)
+		}
+		return true
+	})
+	return keys
+}
+
 // Check returns the problems a lookup reaching the file would meet whatever the node, each an
 // *Error naming file, line and level: a file that does not parse or holds a value Puppet refuses;
 // lookup_options that are not a hash, a module's lookup_options for keys not its own, a key's

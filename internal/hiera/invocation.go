@@ -145,7 +145,7 @@ func (inv *invocation) run() (Result, error) {
 			return Result{}, withKey(err, names[0])
 		}
 	}
-	res := Result{Value: value, Found: found, Sensitive: inv.sensitive, Searched: inv.searched, Warnings: inv.warnings}
+	res := Result{Value: value, Found: found, Sensitive: inv.sensitive, Wrapped: found && inv.wrapped, Searched: inv.searched, Warnings: inv.warnings}
 	if found {
 		res.Sources = slices.Clip(inv.sources)
 	}

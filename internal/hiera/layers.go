@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -224,6 +225,42 @@ func (e *Engine) moduleLayer(name string) (*layer, []string, error) {
 	}
 	return l, warnings, nil
 }
+
+// Module is a module of the modulepath: its name and its directory.
+type Module struct{ Name, Dir string }
+
+// Modules lists the modules of the modulepath in name order, each once (the first directory
+// holding a module of a name wins, as for data); directories whose names Puppet does not take
+// for modules are left out. The warnings are the environment.conf's.
+func (e *Engine) Modules() ([]Module, []string, error) {
+	dirs, warnings, err := e.modulepath()
+	if err != nil {
+		return nil, warnings, err
+	}
+	seen := map[string]bool{}
+	var mods []Module
+	for _, d := range dirs {
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			continue // Puppet skips a modulepath entry that is not a directory
+		}
+		for _, ent := range entries {
+			name := ent.Name()
+			if seen[name] || !moduleNamePattern.MatchString(name) {
+				continue
+			}
+			if fi, err := os.Stat(filepath.Join(d, name)); err == nil && fi.IsDir() {
+				seen[name] = true
+				mods = append(mods, Module{Name: name, Dir: filepath.Join(d, name)})
+			}
+		}
+	}
+	sort.Slice(mods, func(i, j int) bool { return mods[i].Name < mods[j].Name })
+	return mods, warnings, nil
+}
+
+// EnvironmentDir is the environment's directory, "" when the engine has none.
+func (e *Engine) EnvironmentDir() string { return e.layers.Environment }
 
 // moduleNamePattern is Puppet's rule for a directory to be a module (Puppet::Module.is_module_directory_name?).
 var moduleNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -169,6 +170,33 @@ func TestLayersModulepath(t *testing.T) {
 				t.Errorf("ntp::y: found=%v err=%v; the second copy of ntp must be ignored", res.Found, err)
 			}
 		})
+	}
+}
+
+// TestModules lists the modules data and code come from: the first directory of the modulepath
+// holding a name wins, names Puppet takes for no module (Upper, a-b, a file) are left out; without
+// a Modulepath, the environment.conf's.
+func TestModules(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, files{
+		"env/environment.conf":           "modulepath = conf-modules\n",
+		"env/conf-modules/stdlib/README": "",
+		"first/ntp/README":               "",
+		"second/ntp/README":              "",
+		"second/apache/README":           "",
+		"second/Upper/README":            "",
+		"second/not-a-module/README":     "",
+		"second/file":                    "",
+	})
+	e := hiera.NewLayeredEngine("", hiera.Layers{Modulepath: []string{filepath.Join(dir, "first"), filepath.Join(dir, "missing"), filepath.Join(dir, "second")}})
+	mods, _, err := e.Modules()
+	want := []hiera.Module{{Name: "apache", Dir: filepath.Join(dir, "second", "apache")}, {Name: "ntp", Dir: filepath.Join(dir, "first", "ntp")}}
+	if err != nil || !slices.Equal(mods, want) {
+		t.Errorf("got %v, %v; want %v", mods, err, want)
+	}
+	e = hiera.NewLayeredEngine("", hiera.Layers{Environment: filepath.Join(dir, "env")})
+	if mods, _, err := e.Modules(); err != nil || len(mods) != 1 || mods[0].Name != "stdlib" {
+		t.Errorf("environment.conf's modulepath: got %v, %v", mods, err)
 	}
 }
 

@@ -118,3 +118,15 @@ func (n *nearKeys) best() []string {
 	}
 	return out
 }
+
+// NearestKeys are the candidates nearest key (at most three, nearest first), as a lookup's "did
+// you mean" finds them: a few edits away, or the same key with a class prefix more or less.
+func NearestKeys(key string, candidates []string) []string {
+	n := newNearKeys(key)
+	for _, c := range candidates {
+		if !n.add(c) {
+			break
+		}
+	}
+	return n.best()
+}

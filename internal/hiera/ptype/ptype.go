@@ -69,6 +69,7 @@ type Type struct {
 	name     string // Alias, Reference (as written), Opaque (its formatted form); short names of opaques
 	short    string // Opaque: the name the describer prints when not detailed (File -> Resource)
 	resolved *Type  // Alias
+	defined  bool   // Alias: a code base's (Aliases), not one of Puppet's own: messages expand it
 
 	// sensitive is the value an inferred Sensitive type stands for, checked as Puppet's instance?
 	// does; never printed (the type shows only its contents' generalized type).
@@ -137,16 +138,24 @@ func (t *Type) unbounded() bool {
 }
 
 // String is Puppet's TypeFormatter#string (aliases by name).
-func (t *Type) String() string {
+func (t *Type) String() string { return t.formatted(nil) }
+
+// expandedString is Puppet's alias_expanded_string, as mismatch messages show an expected type:
+// an alias a code base defines as "Name = its type", except inside its own expansion (a
+// recursive alias); Puppet's own aliases (Data) by name.
+func (t *Type) expandedString() string { return t.formatted(map[*Type]bool{}) }
+
+// formatted formats t; expanding (nil: no expansion) holds the aliases being expanded.
+func (t *Type) formatted(expanding map[*Type]bool) string {
 	if t == nil {
 		return ""
 	}
 	var b strings.Builder
-	t.format(&b)
+	t.format(&b, expanding)
 	return b.String()
 }
 
-func (t *Type) format(b *strings.Builder) {
+func (t *Type) format(b *strings.Builder, expanding map[*Type]bool) {
 	list := func(name string, parts ...string) {
 		b.WriteString(name)
 		if len(parts) > 0 {
@@ -202,14 +211,14 @@ func (t *Type) format(b *strings.Builder) {
 	case ptCollection:
 		list("Collection", t.size.rangeParts()...)
 	case ptArray, ptHash:
-		t.formatContainer(b)
+		t.formatContainer(b, expanding)
 	case ptTuple:
-		parts := typeStrings(t.types)
+		parts := typeStrings(t.types, expanding)
 		list("Tuple", append(parts, t.size.rangeParts()...)...)
 	case ptStruct:
 		parts := make([]string, len(t.elements))
 		for i, e := range t.elements {
-			parts[i] = e.keyString() + " => " + e.value.String()
+			parts[i] = e.keyString() + " => " + e.value.formatted(expanding)
 		}
 		if len(parts) == 0 {
 			b.WriteString("Struct")
@@ -227,10 +236,10 @@ func (t *Type) format(b *strings.Builder) {
 		case t.elem == nil || (t.kind == ptNotUndef && t.elem.kind == ptAny):
 			b.WriteString(name)
 		default:
-			list(name, t.elem.String())
+			list(name, t.elem.formatted(expanding))
 		}
 	case ptVariant:
-		list("Variant", typeStrings(t.types)...)
+		list("Variant", typeStrings(t.types, expanding)...)
 	case ptSensitive, ptIterable:
 		name := "Sensitive"
 		if t.kind == ptIterable {
@@ -239,14 +248,22 @@ func (t *Type) format(b *strings.Builder) {
 		if t.elem == nil || (t.kind == ptSensitive && t.elem.kind == ptAny) {
 			b.WriteString(name)
 		} else {
-			list(name, t.elem.String())
+			list(name, t.elem.formatted(expanding))
 		}
-	default: // alias, reference, opaque
+	case ptAlias:
+		b.WriteString(t.name)
+		if expanding != nil && t.defined && !expanding[t] {
+			expanding[t] = true
+			b.WriteString(" = ")
+			t.resolved.format(b, expanding)
+			delete(expanding, t)
+		}
+	default: // reference, opaque
 		b.WriteString(t.name)
 	}
 }
 
-func (t *Type) formatContainer(b *strings.Builder) {
+func (t *Type) formatContainer(b *strings.Builder, expanding map[*Type]bool) {
 	name := "Array"
 	var parts []string
 	if t.kind == ptHash {
@@ -258,10 +275,10 @@ func (t *Type) formatContainer(b *strings.Builder) {
 	}
 	if t.kind == ptHash {
 		if t.key != nil || t.elem != nil {
-			parts = append(parts, orAny(t.key).String(), orAny(t.elem).String())
+			parts = append(parts, orAny(t.key).formatted(expanding), orAny(t.elem).formatted(expanding))
 		}
 	} else if t.elem != nil && (t.elem.kind != ptAny || t.size != nil) {
-		parts = append(parts, t.elem.String())
+		parts = append(parts, t.elem.formatted(expanding))
 	}
 	parts = append(parts, t.size.rangeParts()...)
 	b.WriteString(name)
@@ -316,10 +333,10 @@ func (t *Type) rangeParts() []string {
 	return []string{from, t.to.String()}
 }
 
-func typeStrings(ts []*Type) []string {
+func typeStrings(ts []*Type, expanding map[*Type]bool) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
-		out[i] = t.String()
+		out[i] = t.formatted(expanding)
 	}
 	return out
 }

@@ -31,6 +31,31 @@ func Check(subject string, t *Type, v any) string {
 	return strings.Join(parts, "\n ")
 }
 
+// CheckParameter is Puppet's validate_parameters for one class parameter bound to a value: ""
+// when v is an instance of t, else the message Puppet raises when it compiles the class, e.g.
+// "Class[Ntp]: parameter 'servers' expects an Array value, got String" (several findings: the
+// subject, then one line each).
+func CheckParameter(subject, param string, t *Type, v any) string {
+	if matchWorkExceeded(t, v) {
+		return matchWorkMessage(subject + ": parameter '" + param + "'")
+	}
+	if IsInstance(t, v) {
+		return ""
+	}
+	errs := describeMismatch(t, inferType(v), []pathElem{{kind: peSubject, text: "parameter '" + param + "'"}})
+	switch len(errs) {
+	case 0:
+		return subject + ": parameter '" + param + "' expects " + aAn(t.expandedString()) + " value, got " + inferType(v).shortName()
+	case 1:
+		return subject + ":" + errs[0].format()
+	}
+	parts := make([]string, len(errs))
+	for i, e := range errs {
+		parts[i] = e.format()
+	}
+	return subject + ":\n " + strings.Join(parts, "\n ")
+}
+
 type peKind uint8
 
 const (
@@ -166,7 +191,7 @@ func (m mismatch) patternMessage() string {
 	if m.actual.kind == ptString && m.actual.str != nil {
 		got = "'" + *m.actual.str + "'"
 	}
-	return " expects " + prefix + "a match for " + e.String() + ", got " + got
+	return " expects " + prefix + "a match for " + e.expandedString() + ", got " + got
 }
 
 func (m mismatch) typeMessage() string {
@@ -184,7 +209,7 @@ func (m mismatch) typeMessage() string {
 	if reportDetailed(expected, a) {
 		got = detailedActual(expected, a)
 		for _, t := range expected {
-			names = append(names, t.String())
+			names = append(names, t.expandedString())
 		}
 	} else {
 		seen := map[string]bool{}
@@ -277,7 +302,7 @@ func defaultOf(e *Type) *Type {
 
 // describeMismatch is TypeMismatchDescriber#describe.
 func describeMismatch(expected, actual *Type, path []pathElem) []mismatch {
-	if ref := findReference(expected, 0); ref != "" {
+	if ref := findReference(expected, 0, nil); ref != "" {
 		return []mismatch{{kind: misUnresolved, path: path, key: ref}}
 	}
 	return internalDescribe(normalize(expected), expected, actual, path)
@@ -285,23 +310,32 @@ func describeMismatch(expected, actual *Type, path []pathElem) []mismatch {
 
 // Unresolved is the first type name in t that names no type Puppet has built in (a typo, or a
 // module's type alias such as Stdlib::Port, which the engine does not read), "" for none.
-func Unresolved(t *Type) string { return findReference(t, 0) }
+func Unresolved(t *Type) string { return findReference(t, 0, nil) }
 
-// findReference returns the first unresolved type name in t (aliases are not entered: Puppet's own
-// contain none).
-func findReference(t *Type, depth int) string {
+// findReference returns the first unresolved type name in t. Puppet's own aliases contain none;
+// a code base's are entered once each (seen), as they may refer to themselves.
+func findReference(t *Type, depth int, seen map[*Type]bool) string {
 	if t == nil || depth > ptypeMaxDepth {
 		return ""
 	}
-	if t.kind == ptReference {
+	switch {
+	case t.kind == ptReference:
 		return t.name
+	case t.kind == ptAlias && (!t.defined || seen[t]):
+		return ""
+	case t.kind == ptAlias:
+		if seen == nil {
+			seen = map[*Type]bool{}
+		}
+		seen[t] = true
+		return findReference(t.resolved, depth+1, seen)
 	}
 	children := append([]*Type{t.key, t.elem, t.size}, t.types...)
 	for _, e := range t.elements {
 		children = append(children, e.value)
 	}
 	for _, c := range children {
-		if r := findReference(c, depth+1); r != "" {
+		if r := findReference(c, depth+1, seen); r != "" {
 			return r
 		}
 	}

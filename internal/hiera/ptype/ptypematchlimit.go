@@ -15,7 +15,7 @@ const maxMatchWork = 1 << 26
 // matchWorkExceeded reports whether checking v against t could take more regexp work than
 // maxMatchWork: every Pattern of t against every string of v, an upper bound.
 func matchWorkExceeded(t *Type, v any) bool {
-	insts := patternInsts(t, 0)
+	insts := patternInsts(t, 0, nil)
 	if insts == 0 {
 		return false
 	}
@@ -23,20 +23,28 @@ func matchWorkExceeded(t *Type, v any) bool {
 	return bytes > 0 && insts > maxMatchWork/bytes
 }
 
-// patternInsts is the size of the Pattern programs in t (aliases hold none of their own).
-func patternInsts(t *Type, depth int) int {
-	if t == nil || depth > ptypeMaxDepth || t.kind == ptAlias {
+// patternInsts is the size of the Pattern programs in t: Puppet's own aliases hold none, a code
+// base's are counted once each (seen), as they may refer to themselves.
+func patternInsts(t *Type, depth int, seen map[*Type]bool) int {
+	if t == nil || depth > ptypeMaxDepth || (t.kind == ptAlias && (!t.defined || seen[t])) {
 		return 0
+	}
+	if t.kind == ptAlias {
+		if seen == nil {
+			seen = map[*Type]bool{}
+		}
+		seen[t] = true
+		return patternInsts(t.resolved, depth+1, seen)
 	}
 	n := 0
 	for _, r := range t.rx {
 		n += r.insts
 	}
 	for _, c := range append([]*Type{t.key, t.elem, t.size}, t.types...) {
-		n += patternInsts(c, depth+1)
+		n += patternInsts(c, depth+1, seen)
 	}
 	for _, e := range t.elements {
-		n += patternInsts(e.value, depth+1)
+		n += patternInsts(e.value, depth+1, seen)
 	}
 	return n
 }

@@ -14,11 +14,14 @@ import (
 // The text is first parsed as a Puppet expression (syntax errors name the token and column as Puppet's
 // parser does), then interpreted as a type with the TypeParser's messages. Names Puppet does not know
 // become type references, reported when a value is checked ("references an unresolved type").
-func Parse(src string) (*Type, error) {
+func Parse(src string) (*Type, error) { return parse(src, nil) }
+
+// parse is Parse with a code base's type aliases (nil: none).
+func parse(src string, aliases *Aliases) (*Type, error) {
 	if t, ok := ptypeShortcuts[src]; ok { // Puppet's "peephole" table: Array[1] means Array[Any, 1] only here
 		return t, nil
 	}
-	p := &tparser{src: src}
+	p := &tparser{src: src, aliases: aliases}
 	if err := p.lex(); err != nil {
 		return nil, err
 	}
@@ -71,9 +74,10 @@ type tnode struct {
 }
 
 type tparser struct {
-	src  string
-	toks []ptoken
-	pos  int
+	src     string
+	toks    []ptoken
+	pos     int
+	aliases *Aliases // a code base's type aliases, nil: none
 }
 
 func (p *tparser) syntaxError(t ptoken) error {
@@ -397,7 +401,10 @@ func (p *tparser) interpret(n *tnode) (any, error) {
 	t := n.tok
 	switch t.kind {
 	case tkRef:
-		return namedType(t.text), nil
+		if named := namedType(t.text); named.kind != ptReference || p.aliases == nil {
+			return named, nil
+		}
+		return p.aliases.resolve(t.text)
 	case tkName:
 		switch t.text {
 		case "true":

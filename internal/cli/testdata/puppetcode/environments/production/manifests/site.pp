@@ -1,0 +1,4 @@
+node default {
+  $extra = lookup('profile::base::extra')
+  include ntp
+}

@@ -1,0 +1,1 @@
+type Ntp::Key_id = Integer[1, 65534]

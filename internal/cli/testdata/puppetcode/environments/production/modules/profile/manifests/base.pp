@@ -1,0 +1,6 @@
+class profile::base (
+  Boolean $verbose,
+  String $motd = 'welcome',
+) {
+  notify { $motd: }
+}

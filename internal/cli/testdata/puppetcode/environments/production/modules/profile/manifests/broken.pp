@@ -1,0 +1,3 @@
+class profile::broken {
+  $x = 'never closed
+}

@@ -1,0 +1,3 @@
+class profile::db (
+  Sensitive[String[8]] $password,
+) {}

@@ -1,0 +1,4 @@
+class profile::odd (
+  Profile::Loop $looping = 1,
+  Profile::Nope $unknown = 1,
+) {}

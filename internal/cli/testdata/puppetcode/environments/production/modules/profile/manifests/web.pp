@@ -1,0 +1,3 @@
+class profile::web (
+  Sensitive[String] $api_token,
+) {}

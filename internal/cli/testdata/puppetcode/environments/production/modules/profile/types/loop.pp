@@ -1,0 +1,1 @@
+type Profile::Loop = Profile::Loop

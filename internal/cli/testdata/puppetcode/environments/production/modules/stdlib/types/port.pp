@@ -1,0 +1,1 @@
+type Stdlib::Port = Integer[0, 65535]
