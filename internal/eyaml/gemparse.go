@@ -74,28 +74,42 @@ func decID(paren string) int {
 
 // parseGem is the gem's Parser#parse: at each position the first token type (string, then block)
 // that matches there makes a token; otherwise the text up to the earliest match of any type is one
-// text token.
+// text token. Each type's next match is kept until the position passes its start (a match found
+// from an earlier position is also the leftmost from any position up to its start: no pattern
+// looks behind), so a file is searched once per type, not once per token.
 func parseGem(text string, stringRe, blockRe *regexp.Regexp, fields func(SegmentKind, []string) Segment, stringKind, blockKind SegmentKind) []Segment {
 	types := []struct {
 		re   *regexp.Regexp
 		kind SegmentKind
-	}{{stringRe, stringKind}, {blockRe, blockKind}}
+		next []int // the next match's submatch offsets in text; nil: none left
+		from int   // the position next was searched from; -1: not yet
+	}{{re: stringRe, kind: stringKind, from: -1}, {re: blockRe, kind: blockKind, from: -1}}
 	var segs []Segment
 	pos := 0
 	for pos < len(text) {
-		rest := text[pos:]
-		next := len(rest)
+		nextStart := len(text)
 		var token *Segment
-		for _, t := range types {
-			loc := t.re.FindStringSubmatchIndex(rest)
-			if loc == nil {
+		for i := range types {
+			t := &types[i]
+			if t.from < 0 || (t.next != nil && t.next[0] < pos) {
+				t.from, t.next = pos, nil
+				if loc := t.re.FindStringSubmatchIndex(text[pos:]); loc != nil {
+					for j := range loc {
+						if loc[j] >= 0 {
+							loc[j] += pos
+						}
+					}
+					t.next = loc
+				}
+			}
+			if t.next == nil {
 				continue
 			}
-			if loc[0] == 0 {
-				m := make([]string, len(loc)/2)
-				for i := range m {
-					if loc[2*i] >= 0 {
-						m[i] = rest[loc[2*i]:loc[2*i+1]]
+			if t.next[0] == pos {
+				m := make([]string, len(t.next)/2)
+				for j := range m {
+					if t.next[2*j] >= 0 {
+						m[j] = text[t.next[2*j]:t.next[2*j+1]]
 					}
 				}
 				s := fields(t.kind, m)
@@ -103,15 +117,15 @@ func parseGem(text string, stringRe, blockRe *regexp.Regexp, fields func(Segment
 				token = &s
 				break
 			}
-			next = min(next, loc[0])
+			nextStart = min(nextStart, t.next[0])
 		}
 		if token != nil {
 			segs = append(segs, *token)
 			pos += len(token.Text)
 			continue
 		}
-		segs = append(segs, Segment{Kind: SegText, Text: rest[:next], Offset: pos, ID: -1})
-		pos += next
+		segs = append(segs, Segment{Kind: SegText, Text: text[pos:nextStart], Offset: pos, ID: -1})
+		pos = nextStart
 	}
 	return segs
 }
