@@ -14,6 +14,7 @@ package cli
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -22,6 +23,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/facts"
+	"github.com/hieraform/terraform-provider-hiera/internal/fleet"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
@@ -104,6 +108,31 @@ func changedKeys(sides [2]setup) ([]string, error) {
 	}
 	slices.Sort(keys)
 	return keys, nil
+}
+
+// dataWithinRoots says whether every data file of each side lies under the side's roots, where
+// changedKeys compares them (a datadir "../data" beside hiera.yaml's directory, a module directory
+// environment.conf names outside the environment, does not).
+func dataWithinRoots(ctx context.Context, engines [2]*hiera.Engine, sides [2]setup, nodes []fleet.Node) bool {
+	scopes := make([]hiera.Scope, len(nodes))
+	for i, n := range nodes {
+		scopes[i] = facts.Scope(n.Facts, n.Name)
+	}
+	for i, e := range engines {
+		list, err := e.DataFiles(ctx, scopes)
+		if err != nil || len(list.Problems) > 0 {
+			return false
+		}
+		for _, f := range list.Files {
+			if !slices.ContainsFunc(sideRoots(sides[i]), func(root string) bool {
+				rel, err := filepath.Rel(root, f.File)
+				return root != "" && err == nil && filepath.IsLocal(rel)
+			}) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // listFiles puts every file under root in files, keyed by role and path relative to root. .git is

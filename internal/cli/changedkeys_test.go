@@ -79,3 +79,20 @@ func writeFile(t *testing.T, path, text string) {
 	must(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	must(t, os.WriteFile(path, []byte(text), 0o644))
 }
+
+// A datadir outside the directory compared (hiera.yaml in hiera/, its data in ../data): the
+// change is still found, every key being compared.
+func TestFleetDiffDataOutsideRoots(t *testing.T) {
+	dir := t.TempDir()
+	for _, side := range []string{"a", "b"} {
+		writeFile(t, filepath.Join(dir, side, "hiera", "hiera.yaml"), "version: 5\ndefaults: {datadir: ../data, data_hash: yaml_data}\nhierarchy:\n  - name: common\n    path: common.yaml\n")
+	}
+	writeFile(t, filepath.Join(dir, "a", "data", "common.yaml"), "k: 1\n")
+	writeFile(t, filepath.Join(dir, "b", "data", "common.yaml"), "k: 2\n")
+	writeFile(t, filepath.Join(dir, "facts", "n1.json"), `{"clientcert": "n1"}`)
+	rc, out, errOut := run(t, "diff", "--config", filepath.Join(dir, "a", "hiera", "hiera.yaml"), "--config", filepath.Join(dir, "b", "hiera", "hiera.yaml"),
+		"--facts", filepath.Join(dir, "facts"))
+	if rc != 1 || !strings.Contains(out, "k\n  1 -> 2\n") {
+		t.Errorf("rc %d, %s%s", rc, out, errOut)
+	}
+}

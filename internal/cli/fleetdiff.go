@@ -74,7 +74,7 @@ func diffFleet(ctx context.Context, sides [2]setup, nodes []fleet.Node, req hier
 		}
 	}
 	asked := req.Keys != nil // a failing key asked for fails its node
-	if changed, err := changedKeys(sides); err == nil && !compareEveryKey {
+	if changed, err := changedKeys(sides); err == nil && !compareEveryKey && dataWithinRoots(ctx, engines, sides, nodes) {
 		req.Keys = reachedKeys(changed, req.Keys)
 	}
 	diffs := make([]nodeDiff, len(nodes))
