@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/classparams"
 	"github.com/hieraform/terraform-provider-hiera/internal/facts"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
@@ -101,11 +102,11 @@ func runCheck(args []string, env Env) int {
 	if env.ErrTerminal {
 		c.progress.out = env.progress
 	}
-	code, warnings := readPuppetCode(engine)
+	code, warnings := classparams.Read(engine)
 	for _, w := range warnings {
 		c.warn(w)
 	}
-	if code.classes() > 0 {
+	if code.Classes() > 0 {
 		c.code = code
 	}
 	var scopes []hiera.Scope
@@ -137,7 +138,7 @@ func runCheck(args []string, env Env) int {
 		what[1] = "the node with no facts"
 	}
 	if c.code != nil {
-		what = append(what, count(c.code.classes(), "class"))
+		what = append(what, count(c.code.Classes(), "class"))
 	}
 	checked := strings.Join(what[:len(what)-1], ", ") + " and " + what[len(what)-1]
 	notes := ""
@@ -175,8 +176,8 @@ type checker struct {
 	eyaml  hiera.EyamlKeys
 	// eyamlKeyProblem is the first problem with the eyaml keys, to say at the end how to give them.
 	eyamlKeyProblem error
-	code            *puppetCode // the modules' and environment's classes; nil when they define none
-	strict          bool        // a key that names nothing in the code is a problem, not a note
+	code            *classparams.Code // the modules' and environment's classes; nil when they define none
+	strict          bool              // a key that names nothing in the code is a problem, not a note
 	problems        int
 	findings        int // pitfalls the nodes met (finding)
 	notes           int
