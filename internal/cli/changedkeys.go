@@ -123,10 +123,16 @@ func dataWithinRoots(ctx context.Context, engines [2]*hiera.Engine, sides [2]set
 		if err != nil || len(list.Problems) > 0 {
 			return false
 		}
+		var roots []string
+		for _, root := range sideRoots(sides[i]) {
+			if abs, err := filepath.Abs(root); root != "" && err == nil { // data files are named absolute
+				roots = append(roots, abs)
+			}
+		}
 		for _, f := range list.Files {
-			if !slices.ContainsFunc(sideRoots(sides[i]), func(root string) bool {
+			if !slices.ContainsFunc(roots, func(root string) bool {
 				rel, err := filepath.Rel(root, f.File)
-				return root != "" && err == nil && filepath.IsLocal(rel)
+				return err == nil && filepath.IsLocal(rel)
 			}) {
 				return false
 			}

@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
 // The keys a change reaches, and every change after which only comparing every key is right.
@@ -94,5 +97,31 @@ func TestFleetDiffDataOutsideRoots(t *testing.T) {
 		"--facts", filepath.Join(dir, "facts"))
 	if rc != 1 || !strings.Contains(out, "k\n  1 -> 2\n") {
 		t.Errorf("rc %d, %s%s", rc, out, errOut)
+	}
+}
+
+// The data files lie within the roots given relative to the working directory, as a CI job gives
+// them (the engine names data files absolute); a datadir beside them does not.
+func TestDataWithinRoots(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "in", "hiera.yaml"), "version: 5\ndefaults: {datadir: data, data_hash: yaml_data}\nhierarchy:\n  - name: common\n    path: common.yaml\n")
+	writeFile(t, filepath.Join(dir, "in", "data", "common.yaml"), "k: 1\n")
+	writeFile(t, filepath.Join(dir, "out", "hiera.yaml"), "version: 5\ndefaults: {datadir: ../data, data_hash: yaml_data}\nhierarchy:\n  - name: common\n    path: common.yaml\n")
+	writeFile(t, filepath.Join(dir, "data", "common.yaml"), "k: 1\n")
+	wd, _ := os.Getwd()
+	must(t, os.Chdir(dir))
+	defer func() { must(t, os.Chdir(wd)) }()
+	for config, want := range map[string]bool{"in/hiera.yaml": true, "out/hiera.yaml": false} {
+		var sides [2]setup
+		var engines [2]*hiera.Engine
+		for i := range sides {
+			sides[i] = setup{config: config}
+			e, err := sides[i].engine()
+			must(t, err)
+			engines[i] = e
+		}
+		if got := dataWithinRoots(context.Background(), engines, sides, nil); got != want {
+			t.Errorf("%s: %v, want %v", config, got, want)
+		}
 	}
 }
