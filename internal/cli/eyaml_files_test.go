@@ -211,3 +211,28 @@ func mapsEqual(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// A symbolic link under a directory is not followed (it may lead out of the tree); one named is,
+// and the file it names is replaced, the link kept.
+func TestEyamlRecryptSymbolicLinks(t *testing.T) {
+	dir := eyamlDir(t)
+	_, token, _ := eyamlRun(t, dir, "", "encrypt", "-o", "string", "-s", "linked")
+	must(t, os.MkdirAll(filepath.Join(dir, "data"), 0o755))
+	target := filepath.Join(dir, "outside.eyaml")
+	must(t, os.WriteFile(target, []byte("a: "+token), 0o600))
+	link := filepath.Join(dir, "data", "link.eyaml")
+	must(t, os.Symlink(target, link))
+	rc, _, errOut := eyamlRun(t, dir, "", "recrypt", "--to-public-key", "other/public.pem", "data")
+	if before, _ := os.ReadFile(target); rc != 0 || string(before) != "a: "+token || !strings.Contains(errOut, "data/link.eyaml is a symbolic link: skipped") {
+		t.Errorf("under a directory: exit %d, %q; the target changed: %v", rc, errOut, string(before) != "a: "+token)
+	}
+	rc, _, errOut = eyamlRun(t, dir, "", "recrypt", "--to-public-key", "other/public.pem", "data/link.eyaml")
+	after, _ := os.ReadFile(target)
+	fi, err := os.Lstat(link)
+	if rc != 0 || string(after) == "a: "+token || err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("named: exit %d, %q; the target is re-keyed: %v; the link kept: %v", rc, errOut, string(after) != "a: "+token, err == nil && fi.Mode()&os.ModeSymlink != 0)
+	}
+	if st, _ := os.Stat(target); st.Mode().Perm() != 0o600 {
+		t.Errorf("the target's mode %v, want 0600", st.Mode().Perm())
+	}
+}

@@ -19,7 +19,8 @@ file or a directory) again: decrypted with the current private key, encrypted fo
 certificate from createkeys), or for the current public key without --to-public-key, as eyaml
 recrypt does. Every other byte of each file is kept (comments, order, quoting, a block's layout).
 A file is replaced whole (a new file, then a rename) or not at all: one with a value the key cannot
-decrypt, or a read-only one, is reported and left as it is, and the others are still done.
+decrypt, or a read-only one, is reported and left as it is, and the others are still done. A
+symbolic link under a directory is skipped (it may lead out of the tree); one named is followed.
 Exits 1 when any file failed.`
 
 const recryptExample = `  hieraform eyaml createkeys --pkcs7-private-key new/private_key.pkcs7.pem --pkcs7-public-key new/public_key.pkcs7.pem
