@@ -17,7 +17,9 @@ const maxExplanation = 1 << 20
 // explainer observes a search and records its trace, as `puppet lookup --explain` prints it. The
 // search reports what it does (a key searched, a layer, a hierarchy entry or location entered and
 // left, a value found or not) and the explainer alone decides the words and the indentation. A nil
-// *explainer ignores every report, so a lookup without explain pays one nil check per report.
+// *explainer ignores every report, so a lookup without explain pays one nil check per report: the
+// reports made at every key, layer, entry, location and value are small enough for the compiler to
+// inline where the search calls them (a longer one hands its writing to a ...Text method).
 type explainer struct {
 	secret    func() bool // whether the lookup has touched a secret: values are then not shown
 	b         bytes.Buffer
@@ -181,9 +183,12 @@ func (x *explainer) moduleNotFound(module string, confined bool) {
 
 // enterLayer: one layer's hierarchy is searched.
 func (x *explainer) enterLayer(l *layer) {
-	if x == nil {
-		return
+	if x != nil {
+		x.enterLayerText(l)
 	}
+}
+
+func (x *explainer) enterLayerText(l *layer) {
 	x.node("%s", l.name())
 	x.push()
 	x.line("Using configuration %q", l.cfg.Path)
@@ -210,9 +215,12 @@ func (x *explainer) enterEntry(e *entry) {
 // enterLocation: one of the level's locations is read: its resolved path (or URI) and the path
 // as hiera.yaml writes it.
 func (x *explainer) enterLocation(path, original string, uri bool) {
-	if x == nil {
-		return
+	if x != nil {
+		x.enterLocationText(path, original, uri)
 	}
+}
+
+func (x *explainer) enterLocationText(path, original string, uri bool) {
 	if uri {
 		x.node("URI %q", path)
 	} else {
@@ -239,24 +247,34 @@ func (x *explainer) noSuchKey(key string) {
 // found: the location gave the key a value (interpolated).
 func (x *explainer) found(key string, v any) {
 	if x != nil {
-		x.line("Found key: %q value: %s", key, x.show(v))
+		x.foundText(key, v)
 	}
+}
+
+func (x *explainer) foundText(key string, v any) {
+	x.line("Found key: %q value: %s", key, x.show(v))
 }
 
 // enterInterpolation: a string's %{...} are interpolated (the text may be a secret).
 func (x *explainer) enterInterpolation(s string) {
-	if x == nil {
-		return
+	if x != nil {
+		x.enterInterpolationText(s)
 	}
+}
+
+func (x *explainer) enterInterpolationText(s string) {
 	x.line("Interpolation on %s", x.show(s))
 	x.push()
 }
 
 // foundInScope: an interpolation found a variable in the scope.
 func (x *explainer) foundInScope(name string, v any) {
-	if x == nil {
-		return
+	if x != nil {
+		x.foundInScopeText(name, v)
 	}
+}
+
+func (x *explainer) foundInScopeText(name string, v any) {
 	x.line("Global Scope")
 	x.line("  Found key: %q value: %s", name, x.show(v))
 }
@@ -264,9 +282,12 @@ func (x *explainer) foundInScope(name string, v any) {
 // dig: the value found for the root is dug into for the rest of a dotted key, each segment found
 // or not (the trace only: the search digs by itself).
 func (x *explainer) dig(value any, segs []any, key string) {
-	if x == nil {
-		return
+	if x != nil {
+		x.digText(value, segs, key)
 	}
+}
+
+func (x *explainer) digText(value any, segs []any, key string) {
 	parts := make([]string, 0, len(segs)-1)
 	for _, s := range segs[1:] {
 		parts = append(parts, model.ToS(s))
