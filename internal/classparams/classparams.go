@@ -120,6 +120,13 @@ func (c *Code) UnknownKey(key string) (unknown bool, near []string) {
 	return true, hiera.NearestKeys(key, c.moduleKeys[mod])
 }
 
+// UnknownKeyMessage says that key names no class parameter of its module and no key a manifest
+// looks up (UnknownKey).
+func UnknownKeyMessage(key string) string {
+	mod, _, _ := strings.Cut(key, "::")
+	return fmt.Sprintf("key %s names no parameter of a class of module %s and no key its manifests look up", key, mod)
+}
+
 // typeOf is the parameter's declared type, parsed once.
 func (c *Code) typeOf(p *manifest.Param) (*ptype.Type, error) {
 	c.mu.Lock()
@@ -151,9 +158,10 @@ func ClassReference(name string) string {
 // Check checks the value automatic parameter lookup binds to a class parameter on a node (the
 // key's answer, lookup_options applied) against the parameter's declared type: nil when it
 // matches, when the key names no typed parameter, or when it is undef and the parameter has a
-// default (Puppet takes the default). A mismatch is an error with Puppet's message and the key
-// (Hint names the parameter's line); a type that cannot be resolved (an unknown type, an alias
-// loop) an error at the manifest's file and line, without a key. A secret's value is never shown.
+// default (Puppet takes the default). A mismatch is an error with Puppet's message and the key,
+// at the data file and line the value came from (Hint names the parameter's line); a type that
+// cannot be resolved (an unknown type, an alias loop) an error at the manifest's file and line,
+// without a key. A secret's value is never shown.
 func (c *Code) Check(a hiera.NodeAnswer) *model.Error {
 	if a.Err != nil || !a.Result.Found {
 		return nil
@@ -180,6 +188,7 @@ func (c *Code) Check(a hiera.NodeAnswer) *model.Error {
 		msg = fmt.Sprintf("%s: parameter '%s' expects a value of type %s (details withheld: the value is secret)",
 			ClassReference(class.Name), p.Name, t)
 	}
-	return &model.Error{Message: msg, Key: a.Key, ValueFree: secret,
+	e := &model.Error{Message: msg, Key: a.Key, ValueFree: secret,
 		Hint: fmt.Sprintf("The parameter is declared at %s:%d", class.File, p.Line)}
+	return hiera.PlaceAt(e, a.Key, a.Result.Sources)
 }

@@ -277,30 +277,14 @@ func (c *checker) mismatch(err error, t typedKey, scope hiera.Scope) error {
 	return placeAtValue(&placed, t.key, res.Sources)
 }
 
-// placeAtValue places a problem with key's value at the data file and line the value came from:
-// the first (most specific) of its sources that holds the whole key (a dotted key's part may come
-// from a less specific file), else the first without a line. An index into a merged array counts
-// in the merged array, not in any file's: the problem is placed at the array.
+// placeAtValue places a problem with key's value at the data file and line the value came from
+// (hiera.PlaceAt). An index into a merged array counts in the merged array, not in any file's: the
+// problem is placed at the array.
 func placeAtValue(e *model.Error, key string, sources []hiera.Source) *model.Error {
-	if len(sources) == 0 {
-		return e
-	}
-	placed := *e
 	if len(sources) > 1 {
 		key = beforeIndex(key)
 	}
-	s, line := sources[0], 0
-	for _, src := range sources {
-		if l, whole := hiera.KeyLine(src.File, key); whole {
-			s, line = src, l
-			break
-		}
-	}
-	placed.File, placed.Level, placed.Line = s.File, s.Level, line
-	if len(sources) > 1 {
-		placed.Hint = strings.TrimPrefix(placed.Hint+fmt.Sprintf("; the value merges %d files", len(sources)), "; ")
-	}
-	return &placed
+	return hiera.PlaceAt(e, key, sources)
 }
 
 // beforeIndex is key up to its first array index (ntp::servers for ntp::servers.1.name), key when

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/classparams"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
@@ -21,9 +22,7 @@ func (c *checker) checkKeys(f hiera.DataFile, keys []string) {
 			continue
 		}
 		line, _ := hiera.KeyLine(f.File, key)
-		mod, _, _ := strings.Cut(key, "::")
-		e := &model.Error{Message: fmt.Sprintf("key %s names no parameter of a class of module %s and no key its manifests look up", key, mod),
-			File: f.File, Line: line, Level: f.Level, ValueFree: true}
+		e := &model.Error{Message: classparams.UnknownKeyMessage(key), File: f.File, Line: line, Level: f.Level, ValueFree: true}
 		switch {
 		case len(near) > 0:
 			e.Hint = fmt.Sprintf("Did you mean %s?", strings.Join(near, " or "))
@@ -39,12 +38,11 @@ func (c *checker) checkKeys(f hiera.DataFile, keys []string) {
 // checkParam reports a node's value for a class parameter that does not match its declared type,
 // at the value's file and line; a parameter whose type cannot be resolved, at the manifest's.
 func (c *checker) checkParam(node string, a hiera.NodeAnswer) {
-	e := c.code.Check(a)
-	switch {
+	switch e := c.code.Check(a); {
 	case e == nil:
 	case e.Key == "": // the code's problem, whatever the node
 		c.report(e, "", false)
 	default:
-		c.report(placeAtValue(e, a.Key, a.Result.Sources), node, true)
+		c.report(e, node, true)
 	}
 }

@@ -3,6 +3,9 @@ package hiera
 // Lines of data files in errors, found on error paths only: the file is read again.
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
@@ -64,4 +67,26 @@ func KeyLine(file, key string) (line int, whole bool) {
 		return 0, false
 	}
 	return datafile.SourcePathLine(text, segs...)
+}
+
+// PlaceAt places a problem with key's value at the data file and line the value came from: the
+// first of sources (most specific first) whose file holds the whole key, else the first without a
+// line; a value several files merged says so in Hint. e itself is not changed.
+func PlaceAt(e *model.Error, key string, sources []Source) *model.Error {
+	if len(sources) == 0 {
+		return e
+	}
+	placed := *e
+	s, line := sources[0], 0
+	for _, src := range sources {
+		if l, whole := KeyLine(src.File, key); whole {
+			s, line = src, l
+			break
+		}
+	}
+	placed.File, placed.Level, placed.Line = s.File, s.Level, line
+	if len(sources) > 1 {
+		placed.Hint = strings.TrimPrefix(placed.Hint+fmt.Sprintf("; the value merges %d files", len(sources)), "; ")
+	}
+	return &placed
 }

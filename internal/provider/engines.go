@@ -67,6 +67,7 @@ func toProvider(data any) (*providerData, diag.Diagnostics) {
 // every data source naming the same ones shares the parsed configuration and data files instead of
 // reading them again.
 type engineCache struct {
+	params  classParamsCache // check_params: each engine's Puppet code, read once
 	mu      sync.Mutex
 	engines map[engineKey]*hiera.Engine
 	envs    map[string]environmentSeen // environment directories as last looked at

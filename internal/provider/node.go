@@ -119,6 +119,10 @@ func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera
 	for _, w := range res.Warnings {
 		diags.AddWarning("Hiera Warning", w)
 	}
+	var problems map[string]string
+	if m.CheckParams.ValueBool() { // before sources are made relative: the check reads their files
+		problems = pd.paramProblems(engine, res.Answers, &diags)
+	}
 	if base := pd.relativeBase(src); base != "" { // explain_paths, as hiera_lookup's sources
 		for i := range res.Answers {
 			res.Answers[i].Result.Sources = relativeSources(res.Answers[i].Result.Sources, base)
@@ -126,6 +130,9 @@ func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera
 	}
 	addPitfalls(&diags, res.Pitfalls)
 	out, failures, failed := nodeAttributes(res.Answers, req.Keys != nil, configPath)
+	if out.attributes != nil {
+		out.attributes["param_problems"] = appendParamProblems(problems, m.CheckParams.ValueBool())
+	}
 	tflog.Debug(ctx, "hiera node", map[string]any{"sources": configPath, "keys": len(res.Answers), "failed": len(failures) + len(failed)})
 	var listing string
 	if res.ListErr != nil {

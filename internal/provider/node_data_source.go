@@ -27,15 +27,17 @@ type nodeDataSource struct {
 // nodeModel is hiera_node's arguments and results.
 type nodeModel struct {
 	lookupArgs
-	Keys        types.List    `tfsdk:"keys"`
-	Prefixes    types.List    `tfsdk:"prefixes"`
-	Values      types.Dynamic `tfsdk:"values"`
-	JSON        types.String  `tfsdk:"json"`
-	FoundKeys   types.List    `tfsdk:"found_keys"`
-	MissingKeys types.List    `tfsdk:"missing_keys"`
-	SecretKeys  types.List    `tfsdk:"secret_keys"`
-	Sources     types.Map     `tfsdk:"sources"`
-	FailedKeys  types.Map     `tfsdk:"failed_keys"`
+	Keys          types.List    `tfsdk:"keys"`
+	Prefixes      types.List    `tfsdk:"prefixes"`
+	Values        types.Dynamic `tfsdk:"values"`
+	JSON          types.String  `tfsdk:"json"`
+	FoundKeys     types.List    `tfsdk:"found_keys"`
+	MissingKeys   types.List    `tfsdk:"missing_keys"`
+	SecretKeys    types.List    `tfsdk:"secret_keys"`
+	Sources       types.Map     `tfsdk:"sources"`
+	FailedKeys    types.Map     `tfsdk:"failed_keys"`
+	CheckParams   types.Bool    `tfsdk:"check_params"`
+	ParamProblems types.Map     `tfsdk:"param_problems"`
 }
 
 func (d *nodeDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -100,6 +102,8 @@ func nodeSchema() schema.Schema {
 			ElementType: sourcesType,
 			Computed:    true,
 		},
+		"check_params":   checkParamsAttribute,
+		"param_problems": paramProblemsAttribute,
 		"failed_keys": schema.MapAttribute{
 			MarkdownDescription: "Without `keys`: each of the node's keys whose lookup failed, mapped to the error `hiera_lookup` would give for it " +
 				"(never a secret). Such a key is left out of `values`, `json` and `found_keys`, the read still succeeds and one warning names them, " +

@@ -34,7 +34,7 @@ func (o *nodeOutput) size() int64 {
 }
 
 // perNodeAttributes are hiera_nodes' attributes that hold, per node, that node's hiera_node attribute.
-var perNodeAttributes = []string{"json", "found_keys", "missing_keys", "secret_keys", "failed_keys", "sources"}
+var perNodeAttributes = []string{"json", "found_keys", "missing_keys", "secret_keys", "failed_keys", "sources", "param_problems"}
 
 // readNodes answers hiera_nodes' arguments in m. scope, when not nil, is m's facts and scope
 // converted already (scopeCache): what every node shares.
@@ -61,7 +61,7 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 	defer stop()
 	fleet.Each(reading, len(nodes), func(i int) {
 		n := nodes[i]
-		nm := nodeModel{lookupArgs: m.lookupArgs, Keys: m.Keys, Prefixes: m.Prefixes}
+		nm := nodeModel{lookupArgs: m.lookupArgs, Keys: m.Keys, Prefixes: m.Prefixes, CheckParams: m.CheckParams}
 		s := hiera.Scope{Facts: overlay(shared.Facts, n.Facts), Vars: withCertname(shared.Vars, n.Name)}
 		outs[i], nodeDiags[i] = pd.readNode(reading, &nm, &s)
 		if held.Add(outs[i].size()) > maxFleetBytes {
@@ -83,6 +83,9 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 	}
 	tflog.Debug(ctx, "hiera nodes", map[string]any{"nodes": len(nodes)})
 	out, err := fleetAttributes(nodes, outs)
+	if err == nil && !m.CheckParams.ValueBool() {
+		out.attributes["param_problems"] = wire.AppendNil(nil) // not checked: null, not a map of nulls
+	}
 	if err != nil {
 		diags.AddError("Value Conversion Error", "An unexpected error was encountered putting the nodes' attributes together. "+
 			"This is always an error in the provider. Please report the following to the provider developer:\n\n"+err.Error())

@@ -28,19 +28,21 @@ type nodesDataSource struct {
 // nodesModel is hiera_nodes' arguments and results.
 type nodesModel struct {
 	lookupArgs
-	FactsDir    types.String  `tfsdk:"facts_dir"`
-	Nodes       types.Dynamic `tfsdk:"nodes"`
-	Select      types.List    `tfsdk:"select"`
-	Keys        types.List    `tfsdk:"keys"`
-	Prefixes    types.List    `tfsdk:"prefixes"`
-	NodeNames   types.List    `tfsdk:"node_names"`
-	Values      types.Dynamic `tfsdk:"values"`
-	JSON        types.Map     `tfsdk:"json"`
-	FoundKeys   types.Map     `tfsdk:"found_keys"`
-	MissingKeys types.Map     `tfsdk:"missing_keys"`
-	SecretKeys  types.Map     `tfsdk:"secret_keys"`
-	FailedKeys  types.Map     `tfsdk:"failed_keys"`
-	Sources     types.Map     `tfsdk:"sources"`
+	FactsDir      types.String  `tfsdk:"facts_dir"`
+	Nodes         types.Dynamic `tfsdk:"nodes"`
+	Select        types.List    `tfsdk:"select"`
+	Keys          types.List    `tfsdk:"keys"`
+	Prefixes      types.List    `tfsdk:"prefixes"`
+	NodeNames     types.List    `tfsdk:"node_names"`
+	Values        types.Dynamic `tfsdk:"values"`
+	JSON          types.Map     `tfsdk:"json"`
+	FoundKeys     types.Map     `tfsdk:"found_keys"`
+	MissingKeys   types.Map     `tfsdk:"missing_keys"`
+	SecretKeys    types.Map     `tfsdk:"secret_keys"`
+	FailedKeys    types.Map     `tfsdk:"failed_keys"`
+	Sources       types.Map     `tfsdk:"sources"`
+	CheckParams   types.Bool    `tfsdk:"check_params"`
+	ParamProblems types.Map     `tfsdk:"param_problems"`
 }
 
 func (d *nodesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -97,8 +99,12 @@ func nodesSchema() schema.Schema {
 			Optional:    true,
 			Validators:  keyListValidators,
 		},
-		"keys":     node["keys"],
-		"prefixes": node["prefixes"],
+		"keys":         node["keys"],
+		"prefixes":     node["prefixes"],
+		"check_params": node["check_params"],
+		"param_problems": perNode("param_problems", "with `check_params`, each key whose value does not match the declared type of "+
+			"the class parameter it binds to, or names no parameter near one, mapped to Puppet's message; null without `check_params`",
+			types.MapType{ElemType: types.StringType}),
 		"node_names": schema.ListAttribute{
 			MarkdownDescription: "The names of the nodes read, sorted.",
 			ElementType:         types.StringType,
