@@ -19,7 +19,8 @@ import (
 // in ONE hiera_nodes through the served provider, its facts in a directory of one file per node, as
 // scripts/bench-e2e.sh plans it: the 4 keys of every node, and whole nodes (every key). Each read
 // is a new provider's, as in a plan. cpu-ms/read is the process's CPU per read (every core),
-// state-MB the read's state, maxrss-MB the process's peak RSS.
+// state-MB the read's state (0: the fleet's answers outgrew maxFleetBytes, and the read stopped
+// there), maxrss-MB the process's peak RSS.
 //
 //	go test ./internal/provider -run '^$' -bench ServeNodes -benchtime 3x
 //	HIERAFORM_BENCH_NODES=10000 go test ./internal/provider -run '^$' -bench 'ServeNodes/whole' -benchtime 1x
@@ -83,7 +84,11 @@ func (s *benchServer) readState(b *testing.B, typeName string, cfg *tfprotov6.Dy
 		b.Fatalf("ValidateDataResourceConfig: %v %v", err, v.Diagnostics)
 	}
 	r, err := s.srv.ReadDataSource(b.Context(), &tfprotov6.ReadDataSourceRequest{TypeName: typeName, Config: cfg})
-	if err != nil || len(r.Diagnostics) > 0 || r.State == nil {
+	switch {
+	case err == nil && len(r.Diagnostics) == 1 && r.Diagnostics[0].Summary == "Hiera Nodes Too Large":
+		b.Log(r.Diagnostics[0].Detail) // the bound, measured: maxrss-MB is what reaching it took
+		return 0
+	case err != nil || len(r.Diagnostics) > 0 || r.State == nil:
 		b.Fatalf("ReadDataSource: %v %v", err, r.Diagnostics)
 	}
 	return len(r.State.MsgPack)

@@ -191,29 +191,37 @@ func SpliceState(config []byte, wanted int, replace func(name []byte) ([]byte, b
 	if at == 0 {
 		return nil, false
 	}
-	out := make([]byte, 0, len(config)+256)
-	out = append(out, config[:at]...)
-	replaced := 0
+	// The pieces of the state in order, then one buffer of their size: a fleet's state is hundreds
+	// of megabytes, which appending would copy and double.
+	pieces := make([][]byte, 0, 2*n+1)
+	pieces = append(pieces, config[:at])
+	size, replaced := at, 0
 	for range n {
 		name, keyLen := msgpackText(config[at:])
 		if keyLen == 0 {
 			return nil, false
 		}
-		out = append(out, config[at:at+keyLen]...)
-		at += keyLen
-		valueLen := MsgpackLen(config[at:])
+		valueLen := MsgpackLen(config[at+keyLen:])
 		if valueLen == 0 {
 			return nil, false
 		}
+		value := config[at+keyLen : at+keyLen+valueLen]
 		if v, ok := replace(name); ok {
-			out = append(out, v...)
+			value = v
 			replaced++
-		} else {
-			out = append(out, config[at:at+valueLen]...)
 		}
-		at += valueLen
+		pieces = append(pieces, config[at:at+keyLen], value)
+		size += keyLen + len(value)
+		at += keyLen + valueLen
 	}
-	return out, at == len(config) && replaced == wanted
+	if at != len(config) || replaced != wanted {
+		return nil, false
+	}
+	out := make([]byte, 0, size)
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return out, true
 }
 
 // mapHeader reads a msgpack map header: its number of pairs and length (0: not a map).
