@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
@@ -131,19 +132,26 @@ func (d *nodeDataSource) Configure(_ context.Context, req datasource.ConfigureRe
 
 // Read is the framework's read; the server reads hiera_node directly (protocol.go) with the same readNode.
 func (d *nodeDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m nodeModel
+	readWhole(ctx, d.data, nodeSchema(), req, resp, func(m *nodeModel) (nodeOutput, diag.Diagnostics) { return d.data.readNode(ctx, m, nil) })
+}
+
+// readWhole is the framework's Read of hiera_node and hiera_nodes: the configuration into a model
+// M, read answers it, and its computed attributes are decoded into the model for the state.
+func readWhole[M any](ctx context.Context, pd *providerData, sch schema.Schema, req datasource.ReadRequest, resp *datasource.ReadResponse,
+	read func(*M) (nodeOutput, diag.Diagnostics)) {
+	var m M
 	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
-	if d.data != nil && d.data.unknown && req.ClientCapabilities.DeferralAllowed {
+	if pd != nil && pd.unknown && req.ClientCapabilities.DeferralAllowed {
 		resp.Deferred = &datasource.Deferred{Reason: datasource.DeferredReasonProviderConfigUnknown}
 		return
 	}
-	out, diags := d.data.readNode(ctx, &m, nil)
+	out, diags := read(&m)
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(setComputed(ctx, nodeSchema(), out, &m)...)
+	resp.Diagnostics.Append(setComputed(ctx, sch, out, &m)...)
 	if !resp.Diagnostics.HasError() {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	}

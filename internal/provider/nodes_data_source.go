@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
@@ -144,20 +145,5 @@ func (d *nodesDataSource) Configure(_ context.Context, req datasource.ConfigureR
 
 // Read is the framework's read; the server reads hiera_nodes directly (protocol.go) with the same readNodes.
 func (d *nodesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m nodesModel
-	if resp.Diagnostics.Append(req.Config.Get(ctx, &m)...); resp.Diagnostics.HasError() {
-		return
-	}
-	if d.data != nil && d.data.unknown && req.ClientCapabilities.DeferralAllowed {
-		resp.Deferred = &datasource.Deferred{Reason: datasource.DeferredReasonProviderConfigUnknown}
-		return
-	}
-	out, diags := d.data.readNodes(ctx, &m, nil)
-	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(setComputed(ctx, nodesSchema(), out, &m)...)
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-	}
+	readWhole(ctx, d.data, nodesSchema(), req, resp, func(m *nodesModel) (nodeOutput, diag.Diagnostics) { return d.data.readNodes(ctx, m, nil) })
 }
