@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
 	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
@@ -131,6 +133,11 @@ func editInEditor(text string, env Env) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// A hangup (the terminal closed) or a kill while the editor is open would end hieraform before
+	// its cleanup: the signal goes to the editor instead, and the plaintext is removed once it ends.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGHUP, syscall.SIGTERM, os.Interrupt)
+	defer signal.Stop(signals)
 	dir, err := os.MkdirTemp("", "hieraform-eyaml-edit-") // mode 0700: only its owner lists it
 	if err != nil {
 		return "", fmt.Errorf("cannot create a private temporary directory: %w", err)
@@ -152,7 +159,7 @@ func editInEditor(text string, env Env) (string, error) {
 	// last argument, passed as "$1" so that no path is parsed by the shell.
 	cmd := exec.Command("/bin/sh", "-c", editor+` "$1"`, "sh", file)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = env.Stdin, unescaped(env.Stdout), unescaped(env.Stderr) // the terminal itself
-	if err := cmd.Run(); err != nil {
+	if err := runForwarding(cmd, signals); err != nil {
 		return "", fmt.Errorf("the editor %q failed (%v); nothing written", editor, err)
 	}
 	b, err := boundedfile.Read(file, maxEyamlInput)
@@ -161,6 +168,26 @@ func editInEditor(text string, env Env) (string, error) {
 	}
 	size = max(size, len(b))
 	return string(b), nil
+}
+
+// runForwarding runs cmd, passing it the signals that arrive meanwhile (an interrupt from the
+// terminal reached the editor already: the editor decides what it means).
+func runForwarding(cmd *exec.Cmd, signals <-chan os.Signal) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case sig := <-signals:
+			if sig != os.Interrupt {
+				_ = cmd.Process.Signal(sig)
+			}
+		}
+	}
 }
 
 // unescaped is w without the escaping Run puts on a terminal: an editor draws on the terminal.

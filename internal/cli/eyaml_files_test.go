@@ -2,8 +2,10 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -234,5 +236,36 @@ func TestEyamlRecryptSymbolicLinks(t *testing.T) {
 	}
 	if st, _ := os.Stat(target); st.Mode().Perm() != 0o600 {
 		t.Errorf("the target's mode %v, want 0600", st.Mode().Perm())
+	}
+}
+
+// A terminal closed (SIGHUP) or a kill (SIGTERM) while the editor is open leaves no plaintext
+// behind, as the gem's ensure removes its file: hieraform passes the signal to the editor and cleans
+// up once it has gone. The edit runs in a child process of this test, which the signal would kill.
+func TestEyamlEditSignalLeavesNoPlaintext(t *testing.T) {
+	if os.Getenv("HIERAFORM_TEST_EDIT_SIGNAL") != "" {
+		dir := eyamlDir(t)
+		path, before := encryptedFile(t, dir)
+		must(t, os.Setenv("HIERAFORM_TEST_PID", strconv.Itoa(os.Getpid())))
+		editorScript(t, dir, `kill -$HIERAFORM_TEST_SIGNAL $HIERAFORM_TEST_PID; sleep 1`)
+		rc, _, errOut := eyamlRun(t, dir, "", "edit", path)
+		if after, _ := os.ReadFile(path); rc != 1 || !strings.Contains(errOut, "nothing written") || string(after) != before {
+			t.Errorf("exit %d, %q; want 1, the editor failed, the file unchanged", rc, errOut)
+		}
+		return
+	}
+	for _, sig := range []string{"HUP", "TERM"} {
+		t.Run(sig, func(t *testing.T) {
+			tmp := t.TempDir()
+			child := exec.Command(os.Args[0], "-test.run=^TestEyamlEditSignalLeavesNoPlaintext$")
+			child.Env = append(os.Environ(), "HIERAFORM_TEST_EDIT_SIGNAL=1", "HIERAFORM_TEST_SIGNAL="+sig, "TMPDIR="+tmp)
+			out, err := child.CombinedOutput()
+			if err != nil {
+				t.Errorf("the edit on SIG%s: %v\n%s", sig, err, out)
+			}
+			if left, _ := filepath.Glob(filepath.Join(tmp, "hieraform-eyaml-edit-*", "*")); len(left) > 0 {
+				t.Errorf("plaintext left behind: %v", left)
+			}
+		})
 	}
 }
