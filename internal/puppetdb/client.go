@@ -103,9 +103,19 @@ func (c *Client) URL() string { return c.base }
 
 // redact drops user information from a URL for messages.
 func redact(raw string) string {
-	if u, err := url.Parse(raw); err == nil && u.User != nil {
+	u, err := url.Parse(raw)
+	if err == nil && u.User != nil {
 		u.User = nil
 		return u.String()
+	}
+	if err != nil { // unparsed: whatever precedes its last '@' may be user information
+		if at := strings.LastIndexByte(raw, '@'); at >= 0 {
+			scheme, _, found := strings.Cut(raw, "://")
+			if found && len(scheme) < at {
+				return scheme + "://" + raw[at+1:]
+			}
+			return raw[at+1:]
+		}
 	}
 	return raw
 }

@@ -464,6 +464,7 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{"no scheme", Config{URL: "puppetdb:8081"}, "PuppetDB puppetdb:8081: not an http:// or https:// URL"},
 		{"password in URL", Config{URL: "ftp://u:hunter2@puppetdb"}, "PuppetDB ftp://puppetdb: not an http:// or https:// URL"},
+		{"password in a URL that does not parse", Config{URL: "https://u:hunter2@[::1"}, "PuppetDB https://[::1: not an http:// or https:// URL"},
 		{"TLS over http", Config{URL: "http://puppetdb:8080", CACertPEM: ca.pem}, "but the URL is not https://"},
 		{"both forms", Config{URL: "https://puppetdb", Key: "/k", KeyPEM: client.keyPEM}, "give key or key_pem, not both"},
 		{"cert without key", Config{URL: "https://puppetdb", CertPEM: client.certPEM}, "a client certificate (cert_pem) needs its key"},
