@@ -9,12 +9,15 @@ terraform {
 
 provider "hiera" {
   config = "${path.module}/hiera.yaml"
-  # The node's facts as Facter reports them (`facter -j > facts/web01.json` on the node); its fqdn
-  # fact gives trusted.certname. A role of our own goes over them.
+  # The node's facts as Facter 4 prints them (`facter -j > facts/web01.json` on the node). A role of
+  # our own goes over them.
   facts_file = "${path.module}/facts/web01.json"
   facts      = { role = "web" }
   scope = {
     environment = "production"
+    # The node's certname, as its certificate names it: facter -j prints none (without it, the
+    # networking.fqdn fact names the node, with a warning that says so).
+    trusted = { certname = "web01.example.com" }
   }
 }
 
