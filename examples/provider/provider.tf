@@ -19,9 +19,13 @@ provider "hiera" {
   # `facter --yaml --show-legacy`) prints on the node, saved beside the configuration, in the
   # file's order; facts of your own are merged over them. The hierarchy sees them as
   # %{facts.os.family}, and as top-scope variables %{role} / %{::role}; trusted.certname comes
-  # from the fqdn fact.
+  # from the clientcert or fqdn fact, else (Facter 4's facter -j) networking.fqdn, with a warning.
   facts_file = "${path.module}/facts/web01.yaml"
   facts      = { role = "web" }
+
+  # A data source with a facts_file of its own answers for that file's node: its facts replace
+  # these (web01's role does not leak into db01). true merges them over these instead.
+  # facts_file_merge = true
 
   # Other top-scope variables the hierarchy uses.
   scope = {

@@ -140,9 +140,11 @@ func argumentAttributes() map[string]schema.Attribute {
 			Optional:            true,
 		},
 		"facts_file": schema.StringAttribute{
-			MarkdownDescription: factsFileDescription + " Merged over the provider's facts (its `facts_file` and `facts`), top-level key by key.",
-			Optional:            true,
-			Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			MarkdownDescription: factsFileDescription + " Replaces the provider's facts (its `facts_file` and `facts`): the file names " +
+				"this data source's node, and none of the provider's node's facts leak into it (a warning says so); with the provider's " +
+				"`facts_file_merge = true` it is merged over them, top-level key by key.",
+			Optional:   true,
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 		},
 		"scope": schema.DynamicAttribute{
 			MarkdownDescription: scopeDescription + " Merged over the provider's `scope`, top-level key by key.",

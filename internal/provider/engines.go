@@ -29,9 +29,12 @@ type providerData struct {
 	environment string
 	modulepath  []string
 	facts       *model.Hash // the provider's facts (its facts_file's under them); nil when unset
-	scope       *model.Hash
-	eyaml       hiera.EyamlKeys // the provider's eyaml block
-	pitfalls    bool            // pitfall_warnings: ask the engine for pitfalls and warn about them
+	// factsFileMerge is facts_file_merge: a data source's facts_file merges over facts (else it
+	// replaces them: the file names another node).
+	factsFileMerge bool
+	scope          *model.Hash
+	eyaml          hiera.EyamlKeys // the provider's eyaml block
+	pitfalls       bool            // pitfall_warnings: ask the engine for pitfalls and warn about them
 	// explainPaths is the provider's explain_paths ("" for the default, absolute).
 	explainPaths string
 	// unknown is set when a provider argument is not known yet (it depends on something computed

@@ -10,11 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // factsSite is a hierarchy that shows which facts a node got: mapped_paths over the hash fact
@@ -79,15 +82,17 @@ data "hiera_array" "roles" {
 	})
 }
 
-// The provider's facts_file, then its facts, then the data source's facts_file, then its facts:
-// each merged over the one before, top-level key by key; every data source kind takes it.
+// The provider's facts_file, then its facts, each merged over the one before, top-level key by key;
+// a data source's facts_file replaces them (it names another node: none of the provider's node's
+// facts leak into it, a warning says so), or with facts_file_merge = true is merged over them;
+// then the data source's facts. Every data source kind takes it.
 func TestFactsFile_layering(t *testing.T) {
 	dir := factsSite(t)
-	unitTest(t, resource.TestStep{
-		Config: `provider "hiera" {
+	config := func(merge string) string {
+		return `provider "hiera" {
   config     = "` + dir + `/hiera.yaml"
   facts_file = "` + dir + `/facts/web01.json"
-  facts      = { role = "provider" }
+  facts      = { role = "provider" }` + merge + `
 }
 data "hiera_lookup" "provider_only" {
   key = "who"
@@ -113,17 +118,51 @@ data "hiera_node" "db01" {
   keys       = ["who", "first_role"]
   facts_file = "` + dir + `/facts/db01.yaml"
 }
-`,
+`
+	}
+	unitTest(t, resource.TestStep{
+		Config: config(""),
 		ConfigStateChecks: []statecheck.StateCheck{
 			expect("data.hiera_lookup.provider_only", "value", str("web01 Debian provider")),
-			// db01's file has no roles: the provider's file still gives them
 			expect("data.hiera_lookup.own_file", "value", str("db01 RedHat db")),
 			expect("data.hiera_lookup.own_file_and_facts", "value", str("db02 RedHat db")),
 			expect("data.hiera_hash.node", "value", obj(map[string]knownvalue.Check{"host": str("db01"), "family": str("RedHat")})),
 			expect("data.hiera_secret.password", "value", str("db01-pw")),
+			// db01's file has no roles, and web01's do not leak in
+			expect("data.hiera_node.db01", "json", str(`{"who":"db01 RedHat db"}`)),
+		},
+	}, resource.TestStep{
+		Config: config("\n  facts_file_merge = true"),
+		ConfigStateChecks: []statecheck.StateCheck{
+			expect("data.hiera_lookup.own_file", "value", str("db01 RedHat db")),
+			// merged: web01's file still gives the roles db01's lacks
 			expect("data.hiera_node.db01", "json", str(`{"who":"db01 RedHat db","first_role":"zeta"}`)),
 		},
 	})
+}
+
+// A data source's facts_file over the provider's facts is a warning on facts_file naming the
+// file, unless the provider merges them (facts_file_merge); without provider facts, none.
+func TestFactsFile_replacesWarning(t *testing.T) {
+	dir := factsSite(t)
+	providerFacts, err := toHash(map[string]any{"role": "provider"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		facts *model.Hash
+		merge bool
+		warns bool
+	}{{providerFacts, false, true}, {providerFacts, true, false}, {nil, false, false}} {
+		pd := &providerData{engines: newEngineCache(), factsFiles: newFactsFileCache(), config: dir + "/hiera.yaml", facts: tc.facts, factsFileMerge: tc.merge}
+		args := lookupArgs{Facts: types.DynamicNull(), Scope: types.DynamicNull(), FactsFile: types.StringValue(dir + "/facts/db01.yaml")}
+		diags := pd.factsFileReplaces(&args)
+		warned := len(diags.Warnings()) == 1 && diags.Warnings()[0].Summary() == "Provider Facts Replaced" &&
+			strings.Contains(diags.Warnings()[0].Detail(), dir+"/facts/db01.yaml replace the provider's facts")
+		if warned != tc.warns || len(diags) > 1 {
+			t.Errorf("provider facts %v, merge %v: %v", tc.facts != nil, tc.merge, diags)
+		}
+	}
 }
 
 func TestFactsFile_ephemeral(t *testing.T) {

@@ -227,6 +227,7 @@ func (pd *providerData) request(ctx context.Context, kind lookupVariant, m *look
 	} else {
 		req.Scope, diags = pd.engineScope(ctx, &m.lookupArgs)
 	}
+	diags.Append(pd.factsFileReplaces(&m.lookupArgs)...)
 	if !m.DefaultValue.IsNull() && !m.DefaultValue.IsUnderlyingValueNull() {
 		g, err := fromAttr(ctx, m.DefaultValue, path.Root("default_value"))
 		if err == nil {
@@ -256,13 +257,17 @@ func (pd *providerData) engineScope(ctx context.Context, m *lookupArgs) (hiera.S
 		diags.AddAttributeError(path.Root("facts_file"), "Invalid Facts File", err.Error())
 	}
 	var s hiera.Scope
+	providerFacts := pd.facts
+	if fileFacts != nil && !pd.factsFileMerge { // the file names the node: its facts alone (factsFileReplaces)
+		providerFacts = nil
+	}
 	for _, a := range []struct {
 		name     string
 		val      types.Dynamic
 		provider *model.Hash
 		file     *model.Hash
 		out      **model.Hash
-	}{{"facts", m.Facts, pd.facts, fileFacts, &s.Facts}, {"scope", m.Scope, pd.scope, nil, &s.Vars}} {
+	}{{"facts", m.Facts, providerFacts, fileFacts, &s.Facts}, {"scope", m.Scope, pd.scope, nil, &s.Vars}} {
 		own, err := objectArg(ctx, a.val, path.Root(a.name))
 		if err == nil {
 			*a.out, err = withOwn(a.provider, a.file, own)
@@ -272,6 +277,21 @@ func (pd *providerData) engineScope(ctx context.Context, m *lookupArgs) (hiera.S
 		}
 	}
 	return s, diags
+}
+
+// factsFileReplaces warns that a data source's facts_file replaces the provider's facts (unless
+// facts_file_merge): one provider answering for many nodes would otherwise give each the
+// provider's node's facts where its file has none.
+func (pd *providerData) factsFileReplaces(m *lookupArgs) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if m.FactsFile.IsNull() || m.FactsFile.IsUnknown() || pd.facts == nil || pd.factsFileMerge {
+		return diags
+	}
+	diags.AddAttributeWarning(path.Root("facts_file"), "Provider Facts Replaced",
+		fmt.Sprintf("The facts of %s replace the provider's facts (its facts_file and facts) for this data source: the file names "+
+			"its own node, and no fact of the provider's node (a role, a datacenter) leaks into it. Set facts_file_merge = true "+
+			"in the provider block to merge the file's facts over the provider's instead.", m.FactsFile.ValueString()))
+	return diags
 }
 
 // toHash converts an object argument for the engine; nil stays nil (the argument is not set).

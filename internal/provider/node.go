@@ -101,6 +101,7 @@ func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera
 		req.Scope, scopeDiags = pd.engineScope(ctx, &m.lookupArgs)
 		diags.Append(scopeDiags...)
 	}
+	diags.Append(pd.factsFileReplaces(&m.lookupArgs)...)
 	src, srcDiags := pd.sources(&m.lookupArgs)
 	if diags.Append(srcDiags...); diags.HasError() {
 		return out, diags

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/fleet"
@@ -46,6 +47,7 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 	if diags.HasError() {
 		return out, diags
 	}
+	diags.Append(pd.factsFileReplaces(&m.lookupArgs)...)
 	shared := scope
 	if shared == nil {
 		s, scopeDiags := pd.engineScope(ctx, &m.lookupArgs)
@@ -62,6 +64,7 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 	fleet.Each(reading, len(nodes), func(i int) {
 		n := nodes[i]
 		nm := nodeModel{lookupArgs: m.lookupArgs, Keys: m.Keys, Prefixes: m.Prefixes, CheckParams: m.CheckParams}
+		nm.FactsFile = types.StringNull() // read into shared already: its warning is the fleet's, once
 		s := hiera.Scope{Facts: overlay(shared.Facts, n.Facts), Vars: withCertname(shared.Vars, n.Name)}
 		outs[i], nodeDiags[i] = pd.readNode(reading, &nm, &s)
 		if held.Add(outs[i].size()) > maxFleetBytes {

@@ -73,7 +73,9 @@ func nodesSchema() schema.Schema {
 		},
 		"facts_file": schema.StringAttribute{
 			MarkdownDescription: "A facts file every node gets, below `facts` and each node's own facts (read as `facts_file` on " +
-				"`hiera_node`). Merged over the provider's facts, top-level key by key.",
+				"`hiera_node`). Replaces the provider's facts (its `facts_file` and `facts`), as a data source's `facts_file` does: " +
+				"none of the provider's node's facts leak into the fleet (a warning says so); with the provider's " +
+				"`facts_file_merge = true` it is merged over them, top-level key by key.",
 			Optional:   true,
 			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 		},

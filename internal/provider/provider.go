@@ -55,6 +55,7 @@ type hieraProviderModel struct {
 	ExplainPaths    types.String        `tfsdk:"explain_paths"`
 	Eyaml           *providerEyamlModel `tfsdk:"eyaml"`
 	PitfallWarnings types.Bool          `tfsdk:"pitfall_warnings"`
+	FactsFileMerge  types.Bool          `tfsdk:"facts_file_merge"`
 }
 
 func (p *hieraProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -92,6 +93,13 @@ func (p *hieraProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"scope": schema.DynamicAttribute{MarkdownDescription: scopeDescription, Optional: true},
+			"facts_file_merge": schema.BoolAttribute{
+				MarkdownDescription: "What a data source's own `facts_file` does with the provider's facts (`facts_file` and `facts`). " +
+					"By default it replaces them: the file names another node, whose facts are the file's alone (the provider's node's " +
+					"`role` does not leak into it), and a warning says so. `true` merges the file's facts over the provider's, top-level " +
+					"key by key, for a file that adds facts to the provider's node.",
+				Optional: true,
+			},
 			"pitfall_warnings": schema.BoolAttribute{
 				MarkdownDescription: "Warn about silent traps that Puppet has too, where the answer is Puppet's but likely not what was meant: " +
 					"a fact with a dot in its name (`\"os.family\"`), a fact or variable that a hierarchy path or a value interpolates but " +
@@ -119,7 +127,7 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	}
 	withEnvDefaults(ctx, &m, os.Getenv)
 	pd := &providerData{engines: p.engines, factsFiles: p.factsFiles, config: m.Config.ValueString(), environment: m.Environment.ValueString(),
-		pitfalls: m.PitfallWarnings.IsNull() || m.PitfallWarnings.ValueBool()}
+		pitfalls: m.PitfallWarnings.IsNull() || m.PitfallWarnings.ValueBool(), factsFileMerge: m.FactsFileMerge.ValueBool()}
 	pd.unknown = m.Config.IsUnknown() || m.Environment.IsUnknown() || m.ExplainPaths.IsUnknown()
 	switch pd.explainPaths = m.ExplainPaths.ValueString(); pd.explainPaths {
 	case "", explainAbsolute, explainRelative:
