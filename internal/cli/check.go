@@ -270,6 +270,9 @@ func (c *checker) mismatch(err error, t typedKey, scope hiera.Scope) error {
 	placed := *he
 	placed.Key = t.key
 	placed.Hint = fmt.Sprintf("The types file's line %d wants %s", t.line, t.typ)
+	if he.Hint != "" { // the engine's (a Sensitive value: write Sensitive[...])
+		placed.Hint += ". " + he.Hint
+	}
 	res, lerr := c.engine.Lookup(context.Background(), hiera.Request{Key: t.key, Scope: scope, EyamlKeys: c.eyaml})
 	if lerr != nil {
 		return &placed

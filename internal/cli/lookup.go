@@ -106,6 +106,9 @@ func runLookup(args []string, env Env) int {
 	if !res.Found && !req.HasDefault {
 		_, _ = fmt.Fprintf(env.Stderr, "Error: Function lookup() did not find a value for the name '%s' (%s; searched %s)\n",
 			strings.Join(keys, "', '"), st.describe(), searched(res.Searched))
+		if miss, err := engine.ExplainMiss(context.Background(), req); err == nil && len(miss.Suggestions) > 0 {
+			_, _ = fmt.Fprintf(env.Stderr, "Did you mean '%s'?\n", strings.Join(miss.Suggestions, "', '"))
+		}
 		return exitAnswer
 	}
 	value := res.Value

@@ -173,3 +173,15 @@ hierarchy:
 		}
 	}
 }
+
+// A key not found with a typo names the nearest keys the node's data has, as the provider does.
+func TestLookupDidYouMean(t *testing.T) {
+	dir := siteDir(t)
+	rc, out, errOut := run(t, "lookup", "greetin", "--config", filepath.Join(dir, "hiera.yaml"), "--facts", filepath.Join(dir, "web01.json"))
+	if rc != 1 || out != "" || !strings.Contains(errOut, "did not find a value for the name 'greetin'") || !strings.HasSuffix(errOut, "\nDid you mean 'greeting'?\n") {
+		t.Errorf("rc %d, stdout %q, stderr %q", rc, out, errOut)
+	}
+	if _, _, errOut := run(t, "lookup", "zzzzzzzz", "--config", filepath.Join(dir, "hiera.yaml")); strings.Contains(errOut, "Did you mean") {
+		t.Errorf("nothing near: %q", errOut)
+	}
+}

@@ -82,7 +82,10 @@ func runNode(args []string, env Env) int {
 		return fail(err)
 	}
 	_, _ = env.Stdout.Write(text)
-	if len(node.secret) > 0 {
+	switch {
+	case len(node.secret) > 0 && *withSources:
+		_, _ = fmt.Fprintf(env.Stderr, "Note: secret keys, their values redacted (%q): %s\n", redacted, strings.Join(node.secret, ", "))
+	case len(node.secret) > 0:
 		_, _ = fmt.Fprintf(env.Stderr, "Note: secret keys left out: %s\n", strings.Join(node.secret, ", "))
 	}
 	if len(node.missing) > 0 && req.Keys != nil {

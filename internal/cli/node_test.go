@@ -27,6 +27,12 @@ func TestNode(t *testing.T) {
 	if !strings.Contains(out, `"port":{"value":8080,"sources":[{"layer":"global","module":"","level":"node","file":"`) || rc != 0 {
 		t.Errorf("--sources: rc %d, %s", rc, out)
 	}
+	// --sources lists a secret key, redacted: the note says so, not that it is left out
+	rc, out, errOut = run(t, "node", "--config", cfg, "--facts", facts, "--keys", "secret", "--sources", "--render-as", "json")
+	if rc != 0 || !strings.Contains(out, `"secret":{"value":"Sensitive [value redacted]"`) ||
+		!strings.Contains(errOut, `Note: secret keys, their values redacted ("Sensitive [value redacted]"): secret`) || strings.Contains(out+errOut, "hunter2") {
+		t.Errorf("--sources with a secret: rc %d, %s, stderr %s", rc, out, errOut)
+	}
 	rc, _, errOut = run(t, "node", "--config", cfg, "--facts", filepath.Join(dir, "bad.yaml"))
 	if rc != 1 || !strings.Contains(errOut, "bad.yaml, line 2") {
 		t.Errorf("bad facts: rc %d, %q", rc, errOut)

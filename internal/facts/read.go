@@ -123,13 +123,21 @@ func ReadFile(path string) (*Node, error) {
 func Parse(file string, data []byte) (*Node, error) {
 	var v any
 	var err error
-	if isJSON(file, data) {
+	asJSON := isJSON(file, data)
+	if asJSON {
 		v, err = datafile.ParseJSON(data)
 	} else {
 		v, err = datafile.ParseFactsYAML(puppetCacheAsPlain(data), MaxFileSize)
 	}
 	if err != nil {
-		return nil, positioned(file, err)
+		e := positioned(file, err)
+		if asJSON {
+			e.Msg = "read as JSON " + jsonReason(file) + ": " + e.Msg
+			if _, yamlErr := datafile.ParseFactsYAML(puppetCacheAsPlain(data), MaxFileSize); yamlErr == nil {
+				e.Msg += " (the text is YAML: name the file .yaml)"
+			}
+		}
+		return nil, e
 	}
 	n, msg := unwrap(v)
 	if msg != "" {
@@ -137,6 +145,14 @@ func Parse(file string, data []byte) (*Node, error) {
 	}
 	n.File = file
 	return n, nil
+}
+
+// jsonReason says why a file is read as JSON (isJSON).
+func jsonReason(file string) string {
+	if strings.EqualFold(filepath.Ext(file), ".json") {
+		return "(its name ends in .json)"
+	}
+	return "(its text starts with { or [)"
 }
 
 func isJSON(file string, data []byte) bool {

@@ -215,3 +215,18 @@ func TestCertname(t *testing.T) {
 		}
 	}
 }
+
+// A file read as JSON says why, and that its text is YAML when it is (facter --yaml saved as .json).
+func TestParseSaysJSON(t *testing.T) {
+	for _, tc := range []struct{ file, text, want string }{
+		{"web01.json", "os:\n  family: Debian\n", "facts file web01.json, line 1, column 1: read as JSON (its name ends in .json): "},
+		{"web01.json", "{\"os\": \n", "read as JSON (its name ends in .json): "},
+		{"web01.facts", "{os: [Debian\n", "read as JSON (its text starts with { or [): "},
+	} {
+		_, err := Parse(tc.file, []byte(tc.text))
+		yaml := strings.Contains(tc.text, "family")
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "the text is YAML: name the file .yaml") != yaml {
+			t.Errorf("%s %q: %v, want %q (YAML: %v)", tc.file, tc.text, err, tc.want, yaml)
+		}
+	}
+}

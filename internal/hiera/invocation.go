@@ -205,7 +205,11 @@ func (inv *invocation) checkValueType(subject string, v any) error {
 		msg = fmt.Sprintf("%s has wrong type, expects a value of type %s (details withheld: the value is secret)", subject, inv.valueType)
 	}
 	// a wrapped (Sensitive) value shows as Sensitive[String], never its contents
-	return &model.Error{Message: msg, Err: ErrValueType, ValueFree: inv.sensitive}
+	e := &model.Error{Message: msg, Err: ErrValueType, ValueFree: inv.sensitive}
+	if inv.wrapped && !strings.HasPrefix(inv.valueType.String(), "Sensitive") {
+		e.Hint = fmt.Sprintf("The value is Sensitive (convert_to: Sensitive): write the type as Sensitive[%s]", inv.valueType)
+	}
+	return e
 }
 
 // withKey sets an error's Key. Errors may be shared (cached with a data file or the

@@ -78,6 +78,12 @@ func TestValueTypeSensitiveConversion(t *testing.T) {
 	if messageOf(err) != "Found value has wrong type, expects a Sensitive[Integer] value, got Sensitive[String]" {
 		t.Fatalf("got %v", err)
 	}
+	// The type of the contents alone: Puppet's message, and how to write the type.
+	_, err = lookupTyped(t, e, "pw", "String[8]")
+	if messageOf(err) != "Found value has wrong type, expects a String value, got Sensitive[String]" ||
+		!strings.Contains(err.Error(), "The value is Sensitive (convert_to: Sensitive): write the type as Sensitive[String[8]]") {
+		t.Fatalf("got %v", err)
+	}
 }
 
 // TestValueTypeSensitiveShowsNoSecret: a Sensitive value is described by its contents' common type,
