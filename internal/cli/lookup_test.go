@@ -66,6 +66,7 @@ func TestLookupAnswers(t *testing.T) {
 
 func TestLookupErrors(t *testing.T) {
 	dir := siteDir(t)
+	must(t, os.MkdirAll(filepath.Join(dir, "environments", "production"), 0o755))
 	cfg, facts := filepath.Join(dir, "hiera.yaml"), filepath.Join(dir, "web01.json")
 	for _, tc := range []struct {
 		name   string
@@ -90,6 +91,9 @@ func TestLookupErrors(t *testing.T) {
 		{"a missing hiera.yaml", []string{"lookup", "list", "--config", filepath.Join(dir, "none.yaml")}, []string{"hiera.yaml not found", "none.yaml"}},
 		{"a missing environment", []string{"lookup", "list", "--environmentpath", dir, "--environment", "staging"},
 			[]string{"Could not find a directory environment named 'staging'"}},
+		{"a typo of an environment", []string{"lookup", "list", "--environmentpath", filepath.Join(dir, "environments"), "--environment", "prodution"},
+			[]string{"Could not find a directory environment named 'prodution' anywhere in the path: " + filepath.Join(dir, "environments") +
+				". Does the directory exist? Did you mean --environment production?"}},
 		// Puppet takes word characters only: a path names no environment, whatever it reaches
 		{"an environment name that is a path", []string{"lookup", "list", "--environmentpath", filepath.Join(dir, "x", "y"), "--environment", "../.."},
 			[]string{"Could not find a directory environment named '../..'"}},

@@ -177,8 +177,12 @@ func (st setup) engine() (*hiera.Engine, error) {
 		// Puppet takes only a name of word characters (Environment.valid_name?): "../../etc" names
 		// no environment, whatever directory it would reach
 		if fi, err := os.Stat(layers.Environment); err != nil || !fi.IsDir() || !environmentName.MatchString(st.environment) {
-			return nil, model.Errorf("Could not find a directory environment named '%s' anywhere in the path: %s. Does the directory exist?",
-				st.environment, path)
+			didYouMean := ""
+			if near := hiera.NearestDirs(layers.Environment); len(near) > 0 {
+				didYouMean = fmt.Sprintf(" Did you mean --environment %s?", filepath.Base(near[0]))
+			}
+			return nil, model.Errorf("Could not find a directory environment named '%s' anywhere in the path: %s. Does the directory exist?%s",
+				st.environment, path, didYouMean)
 		}
 	}
 	if st.modulepath != "" {

@@ -2,6 +2,8 @@
 package hiera
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -129,4 +131,32 @@ func NearestKeys(key string, candidates []string) []string {
 		}
 	}
 	return n.best()
+}
+
+// NearestDirs are the directories beside path nearest its last element (at most three, nearest
+// first): "did you mean" for a directory a user named that does not exist (an environment). It
+// reads path's parent directory, at most maxSuggestionKeys entries.
+func NearestDirs(path string) []string {
+	dir, name := filepath.Split(filepath.Clean(path))
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer func() { _ = f.Close() }()
+	entries, _ := f.ReadDir(maxSuggestionKeys)
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, e.Name())
+		}
+	}
+	slices.Sort(names)
+	var near []string
+	for _, n := range NearestKeys(name, names) {
+		near = append(near, filepath.Join(dir, n))
+	}
+	return near
 }

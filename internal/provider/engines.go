@@ -112,6 +112,9 @@ func (c *engineCache) environmentProblem(env string) string {
 	switch fi, err := os.Stat(env); {
 	case err != nil:
 		seen.problem = err.Error()
+		if near := hiera.NearestDirs(env); len(near) > 0 {
+			seen.problem += fmt.Sprintf(" (did you mean %s?)", quoteList(near))
+		}
 	case !fi.IsDir():
 		seen.problem = "it is a file"
 	}

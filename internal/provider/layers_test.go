@@ -209,6 +209,15 @@ data "hiera_lookup" "test" {
 }`,
 			ExpectError: errorRE(`Environment Directory Not Found.*The environment "testdata/control_repo/environments/nowhere" is not a Puppet environment directory: .*no such file or directory`),
 		},
+		// A typo near an environment that exists: did you mean it?
+		resource.TestStep{
+			Config: `
+data "hiera_lookup" "test" {
+  key         = "ntp::servers"
+  environment = "testdata/control_repo/environments/prodution"
+}`,
+			ExpectError: errorRE(`no such file or directory \(did you mean "testdata/control_repo/environments/production"\?\)`),
+		},
 		resource.TestStep{
 			Config: `
 provider "hiera" {

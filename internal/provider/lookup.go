@@ -108,7 +108,7 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	}
 	addPitfalls(&diags, res.Pitfalls)
 	if errors.Is(err, hiera.ErrValueType) {
-		diags.AddAttributeError(path.Root("value_type"), "Hiera Value Has Wrong Type", lookupError(key, configPath, err))
+		diags.AddAttributeError(path.Root("value_type"), "Hiera Value Has Wrong Type", lookupError(key, configPath, placeAtValue(ctx, engine, lookup, err)))
 		return diags
 	}
 	if errors.Is(err, hiera.ErrConfigNotFound) {
@@ -277,6 +277,21 @@ func (pd *providerData) engineScope(ctx context.Context, m *lookupArgs) (hiera.S
 		}
 	}
 	return s, diags
+}
+
+// placeAtValue places a value_type mismatch at the data file, line and level the value came from,
+// as hieraform check does: the lookup again without value_type says where (hiera.PlaceAt).
+func placeAtValue(ctx context.Context, engine *hiera.Engine, req hiera.Request, err error) error {
+	var he *model.Error
+	if !errors.As(err, &he) || he.File != "" {
+		return err
+	}
+	req.ValueType, req.HasValueType, req.Explain, req.Pitfalls = "", false, false, false
+	res, lerr := engine.Lookup(ctx, req)
+	if lerr != nil || !res.Found {
+		return err
+	}
+	return hiera.PlaceAt(he, req.Key, res.Sources)
 }
 
 // factsFileReplaces warns that a data source's facts_file replaces the provider's facts (unless

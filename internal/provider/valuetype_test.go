@@ -46,7 +46,9 @@ data "hiera_lookup" "greeting" {
   key        = "greeting"
   value_type = "Enum[hi, bye]"
 }`,
-		ExpectError: errorRE(`Hiera Value Has Wrong Type.*with data.hiera_lookup.greeting.*value_type.*Found value has wrong type, expects a match for Enum\['bye', 'hi'\], got 'hello web01`),
+		// placed at the file, line and level the value came from, as hieraform check places it
+		ExpectError: errorRE(`Hiera Value Has Wrong Type.*with data.hiera_lookup.greeting.*value_type.*Found value has wrong type, expects a match for Enum\['bye', 'hi'\], got 'hello web01` +
+			`.*hierarchy level "Common", file: .*testdata/site/data/common.yaml, line: 24`),
 	}, resource.TestStep{
 		Config: siteProvider + `
 data "hiera_lookup" "missing" {
