@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -72,9 +73,10 @@ func TestCheckFindsEachProblem(t *testing.T) {
 	}
 
 	// the changed node, as diff shows it: the key with the file that gives each side its value
+	// (relative to each side's hiera.yaml, which the header names)
 	rc, out, errOut = run(t, "diff", "--config", filepath.Join(main, "hiera.yaml"), "--config", cfg, "--facts", db01Facts)
-	if rc != 1 || !strings.Contains(out, "changed  port") || !strings.Contains(out, filepath.Join(main, "data", "common.yaml")) ||
-		!strings.Contains(out, data("nodes/db01.example.com.yaml")) || !strings.Contains(out, "1 keys differ") {
+	if rc != 1 || !regexp.MustCompile(`changed  port  80 +data/common\.yaml +5432 +data/nodes/db01\.example\.com\.yaml`).MatchString(out) ||
+		!strings.Contains(out, "1 keys differ") {
 		t.Errorf("diff: rc %d\n%s%s", rc, out, errOut)
 	}
 }

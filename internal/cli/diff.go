@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -184,16 +185,49 @@ func sourceFile(r *hiera.Result, st setup) string {
 	return st.shown(r.Sources[0].File)
 }
 
-// sourceCell is sourceFile in the table: "-" for none, and how many more files a merge read.
-func sourceCell(r *hiera.Result, st setup) string {
-	switch f := sourceFile(r, st); {
-	case f == "":
+// sourceCell is the table's source of row key (a key, or a subkey of a changed hash) on one side:
+// the most specific file of r's sources that holds the whole key (a subkey of a merged hash may
+// come from a less specific file than the hash's first), else the first, shown relative to the
+// side's data (tablePath); "-" for none, and how many more files a merge read.
+func sourceCell(r *hiera.Result, st setup, key string) string {
+	if r == nil || len(r.Sources) == 0 {
 		return "-"
-	case len(r.Sources) > 1:
-		return fmt.Sprintf("%s (+%d more)", f, len(r.Sources)-1)
-	default:
-		return f
 	}
+	file := r.Sources[0].File
+	if len(r.Sources) > 1 {
+		for _, s := range r.Sources {
+			if _, whole := hiera.KeyLine(s.File, key); whole {
+				file = s.File
+				break
+			}
+		}
+	}
+	f := st.tablePath(st.shown(file))
+	if len(r.Sources) > 1 {
+		return fmt.Sprintf("%s (+%d more)", f, len(r.Sources)-1)
+	}
+	return f
+}
+
+// tablePath is a data file as the table shows it: relative to the side's data, its environment
+// directory, else its hiera.yaml's directory, which the table's header names (the JSON keeps the
+// whole path); as it is when it lies elsewhere (a module outside the environment, a revision's).
+func (st setup) tablePath(file string) string {
+	root := filepath.Dir(st.config)
+	if st.environment != "" {
+		root = filepath.Join(st.environmentpath, st.environment)
+	}
+	if st.config == "" && st.environment == "" {
+		return file
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return file
+	}
+	if rel, err := filepath.Rel(abs, file); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && filepath.IsAbs(file) {
+		return rel
+	}
+	return file
 }
 
 func changesHash(changes []keyChange, setups [2]setup) *model.Hash {
@@ -225,7 +259,7 @@ func writeTable(env Env, changes []keyChange, setups [2]setup) {
 	_, _ = fmt.Fprintln(tw, "CHANGE\tKEY\tLEFT\tLEFT FROM\tRIGHT\tRIGHT FROM")
 	for _, c := range changes {
 		for _, r := range tableRows(c) {
-			_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.change, r.key, r.left, sourceCell(c.left, setups[0]), r.right, sourceCell(c.right, setups[1]))
+			_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.change, r.key, r.left, sourceCell(c.left, setups[0], r.key), r.right, sourceCell(c.right, setups[1], r.key))
 		}
 	}
 	_ = tw.Flush()
@@ -355,13 +389,17 @@ func keySegment(k any) (segment string, ok bool) {
 
 // cell is a value in a table cell: as puppet lookup --render-as s prints it, on one line (control
 // characters escaped), shortened.
+// maxCellRunes bounds a value in the table, so that a row fits a wide terminal (--render-as json
+// shows the whole values).
+const maxCellRunes = 30
+
 func cell(v any) string {
 	s := model.ToS(v)
 	if v == nil {
 		s = "nil"
 	}
-	if r := []rune(s); len(r) > 60 {
-		s = string(r[:57]) + "..."
+	if r := []rune(s); len(r) > maxCellRunes {
+		s = string(r[:maxCellRunes-3]) + "..."
 	}
 	return escapeControl(s)
 }

@@ -52,13 +52,14 @@ func TestDiffTwoCheckouts(t *testing.T) {
 	if rc != 1 {
 		t.Fatalf("rc %d (stderr %q), want 1: the checkouts differ", rc, errOut)
 	}
-	for _, w := range []string{"changed  port", "8080", "8443", nodeFile, "removed  packages", "added    extra", "3 keys differ"} {
+	// files relative to each side's data, which the header names
+	for _, w := range []string{"changed  port", "8080", "8443", "data/nodes/web01.example.com.yaml", "removed  packages", "added    extra", "3 keys differ"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("the table does not show %q:\n%s", w, out)
 		}
 	}
 	rc, out, _ = run(t, append(args, "--render-as", "json")...)
-	if rc != 1 || !strings.Contains(out, `{"key":"port","change":"changed","left":{"value":8080,"file":"`) {
+	if rc != 1 || !strings.Contains(out, `{"key":"port","change":"changed","left":{"value":8080,"file":"`) || !strings.Contains(out, nodeFile) {
 		t.Errorf("json: rc %d, %s", rc, out)
 	}
 	if rc, out, _ := run(t, "diff", "--config", filepath.Join(main, "hiera.yaml"), "--config", filepath.Join(main, "hiera.yaml"),
@@ -201,6 +202,39 @@ func TestDiffSubkeysLookUpBack(t *testing.T) {
 		r.Set(odd, int64(2))
 		if rows := tableRows(keyChange{key: "h", change: "changed", left: &hiera.Result{Value: l}, right: &hiera.Result{Value: r}}); len(rows) != 1 || rows[0].key != "h" {
 			t.Errorf("key %q: rows %+v, want one row for h", odd, rows)
+		}
+	}
+}
+
+// A changed subkey of a merged hash names the file that gives that subkey (location/ams.yaml), not
+// the most specific file of the hash (the node's); long values are cut so that a row fits.
+func TestDiffSubkeyFromItsFile(t *testing.T) {
+	checkout := func(rack string) string {
+		dir := t.TempDir()
+		for rel, text := range map[string]string{
+			"hiera.yaml": "version: 5\nhierarchy:\n  - name: node\n    path: \"nodes/%{trusted.certname}.yaml\"\n" +
+				"  - name: location\n    path: \"location/%{facts.location}.yaml\"\n  - name: common\n    path: common.yaml\n",
+			"data/nodes/web01.example.com.yaml": "profile::site:\n  owner: web team\n",
+			"data/location/ams.yaml":            "profile::site:\n  rack: " + rack + "\n",
+			"data/common.yaml":                  "lookup_options:\n  profile::site:\n    merge: deep\nmotd: \"" + strings.Repeat(rack, 30) + "\"\n",
+			"web01.json":                        `{"clientcert": "web01.example.com", "location": "ams"}`,
+		} {
+			p := filepath.Join(dir, rel)
+			must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			must(t, os.WriteFile(p, []byte(text), 0o644))
+		}
+		return dir
+	}
+	left, right := checkout("r1"), checkout("r2")
+	rc, out, errOut := run(t, "diff", "--config", filepath.Join(left, "hiera.yaml"), "--config", filepath.Join(right, "hiera.yaml"),
+		"--facts", filepath.Join(left, "web01.json"))
+	if rc != 1 || !strings.Contains(out, "changed  profile::site.rack  r1") ||
+		!regexp.MustCompile(`profile::site\.rack +r1 +data/location/ams\.yaml \(\+1 more\) +r2 +data/location/ams\.yaml \(\+1 more\)`).MatchString(out) {
+		t.Errorf("rc %d, stderr %s, stdout:\n%s", rc, errOut, out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if len(line) > 160 {
+			t.Errorf("a row of %d columns: %s", len(line), line)
 		}
 	}
 }
