@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -28,15 +29,9 @@ func TestPitfalls_warnings(t *testing.T) {
 		if diags.HasError() || m.JSON.ValueString() != `"hello  from production, role web"` {
 			t.Fatalf("pitfall_warnings %v: %v %s", on, diags, m.JSON)
 		}
-		var warnings []string
-		for _, d := range diags.Warnings() {
-			if d.Summary() == "Likely Hiera Mistake" {
-				warnings = append(warnings, d.Detail())
-			}
-		}
-		text := strings.Join(warnings, "\n")
+		text := mistakes(diags)
 		switch {
-		case !on && len(warnings) > 0:
+		case !on && text != "":
 			t.Errorf("pitfall_warnings = false: %s", text)
 		case on && (!strings.Contains(text, `The fact "os.family" has a dot in its name`) ||
 			!strings.Contains(text, `The hierarchy level "Per node"`) || !strings.Contains(text, `%{trusted.certname}`) ||
@@ -78,15 +73,9 @@ func TestPitfalls_node(t *testing.T) {
 		if js := string(out.attributes["json"]); diags.HasError() || !strings.Contains(js, `"tags":{"node":"web01"`) {
 			t.Fatalf("pitfall_warnings %v: %v %s", on, diags, js)
 		}
-		var warnings []string
-		for _, d := range diags.Warnings() {
-			if d.Summary() == "Likely Hiera Mistake" {
-				warnings = append(warnings, d.Detail())
-			}
-		}
-		text := strings.Join(warnings, "\n")
+		text := mistakes(diags)
 		switch {
-		case !on && len(warnings) > 0:
+		case !on && text != "":
 			t.Errorf("pitfall_warnings = false: %s", text)
 		case on && (!strings.Contains(text, `trusted.certname is "web01.example.com", from the fact networking.fqdn`) ||
 			!strings.Contains(text, `The hierarchy level "Per role"`) || !strings.Contains(text, `%{role}`) ||
@@ -94,4 +83,15 @@ func TestPitfalls_node(t *testing.T) {
 			t.Errorf("pitfall warnings:\n%s", text)
 		}
 	}
+}
+
+// mistakes are the pitfall warnings of diags, one a line.
+func mistakes(diags diag.Diagnostics) string {
+	var warnings []string
+	for _, d := range diags.Warnings() {
+		if d.Summary() == "Likely Hiera Mistake" {
+			warnings = append(warnings, d.Detail())
+		}
+	}
+	return strings.Join(warnings, "\n")
 }
