@@ -77,8 +77,9 @@ func (inv *invocation) scopeNotes() notes {
 	if t, isHash := inv.scope.trustedHash().(*model.Hash); isHash {
 		_, stored := TrustedFact(inv.scope.facts)
 		if _, given := inv.scope.vars.Get("trusted"); !given && !stored && inv.scope.facts.Len() > 0 {
-			if c, _ := t.Get("certname"); c != nil && c == NetworkingFQDN(inv.scope.facts) && !hasFact(inv.scope.facts, "clientcert", "fqdn") {
-				found.add(CertnameFromFQDNNote(c.(string)))
+			c, _ := t.Get("certname")
+			if name, isStr := c.(string); isStr && name == NetworkingFQDN(inv.scope.facts) && !hasFact(inv.scope.facts, "clientcert", "fqdn") {
+				found.add(CertnameFromFQDNNote(name))
 			}
 		}
 	}
