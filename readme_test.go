@@ -62,7 +62,7 @@ func fileTableNames(path string) (names []string, hasTable bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	quoted := regexp.MustCompile("`([^`]+)`")
 	inTable, isFileTable := false, false
 	sc := bufio.NewScanner(f)

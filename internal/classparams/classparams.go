@@ -137,7 +137,7 @@ func (c *Code) typeOf(p *manifest.Param) (*ptype.Type, error) {
 	t, err := c.aliases.Parse(p.Type)
 	if err == nil {
 		if name := ptype.Unresolved(t); name != "" {
-			t, err = nil, fmt.Errorf("Resource type not found: %s", name)
+			t, err = nil, fmt.Errorf("Resource type not found: %s", name) //nolint:staticcheck // ST1005: Puppet's words
 		}
 	}
 	c.types[p] = paramType{t, err}
@@ -164,7 +164,7 @@ func ClassReference(name string) string {
 // without a key. A secret's value is never shown.
 func (c *Code) Check(a hiera.NodeAnswer) *model.Error {
 	if a.Err != nil || !a.Result.Found {
-		return nil
+		return nil //nolint:nilerr // a failing lookup is reported as such, not as a parameter problem
 	}
 	class, p := c.param(a.Key)
 	if p == nil || p.Type == "" || (a.Result.Value == nil && p.HasDefault) {

@@ -108,9 +108,7 @@ func TestDataWithinRoots(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "in", "data", "common.yaml"), "k: 1\n")
 	writeFile(t, filepath.Join(dir, "out", "hiera.yaml"), "version: 5\ndefaults: {datadir: ../data, data_hash: yaml_data}\nhierarchy:\n  - name: common\n    path: common.yaml\n")
 	writeFile(t, filepath.Join(dir, "data", "common.yaml"), "k: 1\n")
-	wd, _ := os.Getwd()
-	must(t, os.Chdir(dir))
-	defer func() { must(t, os.Chdir(wd)) }()
+	t.Chdir(dir)
 	for config, want := range map[string]bool{"in/hiera.yaml": true, "out/hiera.yaml": false} {
 		var sides [2]setup
 		var engines [2]*hiera.Engine

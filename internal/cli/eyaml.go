@@ -171,7 +171,7 @@ func (k eyamlKeys) decryptor() (*eyaml.Decryptor, keySource, error) {
 	}
 	if !pub.explicit {
 		if _, err := os.Stat(pub.path); err != nil || src.explicit {
-			return dec, src, nil // the private key alone decrypts
+			return dec, src, nil //nolint:nilerr // no public key file: the private key alone decrypts
 		}
 	}
 	dec, err = withCertificate(dec, pub)

@@ -87,11 +87,11 @@ func runEyamlEdit(args []string, env Env) int {
 		return fail(err)
 	}
 	edited = stripPreamble(edited)
-	switch {
-	case edited == edit.Form:
+	switch edited {
+	case edit.Form:
 		_, _ = fmt.Fprintf(env.Stderr, "hieraform eyaml edit: no changes; %s not written\n", path)
 		return exitOK
-	case edited == "":
+	case "":
 		return fail(fmt.Errorf("the edited text is blank; %s not written", path))
 	}
 	now, nowExists, err := readEditable(path)

@@ -246,7 +246,7 @@ func TestEyamlEditSignalLeavesNoPlaintext(t *testing.T) {
 	if os.Getenv("HIERAFORM_TEST_EDIT_SIGNAL") != "" {
 		dir := eyamlDir(t)
 		path, before := encryptedFile(t, dir)
-		must(t, os.Setenv("HIERAFORM_TEST_PID", strconv.Itoa(os.Getpid())))
+		t.Setenv("HIERAFORM_TEST_PID", strconv.Itoa(os.Getpid()))
 		editorScript(t, dir, `kill -$HIERAFORM_TEST_SIGNAL $HIERAFORM_TEST_PID; sleep 1`)
 		rc, _, errOut := eyamlRun(t, dir, "", "edit", path)
 		if after, _ := os.ReadFile(path); rc != 1 || !strings.Contains(errOut, "nothing written") || string(after) != before {

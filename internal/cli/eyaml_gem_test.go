@@ -110,14 +110,6 @@ func TestEyamlGemReadsOurKeysAndValues(t *testing.T) {
 	}
 }
 
-// puts is what Ruby's puts prints for s.
-func puts(s string) string {
-	if strings.HasSuffix(s, "\n") {
-		return s
-	}
-	return s + "\n"
-}
-
 // A data file encrypted by the gem in every layout its decrypt -f treats apart: string and block
 // values, one at the start of the file, plaintexts with line breaks after a key and alone, a ">-"
 // block the gem's parser leaves alone, comments, every output of its encrypt -o. Ours decrypts it

@@ -40,6 +40,14 @@ func TestEyamlEncryptDecrypt(t *testing.T) {
 	if rc, out, _ := eyamlRun(t, dir, "", "decrypt", "-s", token); rc != 0 || out != "hunter2\n" {
 		t.Errorf("decrypt -s of the token and its line break: %d %q", rc, out)
 	}
+	// --stdin both ways: the plaintext as given (no line break added), the token as printed
+	rc, piped, errOut := eyamlRun(t, dir, "two\nlines", "encrypt", "-o", "string", "--stdin")
+	if rc != 0 || !strings.HasPrefix(piped, "ENC[PKCS7,") {
+		t.Fatalf("encrypt --stdin: %d %q %s", rc, piped, errOut)
+	}
+	if rc, out, errOut := eyamlRun(t, dir, piped, "decrypt", "--stdin"); rc != 0 || out != "two\nlines\n" {
+		t.Errorf("decrypt --stdin: %d %q %s", rc, out, errOut)
+	}
 	t.Setenv(hiera.EyamlKeyEnv.PrivateKeyPath, filepath.Join(dir, "other/private.pem"))
 	if rc, _, errOut := eyamlRun(t, dir, "", "decrypt", "-s", token); rc != 1 || !strings.Contains(errOut, "other/private.pem") {
 		t.Errorf("HIERA_EYAML_PRIVATE_KEY_PATH is not used: %d %s", rc, errOut)

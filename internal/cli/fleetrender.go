@@ -36,7 +36,7 @@ func secretChange(vc valueChange) string {
 
 // changeText is a change as "old -> new" for people ("(absent)" for a side without a value),
 // control characters escaped. A secret's change (no values kept) says only what happened.
-func (c *changeGroup) text(g *keyGroup, reveal bool) (old, new string) {
+func (c *changeGroup) text(g *keyGroup, reveal bool) (before, after string) {
 	if g.secret && !reveal {
 		return "", secretChange(c.valueChange)
 	}
@@ -78,10 +78,10 @@ func writeFleetTable(w io.Writer, d *fleetDiff, reveal bool) {
 				_, _ = fmt.Fprintf(w, "  and %d more changes (--render-as json lists every one)\n", len(g.changes)-i)
 				break
 			}
-			old, new := c.text(g, reveal)
-			arrow := old + " -> " + new
-			if old == "" {
-				arrow = new
+			before, after := c.text(g, reveal)
+			arrow := before + " -> " + after
+			if before == "" {
+				arrow = after
 			}
 			_, _ = fmt.Fprintf(w, "  %s\n    %s: %s\n", arrow, count(len(c.nodes), "node"), nodeList(c.nodes, escapeControl))
 		}
@@ -211,10 +211,10 @@ func fleetMarkdown(d *fleetDiff, reveal bool) string {
 
 // mdChange is one change as a list item: old → new, how many nodes and which.
 func mdChange(c *changeGroup, g *keyGroup, reveal bool) string {
-	old, new := c.text(g, reveal)
-	arrow := mdCode(old) + " → " + mdCode(new)
-	if old == "" {
-		arrow = new
+	before, after := c.text(g, reveal)
+	arrow := mdCode(before) + " → " + mdCode(after)
+	if before == "" {
+		arrow = after
 	}
 	return fmt.Sprintf("- %s: **%s**: %s\n", arrow, count(len(c.nodes), "node"), nodeList(c.nodes, mdCode))
 }

@@ -79,11 +79,11 @@ func TestDiffGitRevisions(t *testing.T) {
 	// Relative paths, from inside the repository, as a CI job gives them; outside any repository.
 	outside := t.TempDir()
 	cmdDir, _ := os.Getwd()
-	must(t, os.Chdir(repo))
+	t.Chdir(repo)
 	rc, out, errOut = run(t, "diff", "--git-rev", "HEAD", "--git-rev", "HEAD", "--facts", "web01.json")
-	must(t, os.Chdir(outside))
+	t.Chdir(outside)
 	rcOutside, _, errOutside := run(t, "diff", "--git-rev", "HEAD", "--git-rev", "HEAD", "--facts", filepath.Join(repo, "web01.json"))
-	must(t, os.Chdir(cmdDir))
+	t.Chdir(cmdDir)
 	if rc != 0 || !strings.Contains(out, "no differences between git revision HEAD, HEAD:hiera.yaml") {
 		t.Errorf("one revision twice, default hiera.yaml: rc %d, %s%s", rc, out, errOut)
 	}

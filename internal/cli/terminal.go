@@ -16,7 +16,7 @@ func escapeControl(s string) string { return escapeText(s, false) }
 
 // escapeText is escapeControl, leaving line breaks and tabs as they are when multiline is set.
 func escapeText(s string, multiline bool) string {
-	if !strings.ContainsFunc(s, func(r rune) bool { return isControl(r) && !(multiline && (r == '\n' || r == '\t')) }) {
+	if !strings.ContainsFunc(s, func(r rune) bool { return isControl(r) && (!multiline || r != '\n' && r != '\t') }) {
 		return s
 	}
 	var b strings.Builder

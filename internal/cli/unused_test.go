@@ -15,9 +15,7 @@ import (
 func TestUnusedControlRepo(t *testing.T) {
 	r := newControlRepo(t)
 	env := filepath.Join(r.envpath, "production")
-	wd, _ := os.Getwd()
-	must(t, os.Chdir(env)) // findings name files relative to the working directory
-	defer func() { must(t, os.Chdir(wd)) }()
+	t.Chdir(env) // findings name files relative to the working directory
 	args := []string{"unused", "--environmentpath", r.envpath, "--environment", "production", "--facts", r.facts}
 	rc, out, errOut := run(t, args...)
 	lines := strings.Split(strings.TrimSpace(out), "\n")

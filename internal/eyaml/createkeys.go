@@ -23,10 +23,7 @@ type KeyOptions struct {
 // keyValidity is the gem's certificate lifetime on a 64-bit Ruby: 50 years of 365 days.
 const keyValidity = 50 * 365 * 24 * time.Hour
 
-var (
-	oidExtSubjectKeyID   = asn1.ObjectIdentifier{2, 5, 29, 14}
-	oidExtAuthorityKeyID = asn1.ObjectIdentifier{2, 5, 29, 35}
-)
+var oidExtAuthorityKeyID = asn1.ObjectIdentifier{2, 5, 29, 35}
 
 // CreateKeys makes a key pair as `eyaml createkeys` does: an RSA key (PEM "RSA PRIVATE KEY") and a
 // self-signed certificate with serial 1, the subject as issuer, basicConstraints CA:TRUE

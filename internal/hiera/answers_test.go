@@ -42,7 +42,7 @@ func TestNodeReadFanOut(t *testing.T) {
 			t.Errorf("%s: node read %v (%.20s), alone %v (%.20s)", a.Key, a.Err, model.ToS(a.Result.Value), err, model.ToS(alone.Value))
 		}
 		level := -1
-		fmt.Sscanf(a.Key, "f%d", &level)
+		_, _ = fmt.Sscanf(a.Key, "f%d", &level) // keys other than f<N> keep -1
 		// f4 needs 2^17-2 nested lookups, f5 2^16-2
 		if wantFound := a.Key == "small" || level >= 5; (a.Err == nil) != wantFound {
 			t.Errorf("%s: %v", a.Key, a.Err)

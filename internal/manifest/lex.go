@@ -93,10 +93,10 @@ func (l *lexer) run(inner bool) error {
 		case c == '/' && l.regexAcceptable():
 			if n := regexLength(s[l.i:]); n > 0 {
 				l.i += n
-				l.emit(tRegex, start, false)
+				l.emit(tRegex, start)
 			} else {
 				l.i++
-				l.emit(tPunct, start, false)
+				l.emit(tPunct, start)
 			}
 		case c == '\'':
 			if err := l.singleQuoted(); err != nil {
@@ -120,20 +120,20 @@ func (l *lexer) run(inner bool) error {
 			if first := strings.TrimPrefix(s[start:l.i], "::"); first != "" && first[0] >= 'A' && first[0] <= 'Z' {
 				kind = tRef
 			}
-			l.emit(kind, start, false)
+			l.emit(kind, start)
 		case c >= 'A' && c <= 'Z':
 			l.name(false)
-			l.emit(tRef, start, false)
+			l.emit(tRef, start)
 		case c >= '0' && c <= '9':
 			l.number()
-			l.emit(tNumber, start, false)
+			l.emit(tNumber, start)
 		case c == '(' || c == '[' || c == '{':
 			if len(l.open) >= maxDepth {
 				return &syntaxError{start, fmt.Sprintf("brackets nested more than %d deep", maxDepth)}
 			}
 			l.open = append(l.open, start)
 			l.i++
-			l.emit(tPunct, start, false)
+			l.emit(tPunct, start)
 		case c == ')' || c == ']' || c == '}':
 			if len(l.open) == base {
 				if inner && c == '}' {
@@ -149,7 +149,7 @@ func (l *lexer) run(inner bool) error {
 			}
 			l.open = l.open[:len(l.open)-1]
 			l.i++
-			l.emit(tPunct, start, false)
+			l.emit(tPunct, start)
 		default:
 			l.punct()
 		}
@@ -160,8 +160,8 @@ func (l *lexer) run(inner bool) error {
 	return nil
 }
 
-func (l *lexer) emit(kind tokKind, start int, literal bool) {
-	l.toks = append(l.toks, token{kind: kind, text: l.src[start:l.i], literal: literal, start: start, end: l.i})
+func (l *lexer) emit(kind tokKind, start int) {
+	l.toks = append(l.toks, token{kind: kind, text: l.src[start:l.i], start: start, end: l.i})
 }
 
 // skipTo moves past the next occurrence of end (past it when past is set, else to it), or to
@@ -194,7 +194,7 @@ func (l *lexer) name(bare bool) {
 		for l.i < len(s) && (isWord(s[l.i]) || (bare && s[l.i] == '-' && l.i+1 < len(s) && isWord(s[l.i+1]))) {
 			l.i++
 		}
-		if !(strings.HasPrefix(s[l.i:], "::") && l.i+2 < len(s) && isWord(s[l.i+2])) {
+		if !strings.HasPrefix(s[l.i:], "::") || l.i+2 >= len(s) || !isWord(s[l.i+2]) {
 			return
 		}
 	}
@@ -218,12 +218,12 @@ func (l *lexer) punct() {
 	for _, op := range operators {
 		if strings.HasPrefix(l.src[l.i:], op) {
 			l.i += len(op)
-			l.emit(tPunct, start, false)
+			l.emit(tPunct, start)
 			return
 		}
 	}
 	l.i++
-	l.emit(tPunct, start, false)
+	l.emit(tPunct, start)
 }
 
 // regexAcceptable is Puppet's lexer's rule: a '/' after an operand or a closing ) or ] divides;
@@ -356,7 +356,7 @@ func (l *lexer) heredoc() error {
 	m := heredocTag.FindStringSubmatch(s[l.i:])
 	if m == nil {
 		l.i++
-		l.emit(tPunct, start, false)
+		l.emit(tPunct, start)
 		return nil
 	}
 	tag := strings.TrimSpace(m[1])

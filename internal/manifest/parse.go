@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -71,15 +72,22 @@ func Parse(path string, src []byte) (*File, error) {
 	text := string(src)
 	toks, err := lex(text)
 	if err != nil {
-		se := err.(*syntaxError) // lex returns only these
-		return nil, &Problem{File: path, Line: lineOf(text, se.offset), Message: se.msg}
+		return nil, syntaxProblem(path, err, func(offset int) int { return lineOf(text, offset) })
 	}
 	p := &parser{src: text, toks: toks, file: &File{Path: path}, lines: newlineOffsets(text)}
 	if err := p.run(); err != nil {
-		se := err.(*syntaxError)
-		return nil, &Problem{File: path, Line: p.line(se.offset), Message: se.msg}
+		return nil, syntaxProblem(path, err, p.line)
 	}
 	return p.file, nil
+}
+
+// syntaxProblem is the Problem of a *syntaxError (the lexer and parser return only these) at its line.
+func syntaxProblem(path string, err error, line func(offset int) int) *Problem {
+	var se *syntaxError
+	if !errors.As(err, &se) {
+		return &Problem{File: path, Line: 1, Message: err.Error()}
+	}
+	return &Problem{File: path, Line: line(se.offset), Message: se.msg}
 }
 
 type parser struct {

@@ -64,7 +64,11 @@ func Read(dirs ...string) *Code {
 		scratch = src[:0]
 		f, err := Parse(path, src)
 		if err != nil {
-			c.Problems = append(c.Problems, err.(*Problem))
+			var p *Problem // Parse returns only these
+			if !errors.As(err, &p) {
+				p = &Problem{File: path, Line: 1, Message: err.Error()}
+			}
+			c.Problems = append(c.Problems, p)
 			continue
 		}
 		c.add(f)

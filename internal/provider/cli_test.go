@@ -19,6 +19,8 @@ var (
 	anyCLI       = needsCLI{"protocol 6 data sources", version.Must(version.NewVersion("1.0.0")), version.Must(version.NewVersion("1.6.0"))}
 	// Tests that make unknown values with the built-in terraform_data resource (Terraform 1.4).
 	terraformDataCLI = needsCLI{"the terraform_data resource", version.Must(version.NewVersion("1.4.0")), version.Must(version.NewVersion("1.6.0"))}
+	// Tests with a postcondition on a data source (custom conditions: Terraform 1.2).
+	postconditionCLI = needsCLI{"a data source's postcondition", version.Must(version.NewVersion("1.2.0")), version.Must(version.NewVersion("1.6.0"))}
 	// Tests of the sensitive marks in the state (terraform show -json lists the schema's sensitive
 	// attributes from 1.4.6 on).
 	sensitiveStateCLI = needsCLI{"sensitive attributes in the state's JSON", version.Must(version.NewVersion("1.4.6")), version.Must(version.NewVersion("1.6.0"))}

@@ -203,9 +203,9 @@ func nodeAttributes(answers []hiera.NodeAnswer, named bool, configPath string) (
 	return nodeOutput{attributes: map[string][]byte{
 		"values":       values,
 		"json":         wire.AppendString(nil, string(js)),
-		"found_keys":   appendStrings(nil, foundKeys),
-		"missing_keys": appendStrings(nil, missing),
-		"secret_keys":  appendStrings(nil, secret),
+		"found_keys":   writeStrings(foundKeys),
+		"missing_keys": writeStrings(missing),
+		"secret_keys":  writeStrings(secret),
 		"sources":      sources,
 		"failed_keys":  appendFailedKeys(nil, failed),
 	}}, nil, failed
@@ -266,9 +266,9 @@ func failedKeysWarning(failed []failedKey) string {
 	return b.String()
 }
 
-// appendStrings writes a list of strings.
-func appendStrings(b []byte, list []string) []byte {
-	b = wire.AppendArrayHeader(b, len(list))
+// writeStrings writes a list of strings.
+func writeStrings(list []string) []byte {
+	b := wire.AppendArrayHeader(nil, len(list))
 	for _, s := range list {
 		b = wire.AppendString(b, s)
 	}

@@ -307,7 +307,7 @@ func fleetAttributes(nodes []fleet.Node, outs []nodeOutput) (nodeOutput, error) 
 		return nodeOutput{}, fmt.Errorf("the type of values is %d bytes, not the %d counted", len(v)-start, typeLen)
 	}
 	v = wire.AppendMapHeader(v, len(nodes))
-	perNode := map[string][]byte{"values": v, "node_names": appendStrings(nil, names)}
+	perNode := map[string][]byte{"values": v, "node_names": writeStrings(names)}
 	for _, name := range perNodeAttributes {
 		perNode[name] = wire.AppendMapHeader(make([]byte, 0, 5+size[name]), len(nodes))
 	}

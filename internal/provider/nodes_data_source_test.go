@@ -42,7 +42,7 @@ locals {
 `
 
 func TestNodesDataSource_fleetAsHieraNodeAnswersEach(t *testing.T) {
-	unitTest(t, resource.TestStep{
+	unitTestFrom(t, terraformDataCLI, resource.TestStep{
 		Config: fleetProvider + `
 data "hiera_nodes" "fleet" {
   facts_dir = "testdata/fleet"

@@ -29,7 +29,7 @@ provider "hiera" {
 	at := func(level, rel, line string) string {
 		return regexp.QuoteMeta(`(hierarchy level "` + level + `", file: ` + filepath.Join(env, "data", rel) + `, line: ` + line + `)`)
 	}
-	unitTest(t, resource.TestStep{
+	unitTestFrom(t, postconditionCLI, resource.TestStep{
 		Config: provider + `
 data "hiera_node" "web01" {
   facts        = ` + web01 + `

@@ -230,7 +230,8 @@ func TestNodesRetryConnection(t *testing.T) {
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if calls.Add(1) == 1 {
-			conn, _, err := w.(http.Hijacker).Hijack()
+			hj, _ := w.(http.Hijacker)
+			conn, _, err := hj.Hijack()
 			if err == nil {
 				_ = conn.Close()
 			}
@@ -255,7 +256,9 @@ func TestNodesTimeout(t *testing.T) {
 		calls.Add(1)
 		if r.URL.Path == "/stall/pdb/query/v4" {
 			_, _ = io.WriteString(w, `[{"certname":"a","facts":{}},`)
-			w.(http.Flusher).Flush()
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
 		}
 		select {
 		case <-release:

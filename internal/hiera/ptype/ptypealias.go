@@ -104,7 +104,7 @@ func (e *aliasError) Error() string { return e.msg }
 // Optional/NotUndef only, a real type beside it (Variant[String, Self]), would check values
 // forever here: it is refused too.
 func (a *Aliases) check(t *Type) error {
-	real, loop := false, false
+	concrete, loop := false, false
 	seen := map[*Type]bool{}
 	var walk func(u *Type, depth int, direct bool)
 	walk = func(u *Type, depth int, direct bool) {
@@ -124,14 +124,14 @@ func (a *Aliases) check(t *Type) error {
 			return
 		case ptVariant, ptOptional, ptNotUndef:
 			if u.kind != ptVariant {
-				real = true
+				concrete = true
 			}
 			for _, m := range append(append([]*Type{}, u.types...), u.elem) {
 				walk(m, depth+1, direct)
 			}
 			return
 		}
-		real = true
+		concrete = true
 		for _, c := range append([]*Type{u.key, u.elem}, u.types...) {
 			walk(c, depth+1, false)
 		}
@@ -141,7 +141,7 @@ func (a *Aliases) check(t *Type) error {
 	}
 	walk(t, 0, true)
 	switch {
-	case !real:
+	case !concrete:
 		return &aliasError{fmt.Sprintf("Type alias '%s' cannot be resolved to a real type", t.name)}
 	case loop:
 		return &aliasError{fmt.Sprintf("Type alias '%s' refers to itself outside an Array, Hash, Tuple, Struct or Sensitive: it cannot be checked", t.name)}

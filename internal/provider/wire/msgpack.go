@@ -355,12 +355,12 @@ func SplitDynamic(b []byte) (typeJSON, value []byte, ok bool) {
 	}
 	n := MsgpackLen(b[1:])
 	head := 0
-	switch c := b[1]; {
-	case c == 0xc4:
+	switch b[1] {
+	case 0xc4:
 		head = 2
-	case c == 0xc5:
+	case 0xc5:
 		head = 3
-	case c == 0xc6:
+	case 0xc6:
 		head = 5
 	}
 	if n == 0 || head == 0 || MsgpackLen(b[1+n:]) != len(b)-1-n {
