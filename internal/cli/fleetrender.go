@@ -171,7 +171,7 @@ func fleetMarkdown(d *fleetDiff, reveal bool) string {
 				_, _ = fmt.Fprintf(&b, "| and %d more keys | | |\n", len(d.keys)-i)
 				break
 			}
-			_, _ = fmt.Fprintf(&b, "| %s | %d | %d |\n", mdCode(g.key), len(g.changes), g.nodeCount())
+			_, _ = fmt.Fprintf(&b, "| %s | %d | %d |\n", mdCell(g.key), len(g.changes), g.nodeCount())
 		}
 	}
 	for i, g := range d.keys {
@@ -228,10 +228,14 @@ func (g *keyGroup) nodeCount() int {
 	return n
 }
 
+// mdCell is text as a code span in a table cell: a pipe escaped so that the cell holds it (GitHub
+// takes the escape out of the span there, and only there).
+func mdCell(s string) string { return mdCode(strings.ReplaceAll(s, "|", `\|`)) }
+
 // mdCode is text as a Markdown code span, whatever backticks it holds, control characters
-// escaped; a pipe escaped so that a table cell holds it.
+// escaped.
 func mdCode(s string) string {
-	s = strings.ReplaceAll(escapeControl(s), "|", `\|`)
+	s = escapeControl(s)
 	fence := "`"
 	for strings.Contains(s, fence) {
 		fence += "`"
