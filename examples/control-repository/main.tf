@@ -47,6 +47,20 @@ data "hiera_lookup" "motd" {
   key = "profile::base::motd"
 }
 
+# The node's values against the Puppet code that reads them: each class parameter's declared type
+# (modules/ntp/manifests/init.pp, site/profile/manifests/base.pp) checked as Puppet checks it when
+# it compiles the class. The plan stops on a value of the wrong type, naming its file and line.
+data "hiera_node" "web01" {
+  check_params = true
+
+  lifecycle {
+    postcondition {
+      condition     = length(self.param_problems) == 0
+      error_message = join("\n", values(self.param_problems))
+    }
+  }
+}
+
 output "ntp_servers" {
   value = data.hiera_lookup.ntp_servers.value
 }

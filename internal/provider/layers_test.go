@@ -301,6 +301,7 @@ func TestLayers_controlRepositoryExample(t *testing.T) {
 			expect("data.hiera_lookup.motd", "value", str("Managed by Puppet (production environment)")),
 			expect("data.hiera_lookup.ntp_config", "explanation", knownvalue.StringRegexp(errorRE(
 				`Environment Data Provider .* Module "ntp" Data Provider .* Merged result`))),
+			expect("data.hiera_node.web01", "param_problems", knownvalue.MapExact(map[string]knownvalue.Check{})),
 		},
 	})
 }
