@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,42 +13,18 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/puppetdb/puppetdbtest"
 )
 
-// fakePuppetDB serves the nodes of a facts directory as PuppetDB's inventory endpoint would: every
-// node for a PQL query, the one named for an AST certname query.
+// fakePuppetDB serves the nodes of a facts directory (puppetdbtest.Fake).
 func fakePuppetDB(t *testing.T, dir string) string {
 	t.Helper()
 	nodes, err := facts.Read(dir)
 	must(t, err)
-	type entry struct {
-		Certname string          `json:"certname"`
-		Facts    json.RawMessage `json:"facts"`
-	}
-	var all []entry
+	var held []puppetdbtest.FakeNode
 	for _, n := range nodes {
 		text, err := datafile.MarshalJSON(n.Facts)
 		must(t, err)
-		all = append(all, entry{n.Certname(), text})
+		held = append(held, puppetdbtest.FakeNode{Certname: n.Certname(), Facts: text})
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var body struct{ Query json.RawMessage }
-		_ = json.NewDecoder(r.Body).Decode(&body)
-		answer := all
-		var ast []string
-		if json.Unmarshal(body.Query, &ast) == nil && len(ast) == 3 && ast[1] == "certname" {
-			answer = []entry{}
-			for _, e := range all {
-				if e.Certname == ast[2] {
-					answer = append(answer, e)
-				}
-			}
-		}
-		if strings.Contains(string(body.Query), "nothing") {
-			answer = []entry{}
-		}
-		must(t, json.NewEncoder(w).Encode(answer))
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
+	return puppetdbtest.Fake(t, held)
 }
 
 // The fleet diff and check over PuppetDB's nodes answer as over the same facts in a directory, and
@@ -71,6 +44,13 @@ func TestPuppetDBAsFacts(t *testing.T) {
 	rc, fromNode, errOut := run(t, append([]string{"node", "--puppetdb", pdb, "--node", "web03.example.com"}, env...)...)
 	if rc != 0 || fromNode != fromFile || !strings.Contains(fromFile, "profile::") {
 		t.Errorf("node from PuppetDB: rc %d (stderr %q)\n%s\nfrom its file:\n%s", rc, errOut, fromNode, fromFile)
+	}
+
+	unused := []string{"unused", "--environmentpath", r.envpath, "--environment", "production", "--render-as", "json"}
+	rcDir, fromDir, _ = run(t, append(unused, "--facts", r.facts)...)
+	rcPDB, fromPDB, errOut = run(t, append(unused, "--puppetdb", pdb)...)
+	if rcPDB != rcDir || fromPDB != fromDir || !strings.Contains(fromDir, `"findings"`) {
+		t.Errorf("unused over PuppetDB: rc %d (stderr %q)\n%s\nover the directory: rc %d\n%s", rcPDB, errOut, fromPDB, rcDir, fromDir)
 	}
 
 	check := []string{"check", "--environmentpath", r.envpath, "--environment", "production"}

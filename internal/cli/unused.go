@@ -30,7 +30,8 @@ import (
 const unusedSynopsis = `unused [flags]
 
 Finds what the nodes of a facts directory (--facts DIR: one node per file, as hiera_nodes'
-facts_dir) never use, each with its file and line:
+facts_dir), or of PuppetDB (--puppetdb URL [--puppetdb-query PQL]), never use, each with its
+file and line:
   - unreached_file: a data file under a level's datadir that no node's hierarchy reaches;
   - overridden_key: a key of a data file that gives no node its value (every node that reaches
     the file finds the key first elsewhere, or no merge takes it in);
@@ -80,7 +81,7 @@ func runUnused(args []string, env Env) int {
 		return fail(err)
 	}
 	if source == nil {
-		return fail(errors.New("unused reads a fleet: give --facts DIR, a directory of facts files (one node per file)"))
+		return fail(errors.New("unused reads a fleet: give --facts DIR, a directory of facts files (one node per file), or --puppetdb URL"))
 	}
 	var accepted []finding
 	if *baseline != "" {

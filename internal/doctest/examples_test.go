@@ -16,6 +16,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/puppetdb/puppetdbtest"
 )
 
 // noSkipEnv, when set, turns a skip for want of a CLI into a failure (scripts/test.sh sets it).
@@ -57,6 +59,9 @@ func TestExamplesRun(t *testing.T) {
 			if cliConfig.MatchString(ex.text) { // HCL 1, which the CLI reads it with, allows quoted names
 				planWithCLIConfig(t, cli, home, ex)
 				return
+			}
+			if strings.Contains(ex.text, "puppetdb") {
+				ex.text = withTestPuppetDB(t, ex.text)
 			}
 			if _, diags := hclsyntax.ParseConfig([]byte(ex.text), ex.file, hcl.Pos{Line: ex.line + 1, Column: 1}); diags.HasErrors() {
 				t.Fatalf("not valid HCL: %s", diags.Error())
@@ -380,4 +385,16 @@ func writeFileMode(t *testing.T, name string, data []byte, mode os.FileMode) {
 	if err := os.WriteFile(name, data, mode); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// withTestPuppetDB points an example's PuppetDB (the guide's http://localhost:8080, as on the
+// PuppetDB host) at the test PuppetDB, which it gives the nodes the examples name; without one
+// the example is skipped, saying how to run it.
+func withTestPuppetDB(t *testing.T, text string) string {
+	t.Helper()
+	url := puppetdbtest.URL(t)
+	for _, n := range []struct{ certname, role string }{{"web01.example.com", "web"}, {"db01.example.com", "db"}} {
+		puppetdbtest.ReplaceFacts(t, url, n.certname, []byte(fmt.Sprintf(`{"clientcert": %q, "role": %q, "os": {"family": "Debian"}}`, n.certname, n.role)))
+	}
+	return strings.ReplaceAll(text, "http://localhost:8080", url)
 }

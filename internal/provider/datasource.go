@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -149,6 +150,11 @@ func argumentAttributes() map[string]schema.Attribute {
 		"scope": schema.DynamicAttribute{
 			MarkdownDescription: scopeDescription + " Merged over the provider's `scope`, top-level key by key.",
 			Optional:            true,
+		},
+		"puppetdb_node": schema.StringAttribute{
+			MarkdownDescription: puppetdbNodeText,
+			Optional:            true,
+			Validators:          []validator.String{stringvalidator.LengthAtLeast(1), stringvalidator.ConflictsWith(path.MatchRoot("facts_file"))},
 		},
 	}
 }

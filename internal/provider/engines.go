@@ -41,6 +41,9 @@ type providerData struct {
 	// at apply time), so no lookup can be answered during this plan.
 	unknown bool
 	scopes  scopeCache // data sources' facts and scope, converted (the direct server's reads)
+	// puppetdb is the provider's puppetdb block; pdbNodes the nodes puppetdb_node read.
+	puppetdb puppetdbSettings
+	pdbNodes puppetdbNodes
 }
 
 // withOwn returns base (the provider's facts or scope, converted once per Configure) with the

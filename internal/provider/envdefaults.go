@@ -44,6 +44,30 @@ var providerEnv = []struct {
 	{hiera.EyamlKeyEnv.PublicKeyPath, "eyaml.public_key_path", stringArg(func(m *hieraProviderModel) *types.String { return &m.eyamlBlock().PublicKeyPath })},
 	{hiera.EyamlKeyEnv.PrivateKeyPEM, "eyaml.private_key_pem", stringArg(func(m *hieraProviderModel) *types.String { return &m.eyamlBlock().PrivateKeyPEM })},
 	{hiera.EyamlKeyEnv.PublicKeyPEM, "eyaml.public_key_pem", stringArg(func(m *hieraProviderModel) *types.String { return &m.eyamlBlock().PublicKeyPEM })},
+	// The puppetdb block's, likewise; a path's variable gives way to the PEM text the block gives.
+	{puppetdbEnv["url"], "puppetdb.url", stringArg(func(m *hieraProviderModel) *types.String { return &m.puppetdbBlock().URL })},
+	{puppetdbEnv["token"], "puppetdb.token", stringArg(func(m *hieraProviderModel) *types.String { return &m.puppetdbBlock().Token })},
+	{puppetdbEnv["cacert"], "puppetdb.cacert", puppetdbPathArg(func(b *providerPuppetDBModel) (*types.String, types.String) { return &b.CACert, b.CACertPEM })},
+	{puppetdbEnv["cert"], "puppetdb.cert", puppetdbPathArg(func(b *providerPuppetDBModel) (*types.String, types.String) { return &b.Cert, b.CertPEM })},
+	{puppetdbEnv["key"], "puppetdb.key", puppetdbPathArg(func(b *providerPuppetDBModel) (*types.String, types.String) { return &b.Key, b.KeyPEM })},
+}
+
+// puppetdbPathArg sets a puppetdb block path the configuration leaves out, unless it gives the PEM
+// text in its place.
+func puppetdbPathArg(field func(b *providerPuppetDBModel) (path *types.String, pem types.String)) func(m *hieraProviderModel, v string) {
+	return func(m *hieraProviderModel, v string) {
+		if p, pem := field(m.puppetdbBlock()); p.IsNull() && pem.IsNull() {
+			*p = types.StringValue(v)
+		}
+	}
+}
+
+// puppetdbBlock is m's puppetdb block, an empty one (every attribute null) added when it has none.
+func (m *hieraProviderModel) puppetdbBlock() *providerPuppetDBModel {
+	if m.PuppetDB == nil {
+		m.PuppetDB = &providerPuppetDBModel{}
+	}
+	return m.PuppetDB
 }
 
 // stringArg sets the string argument field gives when the configuration leaves it out (null).

@@ -134,6 +134,7 @@ const factsFileDescription = "A file of the node's facts as Puppet users have th
 	"list of one node's facts. Its facts come first and `facts` is merged over them, top-level key by key. The file's key order is " +
 	"kept, as Puppet keeps it (facts written in HCL are sorted by Terraform: where a hierarchy iterates a hash fact, as " +
 	"`mapped_paths` does, only a file gives Puppet's order). Only the facts are read (not the wrapped form's `name`): `trusted` " +
-	"comes from their `clientcert` or `fqdn` fact as for `facts` (else their `networking.fqdn`, as Facter 4's `facter -j` prints " +
-	"facts, with a warning), or from `scope`. A relative path " +
+	"is their `trusted` fact when it holds the node's trusted data (`authenticated`, `certname` and `extensions`, as PuppetDB " +
+	"stores it), as Puppet takes it; else it comes from their `clientcert` or `fqdn` fact as for `facts` (else their " +
+	"`networking.fqdn`, as Facter 4's `facter -j` prints facts, with a warning); `scope` overrides it. A relative path " +
 	"is taken from Terraform's working directory; use `${path.module}/facts/web01.json` in modules."

@@ -19,13 +19,14 @@ import (
 // lookupArgs are the arguments that say where to look up and for which node: the same on every
 // data source (argumentAttributes and the eyaml block), each given one replacing the provider's.
 type lookupArgs struct {
-	Config      types.String     `tfsdk:"config"`
-	Environment types.String     `tfsdk:"environment"`
-	Modulepath  types.List       `tfsdk:"modulepath"`
-	Facts       types.Dynamic    `tfsdk:"facts"`
-	FactsFile   types.String     `tfsdk:"facts_file"`
-	Scope       types.Dynamic    `tfsdk:"scope"`
-	Eyaml       *eyamlPathsModel `tfsdk:"eyaml"`
+	Config       types.String     `tfsdk:"config"`
+	Environment  types.String     `tfsdk:"environment"`
+	Modulepath   types.List       `tfsdk:"modulepath"`
+	Facts        types.Dynamic    `tfsdk:"facts"`
+	FactsFile    types.String     `tfsdk:"facts_file"`
+	Scope        types.Dynamic    `tfsdk:"scope"`
+	Eyaml        *eyamlPathsModel `tfsdk:"eyaml"`
+	PuppetDBNode types.String     `tfsdk:"puppetdb_node"`
 }
 
 // args gives the models that embed lookupArgs a common method.
@@ -256,6 +257,13 @@ func (pd *providerData) engineScope(ctx context.Context, m *lookupArgs) (hiera.S
 	if err != nil {
 		diags.AddAttributeError(path.Root("facts_file"), "Invalid Facts File", err.Error())
 	}
+	nodeFacts, err := pd.puppetdbNodeArg(ctx, m.PuppetDBNode)
+	switch {
+	case err != nil:
+		diags.AddAttributeError(path.Root("puppetdb_node"), "PuppetDB Node Not Read", err.Error())
+	case nodeFacts != nil:
+		fileFacts = nodeFacts // in facts_file's place (they conflict)
+	}
 	var s hiera.Scope
 	providerFacts := pd.facts
 	if fileFacts != nil && !pd.factsFileMerge { // the file names the node: its facts alone (factsFileReplaces)
@@ -275,6 +283,9 @@ func (pd *providerData) engineScope(ctx context.Context, m *lookupArgs) (hiera.S
 		if err != nil {
 			diags.AddAttributeError(path.Root(a.name), "Invalid Argument", err.Error())
 		}
+	}
+	if nodeFacts != nil { // trusted.certname is PuppetDB's certname unless scope sets it
+		s.Vars = withCertname(s.Vars, m.PuppetDBNode.ValueString())
 	}
 	return s, diags
 }

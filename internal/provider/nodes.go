@@ -5,9 +5,11 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -43,7 +45,9 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 	if diags = pd.notReady("the nodes' keys cannot be read"); diags.HasError() {
 		return out, diags
 	}
+	start := time.Now()
 	nodes, diags := pd.fleetNodes(ctx, m)
+	fetched := time.Since(start)
 	if diags.HasError() {
 		return out, diags
 	}
@@ -84,7 +88,9 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 	if diags.Append(byNode(nodes, nodeDiags)...); diags.HasError() {
 		return out, diags
 	}
-	tflog.Debug(ctx, "hiera nodes", map[string]any{"nodes": len(nodes)})
+	// the fleet's fetch (files read, PuppetDB queried) and its answers, apart: scripts/bench-puppetdb.sh reads them
+	tflog.Debug(ctx, "hiera nodes", map[string]any{"nodes": len(nodes), "fetch_ms": fetched.Milliseconds(),
+		"answer_ms": (time.Since(start) - fetched).Milliseconds()})
 	out, err := fleetAttributes(nodes, outs)
 	if err == nil && !m.CheckParams.ValueBool() {
 		out.attributes["param_problems"] = wire.AppendNil(nil) // not checked: null, not a map of nulls
@@ -106,6 +112,22 @@ func (pd *providerData) fleetNodes(ctx context.Context, m *nodesModel) ([]fleet.
 		diags.Append(argumentsNotKnown("facts_dir is not known yet"))
 	case !m.FactsDir.IsNull():
 		sources = append(sources, fleet.Dir(m.FactsDir.ValueString()))
+	}
+	var fromPuppetDB *puppetdbFleet
+	if m.PuppetDB != nil {
+		var err error
+		fromPuppetDB, err = pd.puppetdbSource(m.PuppetDB)
+		switch {
+		case errors.Is(err, errUnknown):
+			diags.Append(argumentsNotKnown("the puppetdb block is not known yet"))
+		case err != nil:
+			diags.AddAttributeError(path.Root("puppetdb"), "Invalid PuppetDB Settings", err.Error())
+		default:
+			sources = append(sources, fromPuppetDB)
+		}
+		if err != nil {
+			fromPuppetDB = nil
+		}
 	}
 	given, err := objectArg(ctx, m.Nodes, path.Root("nodes"))
 	switch {
@@ -135,13 +157,16 @@ func (pd *providerData) fleetNodes(ctx context.Context, m *nodesModel) ([]fleet.
 	}
 	if len(sources) == 0 {
 		diags.AddError("No Nodes Given", "hiera_nodes reads the nodes of facts_dir (a directory of facts files, one per node), "+
-			"of nodes (node name -> facts), or both: give at least one.")
+			"of nodes (node name -> facts), of a puppetdb block (a PuppetDB query), or several: give at least one.")
 		return nil, diags
 	}
 	all, err := fleet.Collect(ctx, sources...)
 	if err != nil {
 		diags.AddError("Invalid Nodes", "The fleet's nodes cannot be read: "+err.Error())
 		return nil, diags
+	}
+	if fromPuppetDB != nil && fromPuppetDB.count == 0 {
+		diags.AddAttributeWarning(path.Root("puppetdb"), "No Node From PuppetDB", fromPuppetDB.noneMatched()+".")
 	}
 	chosen, unmatched, err := fleet.Select(all, globs)
 	if err != nil {

@@ -29,21 +29,22 @@ type nodesDataSource struct {
 // nodesModel is hiera_nodes' arguments and results.
 type nodesModel struct {
 	lookupArgs
-	FactsDir      types.String  `tfsdk:"facts_dir"`
-	Nodes         types.Dynamic `tfsdk:"nodes"`
-	Select        types.List    `tfsdk:"select"`
-	Keys          types.List    `tfsdk:"keys"`
-	Prefixes      types.List    `tfsdk:"prefixes"`
-	NodeNames     types.List    `tfsdk:"node_names"`
-	Values        types.Dynamic `tfsdk:"values"`
-	JSON          types.Map     `tfsdk:"json"`
-	FoundKeys     types.Map     `tfsdk:"found_keys"`
-	MissingKeys   types.Map     `tfsdk:"missing_keys"`
-	SecretKeys    types.Map     `tfsdk:"secret_keys"`
-	FailedKeys    types.Map     `tfsdk:"failed_keys"`
-	Sources       types.Map     `tfsdk:"sources"`
-	CheckParams   types.Bool    `tfsdk:"check_params"`
-	ParamProblems types.Map     `tfsdk:"param_problems"`
+	FactsDir      types.String        `tfsdk:"facts_dir"`
+	PuppetDB      *nodesPuppetDBModel `tfsdk:"puppetdb"`
+	Nodes         types.Dynamic       `tfsdk:"nodes"`
+	Select        types.List          `tfsdk:"select"`
+	Keys          types.List          `tfsdk:"keys"`
+	Prefixes      types.List          `tfsdk:"prefixes"`
+	NodeNames     types.List          `tfsdk:"node_names"`
+	Values        types.Dynamic       `tfsdk:"values"`
+	JSON          types.Map           `tfsdk:"json"`
+	FoundKeys     types.Map           `tfsdk:"found_keys"`
+	MissingKeys   types.Map           `tfsdk:"missing_keys"`
+	SecretKeys    types.Map           `tfsdk:"secret_keys"`
+	FailedKeys    types.Map           `tfsdk:"failed_keys"`
+	Sources       types.Map           `tfsdk:"sources"`
+	CheckParams   types.Bool          `tfsdk:"check_params"`
+	ParamProblems types.Map           `tfsdk:"param_problems"`
 }
 
 func (d *nodesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -102,6 +103,11 @@ func nodesSchema() schema.Schema {
 			Optional:    true,
 			Validators:  keyListValidators,
 		},
+		"puppetdb_node": schema.StringAttribute{
+			MarkdownDescription: "Not taken here: `hiera_nodes` reads its nodes from PuppetDB with its `puppetdb` block.",
+			Optional:            true,
+			Validators:          []validator.String{puppetdbNodeNotHere{}},
+		},
 		"keys":         node["keys"],
 		"prefixes":     node["prefixes"],
 		"check_params": node["check_params"],
@@ -134,7 +140,7 @@ func nodesSchema() schema.Schema {
 			"(its facts over the shared ones; `trusted.certname` is its name unless `scope` sets it), the results keyed by node name. " +
 			"A plan reads one data source for the whole fleet instead of one per node.",
 		Attributes: attrs,
-		Blocks:     map[string]schema.Block{"eyaml": eyamlBlock()},
+		Blocks:     map[string]schema.Block{"eyaml": eyamlBlock(), "puppetdb": nodesPuppetDBBlock()},
 	}
 }
 

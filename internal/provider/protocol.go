@@ -208,7 +208,7 @@ func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSour
 	var scope *hiera.Scope
 	switch {
 	case cached != nil:
-		args.Facts, args.Scope, args.FactsFile = cached.facts, cached.scope, cached.factsFile
+		args.Facts, args.Scope, args.FactsFile, args.PuppetDBNode = cached.facts, cached.scope, cached.factsFile, cached.puppetdbNode
 		scope = &cached.engine
 	case pd != nil && !pd.unknown && key != nil:
 		if cached = pd.scopeArgsOf(ctx, args); cached != nil {

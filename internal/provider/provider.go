@@ -46,16 +46,17 @@ type hieraProvider struct {
 }
 
 type hieraProviderModel struct {
-	Config          types.String        `tfsdk:"config"`
-	Environment     types.String        `tfsdk:"environment"`
-	Modulepath      types.List          `tfsdk:"modulepath"`
-	Facts           types.Dynamic       `tfsdk:"facts"`
-	FactsFile       types.String        `tfsdk:"facts_file"`
-	Scope           types.Dynamic       `tfsdk:"scope"`
-	ExplainPaths    types.String        `tfsdk:"explain_paths"`
-	Eyaml           *providerEyamlModel `tfsdk:"eyaml"`
-	PitfallWarnings types.Bool          `tfsdk:"pitfall_warnings"`
-	FactsFileMerge  types.Bool          `tfsdk:"facts_file_merge"`
+	Config          types.String           `tfsdk:"config"`
+	Environment     types.String           `tfsdk:"environment"`
+	Modulepath      types.List             `tfsdk:"modulepath"`
+	Facts           types.Dynamic          `tfsdk:"facts"`
+	FactsFile       types.String           `tfsdk:"facts_file"`
+	Scope           types.Dynamic          `tfsdk:"scope"`
+	ExplainPaths    types.String           `tfsdk:"explain_paths"`
+	Eyaml           *providerEyamlModel    `tfsdk:"eyaml"`
+	PuppetDB        *providerPuppetDBModel `tfsdk:"puppetdb"`
+	PitfallWarnings types.Bool             `tfsdk:"pitfall_warnings"`
+	FactsFileMerge  types.Bool             `tfsdk:"facts_file_merge"`
 }
 
 func (p *hieraProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -115,7 +116,7 @@ func (p *hieraProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				Validators: []validator.String{stringvalidator.OneOf(explainPathsValues...)},
 			},
 		},
-		Blocks: map[string]schema.Block{"eyaml": providerEyamlBlock()},
+		Blocks: map[string]schema.Block{"eyaml": providerEyamlBlock(), "puppetdb": providerPuppetDBBlock()},
 	}
 }
 
@@ -172,6 +173,9 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	eyamlKeys, unknown, diags := providerEyamlKeys(m.Eyaml)
 	resp.Diagnostics.Append(diags...)
 	pd.eyaml, pd.unknown = eyamlKeys, pd.unknown || unknown
+	pdb, unknown, diags := providerPuppetDB(m.PuppetDB)
+	resp.Diagnostics.Append(diags...)
+	pd.puppetdb, pd.unknown = pdb, pd.unknown || unknown
 	resp.DataSourceData = pd
 	resp.EphemeralResourceData = pd
 	p.configured.Store(pd)

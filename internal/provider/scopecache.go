@@ -39,6 +39,7 @@ type scopeCache struct {
 type scopeArgs struct {
 	facts, scope types.Dynamic
 	factsFile    types.String
+	puppetdbNode types.String
 	engine       hiera.Scope
 }
 
@@ -50,18 +51,18 @@ const (
 )
 
 // scopeAttributes are the attributes a scopeArgs holds.
-var scopeAttributes = []string{"facts", "scope", "facts_file"}
+var scopeAttributes = []string{"facts", "scope", "facts_file", "puppetdb_node"}
 
-// scopeKey is the cache key of a configuration's facts, scope and facts_file encodings, and of the
-// facts file's size and modification time as files last saw them (nil: the configuration is not a
-// map holding all three), with that facts file (nil when none is named). The key is raw
-// configuration: it may hold secrets, so it is never logged or shown.
+// scopeKey is the cache key of a configuration's facts, scope, facts_file and puppetdb_node
+// encodings, and of the facts file's size and modification time as files last saw them (nil: the
+// configuration is not a map holding all four), with that facts file (nil when none is named).
+// The key is raw configuration: it may hold secrets, so it is never logged or shown.
 func scopeKey(config []byte, files *factsFileCache) (key []byte, file *factsFile) {
 	vals, ok := wire.AttributeBytes(config, scopeAttributes...)
 	if !ok {
 		return nil, nil
 	}
-	key = make([]byte, 0, len(vals[0])+len(vals[1])+len(vals[2])+32)
+	key = make([]byte, 0, len(vals[0])+len(vals[1])+len(vals[2])+len(vals[3])+32)
 	for _, v := range vals { // msgpack items delimit themselves
 		key = append(key, v...)
 	}
@@ -123,5 +124,5 @@ func (pd *providerData) scopeArgsOf(ctx context.Context, m *lookupArgs) *scopeAr
 	if diags.HasError() {
 		return nil
 	}
-	return &scopeArgs{facts: m.Facts, scope: m.Scope, factsFile: m.FactsFile, engine: s}
+	return &scopeArgs{facts: m.Facts, scope: m.Scope, factsFile: m.FactsFile, puppetdbNode: m.PuppetDBNode, engine: s}
 }

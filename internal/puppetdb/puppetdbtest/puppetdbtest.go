@@ -14,8 +14,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -114,4 +116,48 @@ func command(t testing.TB, pdbURL, name string, version int, certname string, bo
 	if resp.StatusCode != http.StatusOK || json.Unmarshal(answer, &result) != nil || !result.Processed {
 		t.Fatalf("%s for %s: HTTP %s: %s", name, certname, resp.Status, answer)
 	}
+}
+
+// FakeNode is a node a Fake PuppetDB holds: its certname and its facts, the JSON text of a hash.
+type FakeNode struct {
+	Certname string
+	Facts    []byte
+}
+
+// Fake serves nodes as PuppetDB's inventory endpoints answer the queries tests send: every node
+// for a query, the named one for an AST certname query (["=", "certname", name]), none for a PQL
+// query naming "nothing", PuppetDB's PQL syntax error for one ending in "=" (before its "}"), and
+// under /html/ a page that is no PuppetDB's. It returns the server's URL.
+func Fake(t testing.TB, nodes []FakeNode) string {
+	t.Helper()
+	type entry struct {
+		Certname string          `json:"certname"`
+		Facts    json.RawMessage `json:"facts"`
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/html/") {
+			_, _ = io.WriteString(w, "<html><body>Sign in</body></html>")
+			return
+		}
+		var body struct{ Query json.RawMessage }
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		var pql string
+		_ = json.Unmarshal(body.Query, &pql)
+		if strings.HasSuffix(strings.TrimSuffix(pql, " }"), "=") { // modelled on PuppetDB 7.12.1's answer
+			http.Error(w, fmt.Sprintf("PQL parse error at line 1, column %d:\n\n%s\n\nExpected one of:\n\n[\nfalse\ntrue", len(strings.TrimSuffix(pql, " }"))+2, pql),
+				http.StatusBadRequest)
+			return
+		}
+		var ast []string
+		named := json.Unmarshal(body.Query, &ast) == nil && len(ast) == 3 && ast[1] == "certname"
+		answer := []entry{}
+		for _, n := range nodes {
+			if !strings.Contains(pql, "nothing") && (!named || ast[2] == n.Certname) {
+				answer = append(answer, entry{n.Certname, n.Facts})
+			}
+		}
+		_ = json.NewEncoder(w).Encode(answer)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
 }
