@@ -183,9 +183,9 @@ var controlRepoChanges = map[string]map[string][]string{
 // controlRepoUnused is what hieraform unused finds at the second commit, as its table shows it.
 var controlRepoUnused = []string{
 	"data/attic/legacy.yaml: unreached_file: no node reaches this file",
-	"data/nodes/web03.example.com.yaml:2: redundant: profile::base::timezone is redundant: without it, the 1 node it gives a value get the same",
+	"data/nodes/web03.example.com.yaml:2: redundant: profile::base::timezone is redundant: without it, the node it gives a value to would get the same",
 	"data/os/Redhat.yaml: unreached_file: no node reaches this file",
-	"data/roles/db.yaml:6: redundant: profile::users is redundant: without it, the 2 nodes it gives a value get the same",
+	"data/roles/db.yaml:6: redundant: profile::users is redundant: without it, each of the 2 nodes it gives a value to would get the same",
 	"modules/ntp/data/common.yaml:2: overridden_key: ntp::driftfile gives no node its value (6 nodes reach the file)",
 }
 

@@ -502,7 +502,7 @@ func writeFindings(w io.Writer, findings []finding, u *fleetUse, nodes int) {
 		case "overridden_key":
 			what = fmt.Sprintf("%s gives no node its value (%s reach the file)", key, count(f.Nodes, "node"))
 		default:
-			what = fmt.Sprintf("%s is redundant: without it, the %s it gives a value get the same", key, count(f.Nodes, "node"))
+			what = fmt.Sprintf("%s is redundant: without it, %s it gives a value to would get the same", key, nodesPhrase(f.Nodes))
 		}
 		_, _ = fmt.Fprintf(w, "%s: %s: %s\n", where, f.Kind, what)
 	}
@@ -513,4 +513,12 @@ func writeFindings(w io.Writer, findings []finding, u *fleetUse, nodes int) {
 	_, _ = fmt.Fprintf(w, "%s (%d unreached files, %d overridden keys, %d redundant values) in %s over %s\n",
 		count(len(findings), "finding"), kinds["unreached_file"], kinds["overridden_key"], kinds["redundant"],
 		count(u.files, "data file"), count(nodes, "node"))
+}
+
+// nodesPhrase is "the node" or "each of the N nodes".
+func nodesPhrase(n int) string {
+	if n == 1 {
+		return "the node"
+	}
+	return fmt.Sprintf("each of the %d nodes", n)
 }
