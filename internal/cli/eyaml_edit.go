@@ -250,9 +250,15 @@ func checkWritableDir(dir string) error {
 
 // replaceFile writes data to a new file beside path, with path's mode (0644 for a new file), and
 // renames it over path: a reader sees the old file or the new one, never half of one. A symbolic
-// link is followed, so the file it names is replaced and the link kept.
+// link is followed, so the file it names is replaced (or created) and the link kept.
 func replaceFile(path string, data []byte, exists bool) error {
 	mode := os.FileMode(0o644)
+	if target, err := os.Readlink(path); err == nil && !exists { // a link to no file: create the file it names
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
 	if exists {
 		target, err := filepath.EvalSymlinks(path)
 		if err != nil {

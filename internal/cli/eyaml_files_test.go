@@ -269,3 +269,21 @@ func TestEyamlEditSignalLeavesNoPlaintext(t *testing.T) {
 		})
 	}
 }
+
+// A link to a file not there yet is kept: the file it names is created, as the gem's write does.
+func TestEyamlEditDanglingLink(t *testing.T) {
+	dir := eyamlDir(t)
+	must(t, os.MkdirAll(filepath.Join(dir, "data"), 0o755))
+	link := filepath.Join(dir, "data", "new.eyaml")
+	must(t, os.Symlink("../target.eyaml", link))
+	editorScript(t, dir, `printf '\nadded: DEC::PKCS7[new secret]!\n' >> "$1"`)
+	if rc, _, errOut := eyamlRun(t, dir, "", "edit", link); rc != 0 {
+		t.Fatalf("edit: exit %d, %q", rc, errOut)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	if _, got, _ := eyamlRun(t, dir, "", "decrypt", "-f", filepath.Join(dir, "target.eyaml")); !strings.Contains(got, "added: new secret") {
+		t.Errorf("the file the link names holds %q", got)
+	}
+}
