@@ -109,13 +109,16 @@ func TestPuppetDBCommand(t *testing.T) {
 	nodes, err := facts.Read(r.facts)
 	must(t, err)
 	for _, n := range nodes {
-		n.Facts.Set(puppetdbtest.TagFact, tag) // the same facts on both sides
+		// certnames of this run alone (tests of other packages store web01.example.com too), the same facts on both sides
+		certname := n.Certname() + "." + tag
+		n.Facts.Set("clientcert", certname)
+		n.Facts.Set(puppetdbtest.TagFact, tag)
 		text, err := datafile.MarshalJSON(n.Facts)
 		must(t, err)
-		puppetdbtest.ReplaceFacts(t, pdb, n.Certname(), text)
-		must(t, os.WriteFile(filepath.Join(all, n.Certname()+".json"), text, 0o644))
+		puppetdbtest.ReplaceFacts(t, pdb, certname, text)
+		must(t, os.WriteFile(filepath.Join(all, certname+".json"), text, 0o644))
 		if role, _ := n.Facts.Get("role"); role == "web" {
-			must(t, os.WriteFile(filepath.Join(web, n.Certname()+".json"), text, 0o644))
+			must(t, os.WriteFile(filepath.Join(web, certname+".json"), text, 0o644))
 		}
 	}
 	sides := []string{"diff", "--git-rev", "main~1", "--git-rev", "main", "--environmentpath", r.envpath, "--environment", "production", "--render-as", "json"}
