@@ -23,7 +23,7 @@ import (
 type Code struct {
 	code       *manifest.Code
 	modules    map[string]bool     // the modules of the modulepath, by name
-	lookedUp   map[string]bool     // the literal keys of explicit lookups
+	lookedUp   map[string]bool     // the literal keys of explicit lookups (manifests, templates, data interpolations)
 	moduleKeys map[string][]string // each module's parameter keys and looked-up keys, for "did you mean"
 	classes    int
 	aliases    *ptype.Aliases
@@ -70,6 +70,7 @@ func Read(engine *hiera.Engine) (*Code, []string) {
 			c.addKey(l.Key)
 		}
 	}
+	c.readNamedKeys(engine, mods)
 	c.aliases = ptype.NewAliases(func(name string) (string, string, bool) {
 		if a := c.code.Alias(name); a != nil {
 			return a.Name, a.Type, true
