@@ -22,6 +22,9 @@ func TestQuickValidation_validatorKinds(t *testing.T) {
 		"listvalidator.noNullValuesValidator",
 		"listvalidator.valueStringsAreValidator",
 		"listvalidator.uniqueValuesValidator",
+		"schemavalidator.ConflictsWithValidator", // reads the attribute it conflicts with: facts_file, a key's path or PEM sibling, none unchecked
+		"provider.durationValidator",             // reads its own value only
+		"provider.puppetdbNodeNotHere",           // reads its own value only
 	}
 	direct, _, _ := configuredPair(t)
 	for typeName, ds := range direct.dataSources {
