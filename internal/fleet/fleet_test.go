@@ -339,3 +339,26 @@ func TestWidenRaisesCoresOnlyWhileRunning(t *testing.T) {
 		t.Errorf("GOMAXPROCS %d after Each, want 1 back", g)
 	}
 }
+
+func TestOverlay(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "db01.json", `{"role": "db", "os": {"family": "RedHat"}}`)
+	fromDir, err := Collect(context.Background(), Dir(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Map{Origin: "nodes", Facts: map[string]*model.Hash{"db01": hash("role", "web"), "app01": nil}}
+	nodes, err := Overlay(fromDir, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := names(nodes), `app01<-nodes["app01"] db01<-db01.json with nodes["db01"]`; got != want {
+		t.Errorf("nodes %s, want %s", got, want)
+	}
+	if got := model.Inspect(nodes[1].Facts); got != `{"role"=>"web", "os"=>{"family"=>"RedHat"}}` {
+		t.Errorf("db01's facts %s: want its role replaced, its other facts kept", got)
+	}
+	if got := model.Inspect(fromDir[0].Facts); got != `{"role"=>"db", "os"=>{"family"=>"RedHat"}}` {
+		t.Errorf("the source's node changed: %s", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -75,6 +76,35 @@ func Collect(ctx context.Context, sources ...Source) ([]Node, error) {
 		}
 	}
 	return all, nil
+}
+
+// Overlay lays m's facts over the nodes of the same name, top-level keys replaced (Ruby's
+// Hash#merge, as facts are layered everywhere), and adds the others as nodes of their own: the
+// provider's `nodes` over its facts_dir and PuppetDB nodes. The result is sorted by name.
+func Overlay(nodes []Node, m Map) ([]Node, error) {
+	given, err := m.Nodes(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	byName := make(map[string]int, len(nodes))
+	for i, n := range nodes {
+		byName[n.Name] = i
+	}
+	out := slices.Clone(nodes)
+	for _, g := range given {
+		i, ok := byName[g.Name]
+		if !ok {
+			out = append(out, g)
+			continue
+		}
+		out[i].Facts = merge.Hashes(g.Facts, out[i].Facts)
+		out[i].Origin += " with " + g.Origin
+	}
+	if len(out) > MaxNodes {
+		return nil, fmt.Errorf("the fleet has more than %d nodes, more than one read takes: choose fewer (select, a smaller directory or query)", MaxNodes)
+	}
+	slices.SortStableFunc(out, func(a, b Node) int { return strings.Compare(a.Name, b.Name) })
+	return out, nil
 }
 
 // Select returns the nodes whose names match one of globs (path.Match's syntax: *, ?, [a-z], \),

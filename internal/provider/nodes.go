@@ -102,7 +102,8 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 	return out, diags
 }
 
-// fleetNodes is the nodes of m's node sources (facts_dir, nodes), chosen by select; a glob
+// fleetNodes is the nodes of m's node sources (facts_dir, puppetdb) with nodes laid over those of the
+// same name (and a node of its own for any other name), chosen by select; a glob
 // matching no node is a warning.
 func (pd *providerData) fleetNodes(ctx context.Context, m *nodesModel) ([]fleet.Node, diag.Diagnostics) {
 	var diags diag.Diagnostics
@@ -130,11 +131,12 @@ func (pd *providerData) fleetNodes(ctx context.Context, m *nodesModel) ([]fleet.
 		}
 	}
 	given, err := objectArg(ctx, m.Nodes, path.Root("nodes"))
+	var byName fleet.Map // laid over the other sources' nodes of the same name
 	switch {
 	case err != nil:
 		diags.AddAttributeError(path.Root("nodes"), "Invalid Argument", err.Error())
 	case given != nil:
-		byName := fleet.Map{Origin: "nodes", Facts: make(map[string]*model.Hash, len(given))}
+		byName = fleet.Map{Origin: "nodes", Facts: make(map[string]*model.Hash, len(given))}
 		for name, v := range given {
 			facts, ok := v.(map[string]any)
 			if v != nil && !ok {
@@ -146,7 +148,6 @@ func (pd *providerData) fleetNodes(ctx context.Context, m *nodesModel) ([]fleet.
 				diags.AddAttributeError(path.Root("nodes").AtMapKey(name), "Invalid Argument", err.Error())
 			}
 		}
-		sources = append(sources, byName)
 	}
 	globs, err := stringList(m.Select)
 	if err != nil {
@@ -155,12 +156,15 @@ func (pd *providerData) fleetNodes(ctx context.Context, m *nodesModel) ([]fleet.
 	if diags.HasError() {
 		return nil, diags
 	}
-	if len(sources) == 0 {
+	if len(sources) == 0 && byName.Facts == nil {
 		diags.AddError("No Nodes Given", "hiera_nodes reads the nodes of facts_dir (a directory of facts files, one per node), "+
 			"of nodes (node name -> facts), of a puppetdb block (a PuppetDB query), or several: give at least one.")
 		return nil, diags
 	}
 	all, err := fleet.Collect(ctx, sources...)
+	if err == nil && byName.Facts != nil {
+		all, err = fleet.Overlay(all, byName)
+	}
 	if err != nil {
 		diags.AddError("Invalid Nodes", "The fleet's nodes cannot be read: "+err.Error())
 		return nil, diags

@@ -93,7 +93,7 @@ func nodesSchema() schema.Schema {
 		},
 		"nodes": schema.DynamicAttribute{
 			MarkdownDescription: "Nodes given by name: an object of node name to that node's facts (an object of any shape, or `{}`), " +
-				"such as `{ \"web01.example.com\" = { role = \"web\" } }`. With `facts_dir` too, a node may be named by only one of them.",
+				"such as `{ \"web01.example.com\" = { role = \"web\" } }`. A node that `facts_dir` or the `puppetdb` block also names keeps its facts from there, with these laid over them (top-level keys replaced).",
 			Optional: true,
 		},
 		"select": schema.ListAttribute{

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/fleet"
 )
@@ -181,6 +182,30 @@ data "hiera_nodes" "none" {
 	})
 }
 
+// A nodes entry naming a node of facts_dir is laid over its facts (the contract's layering: the
+// node's facts file, then nodes[name]); another entry is a node of its own.
+func TestNodesDataSource_nodesOverFactsDir(t *testing.T) {
+	unitTest(t, resource.TestStep{
+		Config: fleetProvider + `
+data "hiera_nodes" "fleet" {
+  facts_dir = "testdata/fleet"
+  nodes     = merge(local.given, { "db01.example.com" = { role = "web" } })
+  keys      = ["packages"]
+}
+data "hiera_node" "db01_as_web" {
+  facts_file = local.files["db01.example.com"]
+  facts      = { role = "web" }
+  scope      = { trusted = { certname = "db01.example.com" } }
+  keys       = ["packages"]
+}`,
+		ConfigStateChecks: []statecheck.StateCheck{
+			expect("data.hiera_nodes.fleet", "node_names", strs("app01.example.com", "db01.example.com", "mail01.example.com", "web01.example.com")),
+			statecheck.ExpectKnownValue("data.hiera_nodes.fleet", tfjsonpath.New("json").AtMapKey("db01.example.com"), str(`{"packages":["nginx","git"]}`)),
+			expect("data.hiera_node.db01_as_web", "json", str(`{"packages":["nginx","git"]}`)),
+		},
+	})
+}
+
 // Each bad input is an error naming the file or node, read from nothing outside the directory.
 func TestNodesDataSource_badInput(t *testing.T) {
 	dirWith := func(files map[string]string) string {
@@ -231,8 +256,6 @@ func TestNodesDataSource_badInput(t *testing.T) {
 			` and `+regexp.QuoteMeta(filepath.Join(twice, "web01.example.com.yaml"))),
 		step(`facts_dir = "`+symlinked+`"`, regexp.QuoteMeta(filepath.Join(symlinked, "b.json"))+`: a symlink leading out of the directory`),
 		step(`facts_dir = "`+crowded+`"`, fmt.Sprintf(`the directory holds more than %d files`, fleet.MaxNodes)),
-		step(`facts_dir = "testdata/fleet"
-nodes = { "web01.example.com" = {} }`, `two nodes are named "web01\.example\.com": testdata/fleet/web01\.example\.com\.json and nodes\["web01\.example\.com"\]`),
 		step(`nodes = { "web01.example.com" = "web" }`, `nodes\["web01\.example\.com"\] must be the node's facts, an object`),
 		step(`select = ["*"]`, `No Nodes Given.*facts_dir.*nodes`),
 		step(`nodes = local.given
