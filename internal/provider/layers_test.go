@@ -291,7 +291,7 @@ func TestLayers_controlRepositoryExample(t *testing.T) {
 	}
 	config := regexp.MustCompile(`(?s)terraform \{.*?\n\}\n`).ReplaceAllString(string(main), "")
 	config = strings.ReplaceAll(config, "${path.module}", dir)
-	unitTest(t, resource.TestStep{
+	unitTestFrom(t, postconditionCLI, resource.TestStep{ // the example stops on param_problems with a postcondition
 		Config: config,
 		ConfigStateChecks: []statecheck.StateCheck{
 			expect("data.hiera_lookup.ntp_servers", "value", tuple(str("ntp1.example.com"), str("ntp2.example.com"))),
