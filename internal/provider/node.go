@@ -253,17 +253,12 @@ func appendFailedKeys(b []byte, failed []failedKey) []byte {
 // failedKeysWarning is the one warning of a whole-node read some of whose keys failed: the keys,
 // at most maxListedFailures of them, then how many more; their messages are in failed_keys.
 func failedKeysWarning(failed []failedKey) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d of the node's keys failed to look up and are left out of values; failed_keys holds each one's error:", len(failed))
+	keys := make([]string, len(failed))
 	for i, f := range failed {
-		if i == maxListedFailures {
-			fmt.Fprintf(&b, "\n... and %d more.", len(failed)-maxListedFailures)
-			break
-		}
-		fmt.Fprintf(&b, "\n- %q", f.key)
+		keys[i] = fmt.Sprintf("- %q", f.key)
 	}
-	b.WriteString("\n\nThe node's other keys are read as usual. (With `keys`, a key that fails fails the read.)")
-	return b.String()
+	return boundedList(fmt.Sprintf("%d of the node's keys failed to look up and are left out of values; failed_keys holds each one's error:", len(failed)), "\n", keys) +
+		"\n\nThe node's other keys are read as usual. (With `keys`, a key that fails fails the read.)"
 }
 
 // writeStrings writes a list of strings.
@@ -278,15 +273,20 @@ func writeStrings(list []string) []byte {
 // failureList is the one error of a read whose keys failed: each failure, at most
 // maxListedFailures of them, then how many more.
 func failureList(failures []string) string {
+	return boundedList(fmt.Sprintf("%d of the node's keys failed to look up:", len(failures)), "\n\n", failures)
+}
+
+// boundedList is head, then each item after sep, at most maxListedFailures of them, then how many more.
+func boundedList(head, sep string, items []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d of the node's keys failed to look up:", len(failures))
-	for i, f := range failures {
+	b.WriteString(head)
+	for i, item := range items {
 		if i == maxListedFailures {
-			fmt.Fprintf(&b, "\n\n... and %d more.", len(failures)-maxListedFailures)
+			fmt.Fprintf(&b, "%s... and %d more.", sep, len(items)-maxListedFailures)
 			break
 		}
-		b.WriteString("\n\n")
-		b.WriteString(f)
+		b.WriteString(sep)
+		b.WriteString(item)
 	}
 	return b.String()
 }
