@@ -114,6 +114,9 @@ func nodesPuppetDBBlock() dschema.SingleNestedBlock {
 		return dschema.StringAttribute{MarkdownDescription: puppetdbText[name] + " Replaces the provider's `" + name + "`.", Optional: true,
 			Validators: []validator.String{stringvalidator.LengthAtLeast(1)}}
 	}
+	urlAttr := attr("url")
+	urlAttr.MarkdownDescription += " An `http://` URL of its own takes none of the provider's TLS settings and not its `token`: " +
+		"the token is not sent in the clear to another server."
 	timeout := attr("timeout")
 	timeout.Validators = append(timeout.Validators, durationValidator{})
 	return dschema.SingleNestedBlock{
@@ -122,7 +125,7 @@ func nodesPuppetDBBlock() dschema.SingleNestedBlock {
 			"attribute not given here is the provider's `puppetdb` block's; the certificate and key text and the PE token are " +
 			"given there only (a data source's arguments are stored in the state). A query matching no node is a warning.",
 		Attributes: map[string]dschema.Attribute{
-			"url": attr("url"), "query": attr("query"), "cacert": attr("cacert"), "cert": attr("cert"), "key": attr("key"), "timeout": timeout,
+			"url": urlAttr, "query": attr("query"), "cacert": attr("cacert"), "cert": attr("cert"), "key": attr("key"), "timeout": timeout,
 		},
 	}
 }
@@ -262,7 +265,7 @@ func (pd *providerData) puppetdbNodeArg(ctx context.Context, v types.String) (*m
 
 // puppetdbSource is the node source of hiera_nodes' puppetdb block: the provider's settings with
 // the block's own over them. A URL of the block's own that is plain HTTP takes none of the
-// provider's TLS settings; its own cacert replaces the provider's CA (path or text), its own cert
+// provider's TLS settings nor its token (a PE token is not sent in the clear to another server); its own cacert replaces the provider's CA (path or text), its own cert
 // or key the provider's certificate and key.
 func (pd *providerData) puppetdbSource(m *nodesPuppetDBModel) (*puppetdbFleet, error) {
 	for _, v := range []types.String{m.URL, m.Query, m.CACert, m.Cert, m.Key, m.Timeout} {
@@ -274,7 +277,7 @@ func (pd *providerData) puppetdbSource(m *nodesPuppetDBModel) (*puppetdbFleet, e
 	if !m.URL.IsNull() {
 		c.URL = m.URL.ValueString()
 		if strings.HasPrefix(strings.ToLower(c.URL), "http://") {
-			c.CACert, c.Cert, c.Key, c.CACertPEM, c.CertPEM, c.KeyPEM = "", "", "", "", "", ""
+			c.CACert, c.Cert, c.Key, c.CACertPEM, c.CertPEM, c.KeyPEM, c.Token = "", "", "", "", "", "", ""
 		}
 	}
 	if !m.Query.IsNull() {

@@ -3,10 +3,14 @@ package provider
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -255,4 +259,37 @@ output "same" {
 			"all": knownvalue.Bool(true), "plain": knownvalue.Bool(true), "web": knownvalue.Bool(true), "nodes": num(3), "webs": num(1),
 		}))},
 	})
+}
+
+// hiera_nodes' own plain-HTTP url takes none of the provider's credentials: the provider's PE
+// token (for its https PuppetDB) is not sent in the clear to another server, as its TLS settings
+// are not taken either. With no url of its own, the provider's token goes to the provider's url.
+func TestPuppetDB_ownPlainURLGetsNoToken(t *testing.T) {
+	t.Parallel()
+	var tokens []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tokens = append(tokens, r.Header.Get("X-Authentication"))
+		_, _ = io.WriteString(w, `[{"certname": "web01.example.com", "facts": {"role": "web"}}]`)
+	}))
+	t.Cleanup(srv.Close)
+	pd := &providerData{}
+	pd.puppetdb.config.URL, pd.puppetdb.config.Token = "https://puppetdb.example.com:8081", "s3cr3t-token"
+	own, err := pd.puppetdbSource(&nodesPuppetDBModel{URL: types.StringValue(srv.URL)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := own.Nodes(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	pd.puppetdb.config.URL = srv.URL
+	inherited, err := pd.puppetdbSource(&nodesPuppetDBModel{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := inherited.Nodes(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"", "s3cr3t-token"}; !slices.Equal(tokens, want) {
+		t.Errorf("X-Authentication headers %q; want %q (none to the data source's own http url, the provider's to its own)", tokens, want)
+	}
 }
