@@ -267,11 +267,12 @@ func (st setup) scope() (scope hiera.Scope, note string, err error) {
 // (its TRUSTED_INFORMATION_FACTS): a facts file gives all of them or none.
 var trustedInformationFacts = []string{"hostname", "domain", "fqdn", "clientcert"}
 
-// lookupScope is the scope `puppet lookup --node NAME --facts FILE` gives (Puppet 7.23): the file's
-// facts as they are, and trusted.certname from its clientcert fact, never from --node, which only
-// names the node whose stored facts Puppet would read. A file with none of hostname, domain, fqdn
-// and clientcert (Facter 4's facter -j) gives no certname: the node's levels find nothing, which
-// note says. A file with some of them is puppet lookup's error. Without --node or --facts, scope.
+// lookupScope is the scope of `lookup --node NAME --facts FILE`: NAME is the node's trusted certname
+// (the contract's `--node`), the file's facts are kept, and the name facts it lacks (hostname,
+// domain, fqdn, clientcert) come from NAME, as they do for every command. puppet lookup 7.23 differs
+// where the file names the node otherwise: it takes the node's trusted information from the file's
+// name facts, never from --node, gives no certname when the file has none of them (Facter 4's
+// facter -j) and refuses a file with only some; note says so. Without --node or --facts, scope.
 func (st setup) lookupScope() (scope hiera.Scope, note string, err error) {
 	if st.node == "" || st.facts == "" {
 		return st.scope()
@@ -286,36 +287,19 @@ func (st setup) lookupScope() (scope hiera.Scope, note string, err error) {
 			given = append(given, f)
 		}
 	}
-	switch len(given) {
-	case len(trustedInformationFacts):
-		certname, _ := n.Facts.Get("clientcert")
-		name, _ := certname.(string)
-		if name != st.node {
-			note = fmt.Sprintf("trusted.certname is %q, the facts file's clientcert fact, not --node %s: puppet lookup --node takes the "+
-				"node's trusted information from the facts file.", name, st.node)
-		}
-		return facts.Scope(n.Facts, name), note, nil
-	case 0:
-		if _, stored := hiera.TrustedFact(n.Facts); stored { // the node's own trusted data, as Puppet takes it
-			return hiera.Scope{Facts: n.Facts, Vars: model.NewHash(0)}, "", nil
-		}
-		note = fmt.Sprintf("The facts file %s has none of the facts %s: puppet lookup --node %s then gives the node no trusted.certname "+
-			"(--node only names the node whose stored facts Puppet reads), and neither does hieraform lookup, so levels such as "+
-			"nodes/%%{trusted.certname}.yaml find nothing. Add the four facts to the file (puppet facts show prints them), or leave "+
-			"out --node to take the certname from the file (its networking.fqdn).", st.facts, strings.Join(trustedInformationFacts, ", "), st.node)
-		return hiera.Scope{Facts: n.Facts, Vars: unnamedTrusted()}, note, nil
+	clientcert, _ := n.Facts.Get("clientcert")
+	switch {
+	case len(given) == 0:
+		note = fmt.Sprintf("The facts file %s has none of the facts %s: they are taken from --node %s. puppet lookup --node would give "+
+			"the node no trusted.certname and no such facts (--node only names the node whose stored facts Puppet reads).",
+			st.facts, strings.Join(trustedInformationFacts, ", "), st.node)
+	case len(given) < len(trustedInformationFacts):
+		note = fmt.Sprintf("The facts file %s has %s but not all of %s: the others are taken from --node %s. puppet lookup refuses such "+
+			"a file (\"When overriding any of the %s facts ..., they must all be overridden\").", st.facts, strings.Join(given, ", "),
+			strings.Join(trustedInformationFacts, ", "), st.node, strings.Join(trustedInformationFacts, ","))
+	case clientcert != st.node:
+		note = fmt.Sprintf("trusted.certname is --node %s, not the facts file's clientcert fact %q, which puppet lookup --node would take.",
+			st.node, model.ToS(clientcert))
 	}
-	return hiera.Scope{}, "", model.Errorf("When overriding any of the %s facts with %s given via the --facts flag, they must all be overridden.",
-		strings.Join(trustedInformationFacts, ","), st.facts)
-}
-
-// unnamedTrusted is the variables of a node without a certname: $trusted as Puppet builds it for a
-// local node that has no clientcert fact (authenticated "local", every name nil).
-func unnamedTrusted() *model.Hash {
-	t := facts.Trusted("")
-	t.Set("certname", nil)
-	t.Set("hostname", nil)
-	vars := model.NewHash(1)
-	vars.Set("trusted", t)
-	return vars
+	return facts.Scope(n.Facts, st.node), note, nil
 }
