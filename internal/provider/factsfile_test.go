@@ -319,3 +319,48 @@ func TestFactsFileCache_concurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// hiera_nodes answers a node of a facts file (or of PuppetDB) as hiera_node with that facts_file:
+// the file replaces the provider's facts unless facts_file_merge, so the provider's node's roles do
+// not leak into every node of the fleet; a node given in nodes gets them below its own, as
+// hiera_node's facts does.
+func TestFactsFile_fleetNodesReplaceProviderFacts(t *testing.T) {
+	dir := factsSite(t)
+	fleetDir := writeCase(t, map[string]string{"db01.yaml": "name: db01.example.com\nvalues:\n  hostname: db01\n  role: db\n  os:\n    family: RedHat\n"})
+	config := func(merge string) string {
+		return `provider "hiera" {
+  config     = "` + dir + `/hiera.yaml"
+  facts_file = "` + dir + `/facts/web01.json"
+  facts      = { role = "provider" }` + merge + `
+}
+data "hiera_nodes" "fleet" {
+  facts_dir = "` + fleetDir + `"
+  nodes     = { "n01.example.com" = { hostname = "n01" } }
+  keys      = ["who", "first_role"]
+}
+data "hiera_node" "db01" {
+  keys       = ["who", "first_role"]
+  facts_file = "` + fleetDir + `/db01.yaml"
+}
+data "hiera_node" "n01" {
+  keys  = ["who", "first_role"]
+  facts = { hostname = "n01" }
+  scope = { trusted = { certname = "n01.example.com" } }
+}
+output "same" {
+  value = [data.hiera_nodes.fleet.json["db01.example.com"] == data.hiera_node.db01.json, data.hiera_nodes.fleet.json["n01.example.com"] == data.hiera_node.n01.json]
+}
+`
+	}
+	fleetJSON := func(db01, n01 string) statecheck.StateCheck {
+		return expect("data.hiera_nodes.fleet", "json", knownvalue.MapExact(map[string]knownvalue.Check{"db01.example.com": str(db01), "n01.example.com": str(n01)}))
+	}
+	same := statecheck.ExpectKnownOutputValue("same", knownvalue.ListExact([]knownvalue.Check{knownvalue.Bool(true), knownvalue.Bool(true)}))
+	unitTest(t, resource.TestStep{
+		Config:            config(""),
+		ConfigStateChecks: []statecheck.StateCheck{fleetJSON(`{"who":"db01 RedHat db"}`, `{"who":"n01 Debian provider","first_role":"zeta"}`), same},
+	}, resource.TestStep{
+		Config:            config("\n  facts_file_merge = true"),
+		ConfigStateChecks: []statecheck.StateCheck{fleetJSON(`{"who":"db01 RedHat db","first_role":"zeta"}`, `{"who":"n01 Debian provider","first_role":"zeta"}`), same},
+	})
+}

@@ -252,6 +252,12 @@ func (pd *providerData) request(ctx context.Context, kind lookupVariant, m *look
 // engineScope is m's facts (over its facts_file's) and scope merged over the provider's, as the
 // engine takes them.
 func (pd *providerData) engineScope(ctx context.Context, m *lookupArgs) (hiera.Scope, diag.Diagnostics) {
+	return pd.engineScopeOver(ctx, m, pd.facts)
+}
+
+// engineScopeOver is engineScope over providerFacts in place of the provider's facts (nil: none,
+// for hiera_nodes' nodes of a facts file).
+func (pd *providerData) engineScopeOver(ctx context.Context, m *lookupArgs, providerFacts *model.Hash) (hiera.Scope, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	fileFacts, err := pd.factsFileArg(m.FactsFile)
 	if err != nil {
@@ -265,7 +271,6 @@ func (pd *providerData) engineScope(ctx context.Context, m *lookupArgs) (hiera.S
 		fileFacts = nodeFacts // in facts_file's place (they conflict)
 	}
 	var s hiera.Scope
-	providerFacts := pd.facts
 	if fileFacts != nil && !pd.factsFileMerge { // the file names the node: its facts alone (factsFileReplaces)
 		providerFacts = nil
 	}

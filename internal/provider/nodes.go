@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -46,7 +47,7 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 		return out, diags
 	}
 	start := time.Now()
-	nodes, diags := pd.fleetNodes(ctx, m)
+	nodes, givenOnly, diags := pd.fleetNodes(ctx, m)
 	fetched := time.Since(start)
 	if diags.HasError() {
 		return out, diags
@@ -60,6 +61,21 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 		}
 		shared = &s
 	}
+	// A node of a facts file or of PuppetDB is read as hiera_node reads that file as its facts_file:
+	// the file names its own node, and replaces the provider's facts (unless facts_file_merge). A
+	// node given in nodes alone gets them, as hiera_node's facts does.
+	ownFile := shared
+	if pd.facts != nil && !pd.factsFileMerge && m.FactsFile.IsNull() && slices.ContainsFunc(nodes, func(n fleet.Node) bool { return !givenOnly[n.Name] }) {
+		s, scopeDiags := pd.engineScopeOver(ctx, &m.lookupArgs, nil)
+		if diags.Append(scopeDiags...); diags.HasError() {
+			return out, diags
+		}
+		ownFile = &s
+		diags.AddWarning("Provider Facts Replaced", "Each node's facts file (or PuppetDB's facts) replaces the provider's facts "+
+			"(its facts_file and facts) for that node, as a data source's facts_file does: no fact of the provider's node (a role, "+
+			"a datacenter) leaks into the fleet. Set facts_file_merge = true in the provider block to merge each node's facts over "+
+			"the provider's instead.")
+	}
 	outs := make([]nodeOutput, len(nodes))
 	nodeDiags := make([]diag.Diagnostics, len(nodes))
 	var held atomic.Int64 // the bytes of the nodes' attributes read so far
@@ -69,7 +85,11 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 		n := nodes[i]
 		nm := nodeModel{lookupArgs: m.lookupArgs, Keys: m.Keys, Prefixes: m.Prefixes, CheckParams: m.CheckParams}
 		nm.FactsFile = types.StringNull() // read into shared already: its warning is the fleet's, once
-		s := hiera.Scope{Facts: overlay(shared.Facts, n.Facts), Vars: withCertname(shared.Vars, n.Name)}
+		below := ownFile
+		if givenOnly[n.Name] {
+			below = shared
+		}
+		s := hiera.Scope{Facts: overlay(below.Facts, n.Facts), Vars: withCertname(shared.Vars, n.Name)}
 		outs[i], nodeDiags[i] = pd.readNode(reading, &nm, &s)
 		if held.Add(outs[i].size()) > maxFleetBytes {
 			stop()
@@ -104,9 +124,8 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 
 // fleetNodes is the nodes of m's node sources (facts_dir, puppetdb) with nodes laid over those of the
 // same name (and a node of its own for any other name), chosen by select; a glob
-// matching no node is a warning.
-func (pd *providerData) fleetNodes(ctx context.Context, m *nodesModel) ([]fleet.Node, diag.Diagnostics) {
-	var diags diag.Diagnostics
+// matching no node is a warning. givenOnly names the nodes of nodes that no source has.
+func (pd *providerData) fleetNodes(ctx context.Context, m *nodesModel) (chosen []fleet.Node, givenOnly map[string]bool, diags diag.Diagnostics) {
 	var sources []fleet.Source
 	switch {
 	case m.FactsDir.IsUnknown():
@@ -154,20 +173,27 @@ func (pd *providerData) fleetNodes(ctx context.Context, m *nodesModel) ([]fleet.
 		diags.AddAttributeError(path.Root("select"), "Invalid Argument", err.Error())
 	}
 	if diags.HasError() {
-		return nil, diags
+		return nil, nil, diags
 	}
 	if len(sources) == 0 && byName.Facts == nil {
 		diags.AddError("No Nodes Given", "hiera_nodes reads the nodes of facts_dir (a directory of facts files, one per node), "+
 			"of nodes (node name -> facts), of a puppetdb block (a PuppetDB query), or several: give at least one.")
-		return nil, diags
+		return nil, nil, diags
 	}
 	all, err := fleet.Collect(ctx, sources...)
 	if err == nil && byName.Facts != nil {
+		givenOnly = make(map[string]bool, len(byName.Facts))
+		for name := range byName.Facts {
+			givenOnly[name] = true
+		}
+		for _, n := range all {
+			delete(givenOnly, n.Name)
+		}
 		all, err = fleet.Overlay(all, byName)
 	}
 	if err != nil {
 		diags.AddError("Invalid Nodes", "The fleet's nodes cannot be read: "+err.Error())
-		return nil, diags
+		return nil, nil, diags
 	}
 	if fromPuppetDB != nil && fromPuppetDB.count == 0 {
 		diags.AddAttributeWarning(path.Root("puppetdb"), "No Node From PuppetDB", fromPuppetDB.noneMatched()+".")
@@ -175,7 +201,7 @@ func (pd *providerData) fleetNodes(ctx context.Context, m *nodesModel) ([]fleet.
 	chosen, unmatched, err := fleet.Select(all, globs)
 	if err != nil {
 		diags.AddAttributeError(path.Root("select"), "Invalid Argument", err.Error())
-		return nil, diags
+		return nil, nil, diags
 	}
 	for _, g := range unmatched {
 		example := ""
@@ -185,7 +211,7 @@ func (pd *providerData) fleetNodes(ctx context.Context, m *nodesModel) ([]fleet.
 		diags.AddAttributeWarning(path.Root("select"), "No Node Selected",
 			fmt.Sprintf("The select glob %q matches none of the %d nodes%s.", g, len(all), example))
 	}
-	return chosen, diags
+	return chosen, givenOnly, diags
 }
 
 // withCertname is vars with trusted.certname set to name, unless vars set it already (or set

@@ -87,7 +87,8 @@ func nodesSchema() schema.Schema {
 				"its `trusted.certname` fact, else the name the file gives, else its `clientcert` fact, else its `fqdn` fact, else its " +
 				"`networking.fqdn` fact (as Facter 4 prints facts), else the " +
 				"file's name less its extension. Two files naming one node, a file that does not parse, a symlink leading out of the " +
-				"directory and an empty directory are errors. A relative path is taken from Terraform's working directory.",
+				"directory and an empty directory are errors. Each file replaces the provider's facts for its node, as a " +
+				"`facts_file` does (unless the provider's `facts_file_merge = true`). A relative path is taken from Terraform's working directory.",
 			Optional:   true,
 			Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 		},
