@@ -61,6 +61,12 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 		}
 		shared = &s
 	}
+	if name, set := scopeCertname(shared.Vars); set && len(nodes) > 1 {
+		diags.AddWarning("Same Certname For Every Node", fmt.Sprintf("scope (the provider's or this data source's) sets "+
+			"trusted.certname to %q, so every node of the fleet is answered with that certname: %%{trusted.certname} in "+
+			"hiera.yaml finds %q's node-level data for each of the %d nodes, not the node's own. Leave trusted.certname out of "+
+			"scope (a provider set up for one node, as the quickstart's, sets it) to answer each node as itself.", name, name, len(nodes)))
+	}
 	// A node of a facts file or of PuppetDB is read as hiera_node reads that file as its facts_file:
 	// the file names its own node, and replaces the provider's facts (unless facts_file_merge). A
 	// node given in nodes alone gets them, as hiera_node's facts does.
@@ -212,6 +218,19 @@ func (pd *providerData) fleetNodes(ctx context.Context, m *nodesModel) (chosen [
 			fmt.Sprintf("The select glob %q matches none of the %d nodes%s.", g, len(all), example))
 	}
 	return chosen, givenOnly, diags
+}
+
+// scopeCertname is the trusted.certname that vars set, if any.
+func scopeCertname(vars *model.Hash) (any, bool) {
+	if vars == nil {
+		return nil, false
+	}
+	given, _ := vars.Get("trusted")
+	t, ok := given.(*model.Hash)
+	if !ok {
+		return nil, false
+	}
+	return t.Get("certname")
 }
 
 // withCertname is vars with trusted.certname set to name, unless vars set it already (or set

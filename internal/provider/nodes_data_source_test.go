@@ -349,3 +349,42 @@ output "same_as_hiera_node" {
 		},
 	})
 }
+
+// A scope that sets trusted.certname (the provider's, as the quickstart's does, or the data
+// source's own) names every node of the fleet alike: a warning says which name, once.
+func TestNodes_scopeCertnameWarning(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		scope map[string]any
+		want  string
+	}{
+		{map[string]any{"trusted": map[string]any{"certname": "web01.example.com"}}, "Same Certname For Every Node"},
+		{map[string]any{"trusted": map[string]any{"extensions": map[string]any{"pp_role": "web"}}}, ""},
+		{nil, ""},
+	} {
+		scope, err := toHash(tc.scope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pd := &providerData{engines: newEngineCache(), factsFiles: newFactsFileCache(), config: "testdata/site/hiera.yaml", scope: scope}
+		m := nodesModel{lookupArgs: lookupArgs{Facts: types.DynamicNull(), Scope: types.DynamicNull(), FactsFile: types.StringNull()},
+			FactsDir: types.StringValue("testdata/fleet"), Nodes: types.DynamicNull(), Keys: types.ListNull(types.StringType),
+			Prefixes: types.ListNull(types.StringType), Select: types.ListNull(types.StringType)}
+		_, diags := pd.readNodes(context.Background(), &m, nil)
+		if diags.HasError() {
+			t.Fatal(diags)
+		}
+		var got []string
+		for _, w := range diags.Warnings() {
+			if strings.Contains(w.Summary(), "Certname") {
+				got = append(got, w.Summary()+": "+w.Detail())
+			}
+		}
+		switch {
+		case tc.want == "" && len(got) != 0:
+			t.Errorf("scope %v: warnings %q; want none", tc.scope, got)
+		case tc.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tc.want) || !strings.Contains(got[0], `"web01.example.com"`)):
+			t.Errorf("scope %v: warnings %q; want one %q naming the certname", tc.scope, got, tc.want)
+		}
+	}
+}
