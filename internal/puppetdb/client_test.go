@@ -283,11 +283,12 @@ func TestNodesTimeout(t *testing.T) {
 }
 
 // The caller may take its time over each node: only PuppetDB's silence counts against the timeout.
+// The timeout is long enough for a loaded machine's local server to answer; the caller sleeps longer.
 func TestNodesSlowCaller(t *testing.T) {
 	t.Parallel()
 	srv, _ := fakePuppetDB(t, `[{"certname":"a","facts":{}},{"certname":"b","facts":{}}]`)
-	c := newClient(t, Config{URL: srv.URL, Timeout: 100 * time.Millisecond})
-	n, err := c.Nodes(context.Background(), "", func(*Node) error { time.Sleep(250 * time.Millisecond); return nil })
+	c := newClient(t, Config{URL: srv.URL, Timeout: time.Second})
+	n, err := c.Nodes(context.Background(), "", func(*Node) error { time.Sleep(1200 * time.Millisecond); return nil })
 	if err != nil || n != 2 {
 		t.Errorf("%d nodes, %v", n, err)
 	}
