@@ -161,6 +161,7 @@ func TestNodesBadAnswers(t *testing.T) {
 		{"no certname", `[{"facts":{}}]`, "node 1 of the answer: it has no certname"},
 		{"facts not a hash", `[{"certname":"a","facts":[1]}]`, "a: facts: not a hash: Array"},
 		{"control characters", "\x1b[2Jgarbage", `not JSON (is the URL PuppetDB's, without a path?): \u001b[2Jgarbage`},
+		{"control characters in a certname", `[{"certname":"a\u001b[2J"}]`, `a\u001b[2J has no facts`},
 	} {
 		srv, _ := fakePuppetDB(t, tc.answer)
 		_, err := collect(newClient(t, Config{URL: srv.URL}), "")

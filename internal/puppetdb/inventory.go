@@ -168,11 +168,11 @@ func entryNode(certname *string, facts json.RawMessage) (*Node, error) {
 		return nil, errors.New("it has no certname: the query must be an inventory query giving certname and facts, e.g. inventory[certname, facts] { ... }")
 	}
 	if len(facts) == 0 {
-		return nil, fmt.Errorf("%s has no facts: the query must be an inventory query giving certname and facts, e.g. inventory[certname, facts] { ... }", *certname)
+		return nil, fmt.Errorf("%s has no facts: the query must be an inventory query giving certname and facts, e.g. inventory[certname, facts] { ... }", printable(*certname))
 	}
 	f, err := hashOf(facts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: facts: %w", *certname, err)
+		return nil, fmt.Errorf("%s: facts: %w", printable(*certname), err)
 	}
 	if f == nil {
 		f = model.NewHash(0)
