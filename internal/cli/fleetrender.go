@@ -86,7 +86,7 @@ func writeFleetTable(w io.Writer, d *fleetDiff, reveal bool) {
 			_, _ = fmt.Fprintf(w, "  %s\n    %s: %s\n", arrow, count(len(c.nodes), "node"), nodeList(c.nodes, escapeControl))
 		}
 	}
-	writeFailures(w, d, func(s string) string { return escapeControl(s) })
+	writeFailures(w, d, escapeControl)
 }
 
 // writeFailures lists the nodes and keys that could not be read, apart from the changes.
