@@ -20,6 +20,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
 	"github.com/hieraform/terraform-provider-hiera/internal/facts"
 	"github.com/hieraform/terraform-provider-hiera/internal/fleet"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
@@ -378,11 +379,15 @@ func (c redundancyCheck) redundant(ctx context.Context, engine *hiera.Engine, sc
 	return true
 }
 
+// maxDataFileSize is the engine's bound on a data file (hiera's): a larger one, or one that is not a
+// regular file (a FIFO would block), is not read again here.
+const maxDataFileSize = 64 << 20
+
 // dataFileKeys are a data file's root keys that a lookup could name (strings, lookup_options left
 // out), in the file's order; none for a file that does not read as YAML or JSON (HOCON: its keys
 // are not reported). YAML's values are not built (the lazy reader skims the root keys).
 func dataFileKeys(path string) []string {
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.Read(path, maxDataFileSize)
 	if err != nil {
 		return nil
 	}
@@ -416,7 +421,7 @@ func dataFileKeys(path string) []string {
 // as Psych reads it).
 func rootKeyLines(path string) map[string]int {
 	lines := map[string]int{}
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.Read(path, maxDataFileSize)
 	var doc yaml.Node
 	if err != nil || yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return lines
