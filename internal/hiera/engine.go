@@ -113,6 +113,20 @@ type dataFile struct {
 	err     error
 	// includes are the other files the reader read (HOCON includes)
 	includes []includedFile
+	// qualified holds, per module name, whether the file's keys are all the module's
+	// (qualifiedKeys): a module layer's lookups ask it at every search of the file.
+	qualified sync.Map
+}
+
+// qualifiedFor is qualifiedKeys of the file's keys, worked out once per module.
+func (df *dataFile) qualifiedFor(module string) bool {
+	if q, ok := df.qualified.Load(module); ok {
+		b, _ := q.(bool) // only bools are stored
+		return b
+	}
+	q := qualifiedKeys(df.keys(), module)
+	df.qualified.Store(module, q)
+	return q
 }
 
 // current tells whether a cached parse is of the file's version stamp (and of its includes').

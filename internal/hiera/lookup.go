@@ -250,7 +250,7 @@ func (inv *invocation) lookupInLocation(e *entry, loc location, root string) (an
 		inv.warn(df.warning)
 		inv.volatile++ // a cached result would lose the warning
 	}
-	if l := inv.layer; l.place == hieraconfig.Module && e.Function.Kind == "data_hash" && !qualifiedKeys(df.keys(), l.module) {
+	if l := inv.layer; l.place == hieraconfig.Module && e.Function.Kind == "data_hash" && !df.qualifiedFor(l.module) {
 		inv.warn(fmt.Sprintf("Module '%s': Value returned from data_hash function '%s', when using location '%s', must use keys qualified with the name of the module", l.module, e.Function.Name, loc.path))
 		inv.volatile++
 	}
