@@ -5,6 +5,7 @@ package provider
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -87,13 +88,7 @@ func appendParamProblems(problems map[string]string, checked bool) []byte {
 	if !checked {
 		return wire.AppendNil(nil)
 	}
-	keys := slices.Sorted(func(yield func(string) bool) {
-		for k := range problems {
-			if !yield(k) {
-				return
-			}
-		}
-	})
+	keys := slices.Sorted(maps.Keys(problems))
 	b := wire.AppendMapHeader(nil, len(keys))
 	for _, k := range keys {
 		b = wire.AppendString(wire.AppendString(b, k), problems[k])
