@@ -213,11 +213,16 @@ func (puppetdbNodeNotHere) ValidateString(_ context.Context, req validator.Strin
 	}
 }
 
-// puppetdbNodes holds the nodes puppetdb_node read, by PuppetDB URL and certname: the data sources
-// of one node read it once.
+// puppetdbNodes holds the nodes puppetdb_node read from the provider's PuppetDB, by certname: the
+// data sources of one node read it once. Every node is read with one client (its connections
+// reused).
 type puppetdbNodes struct {
 	mu    sync.Mutex
 	nodes map[string]*puppetdbNode
+
+	clientOnce sync.Once
+	client     *puppetdb.Client
+	clientErr  error
 }
 
 type puppetdbNode struct {
@@ -248,12 +253,12 @@ func (pd *providerData) puppetdbNodeArg(ctx context.Context, v types.String) (*m
 	}
 	pd.pdbNodes.mu.Unlock()
 	n.once.Do(func() {
-		c, err := puppetdb.New(pd.puppetdb.config)
-		if err != nil {
-			n.err = err
+		pd.pdbNodes.clientOnce.Do(func() { pd.pdbNodes.client, pd.pdbNodes.clientErr = puppetdb.New(pd.puppetdb.config) })
+		if pd.pdbNodes.clientErr != nil {
+			n.err = pd.pdbNodes.clientErr
 			return
 		}
-		node, err := c.Node(ctx, certname)
+		node, err := pd.pdbNodes.client.Node(ctx, certname)
 		if err != nil {
 			n.err = err
 			return
