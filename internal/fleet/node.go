@@ -15,6 +15,9 @@ import (
 // tens of kilobytes each in memory), and a directory of more files is refused before any is read.
 const MaxNodes = 20000
 
+// errTooManyNodes is the error of a fleet of more than MaxNodes nodes.
+var errTooManyNodes = fmt.Errorf("the fleet has more than %d nodes, more than one read takes: choose fewer (select, a smaller directory or query)", MaxNodes)
+
 // Node is one node of a fleet.
 type Node struct {
 	Name   string      // the node's certname
@@ -65,7 +68,7 @@ func Collect(ctx context.Context, sources ...Source) ([]Node, error) {
 			return nil, err
 		}
 		if len(all)+len(nodes) > MaxNodes {
-			return nil, fmt.Errorf("the fleet has more than %d nodes, more than one read takes: choose fewer (select, a smaller directory or query)", MaxNodes)
+			return nil, errTooManyNodes
 		}
 		all = append(all, nodes...)
 	}
@@ -101,7 +104,7 @@ func Overlay(nodes []Node, m Map) ([]Node, error) {
 		out[i].Origin += " with " + g.Origin
 	}
 	if len(out) > MaxNodes {
-		return nil, fmt.Errorf("the fleet has more than %d nodes, more than one read takes: choose fewer (select, a smaller directory or query)", MaxNodes)
+		return nil, errTooManyNodes
 	}
 	slices.SortStableFunc(out, func(a, b Node) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
