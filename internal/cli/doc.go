@@ -14,5 +14,13 @@
 //	hieraform eyaml           the hiera-eyaml gem's encrypt, decrypt, edit, recrypt and createkeys,
 //	                          its flags and output, in pure Go (internal/eyaml)
 //
+// Files: cli.go (Run, the commands' table), one file per command (lookup.go, node.go, diff.go,
+// check.go, unused.go, eyaml.go with eyaml_edit.go and eyaml_recrypt.go), and what they share:
+// sourceflags.go (where data and facts come from), puppetdbflags.go (--puppetdb and its TLS
+// flags), eyaml_level.go (an eyaml level's keys), gitrev.go (a side of a diff from a git
+// revision), fleetdiff.go, changedkeys.go and fleetrender.go (a fleet diff: the nodes, the keys a
+// change can reach, the table, JSON and Markdown), params.go and types.go (check against the class
+// parameters and against --types), terminal.go (control characters of data escaped).
+//
 // Run is the whole command, with its streams in Env, so that tests run it in process.
 package cli
