@@ -101,23 +101,30 @@ func New(cfg Config) (*Client, error) {
 // URL is the PuppetDB URL the client queries, as errors name it.
 func (c *Client) URL() string { return c.base }
 
-// redact drops user information from a URL for messages.
+// redact drops user information, the query and the fragment from a URL for messages (as New
+// drops them from the URL it queries: a PE token may be given as ?token=), and escapes control
+// characters.
 func redact(raw string) string {
 	u, err := url.Parse(raw)
-	if err == nil && u.User != nil {
-		u.User = nil
-		return u.String()
-	}
-	if err != nil { // unparsed: whatever precedes its last '@' may be user information
-		if at := strings.LastIndexByte(raw, '@'); at >= 0 {
-			scheme, _, found := strings.Cut(raw, "://")
-			if found && len(scheme) < at {
-				return scheme + "://" + raw[at+1:]
-			}
-			return raw[at+1:]
+	if err == nil {
+		if u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
+			u.User = nil
+			u.RawQuery, u.ForceQuery, u.Fragment = "", false, ""
+			return printable(u.String())
 		}
+		return printable(raw)
 	}
-	return raw
+	if q := strings.IndexAny(raw, "?#"); q >= 0 { // unparsed: a query or fragment is dropped
+		raw = raw[:q]
+	}
+	if at := strings.LastIndexByte(raw, '@'); at >= 0 { // and whatever precedes the last '@'
+		scheme, _, found := strings.Cut(raw, "://")
+		if found && len(scheme) < at {
+			return printable(scheme + "://" + raw[at+1:])
+		}
+		return printable(raw[at+1:])
+	}
+	return printable(raw)
 }
 
 // tlsSettings reads the CA, client certificate and key. Errors name the file or attribute, never
