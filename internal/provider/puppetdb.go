@@ -79,8 +79,8 @@ var puppetdbEnv = map[string]string{"url": "PUPPETDB_URL", "cacert": "PUPPETDB_C
 func providerPuppetDBBlock() pschema.SingleNestedBlock {
 	sibling := func(name string) path.Expression { return path.MatchRelative().AtParent().AtName(name) }
 	text := func(name string) string {
-		if env := puppetdbEnv[name]; env != "" {
-			return puppetdbText[name] + " When not set, the `" + env + "` environment variable gives it."
+		if puppetdbEnv[name] != "" {
+			return puppetdbText[name] + envDescription("puppetdb."+name)
 		}
 		return puppetdbText[name]
 	}
@@ -101,7 +101,7 @@ func providerPuppetDBBlock() pschema.SingleNestedBlock {
 			"key_pem": pschema.StringAttribute{MarkdownDescription: "The client certificate's private key itself, PEM text, in place of `key`: " +
 				"from a sensitive variable or a secret store. Sensitive: never shown, and never in the state.", Optional: true, Sensitive: true},
 			"token": pschema.StringAttribute{MarkdownDescription: "A Puppet Enterprise RBAC token (`puppet access show`), sent as the " +
-				"`X-Authentication` header. Sensitive: never shown, and never in the state." + " When not set, the `PUPPETDB_TOKEN` environment variable gives it.",
+				"`X-Authentication` header. Sensitive: never shown, and never in the state." + envDescription("puppetdb.token"),
 				Optional: true, Sensitive: true},
 			"timeout": pschema.StringAttribute{MarkdownDescription: puppetdbText["timeout"], Optional: true, Validators: []validator.String{durationValidator{}}},
 		},
