@@ -6,11 +6,21 @@
 // configuration as the state (the computed attributes null), without decoding either. What a plan
 // with it costs beyond Terraform's built-in data sources is Terraform's and the plugin protocol's,
 // not the provider's work.
+//
+// With HIERAFORM_NULL_REPLAY=DIR it replays instead: a read is answered with its recording in DIR
+// (a file named by a hash of the request's type name and configuration, holding the response
+// message as the real provider sent it), still configuring and reading nothing, so that a plan
+// with it costs what Terraform's own handling of the real answers costs, the floor of any provider
+// giving these answers. A read without a recording, or with one that cannot be read, fails with an
+// error diagnostic. With HIERAFORM_NULL_RECORD=1 as well it serves the real provider (configured as
+// the provider is) and records: each read's response is stored in DIR. `nullprovider -state FILE`
+// writes a recording's state (its msgpack) to stdout, for comparing with a live read's.
 package main
 
 import (
 	"context"
 	"errors"
+	"flag"
 	"log"
 	"os"
 	"runtime"
@@ -30,15 +40,42 @@ func main() {
 	_ = os.Setenv("TF_LOG_SDK", "off")
 	_ = os.Setenv("TF_LOG_PROVIDER_HIERA", "off")
 
-	srv, err := provider.NewServer("dev")()
-	if err != nil {
-		log.Fatal(err)
-	}
+	state := flag.String("state", "", "write the state of this recording to stdout and exit")
+	flag.Parse()
 	validate, read, err := findRPCs()
 	if err != nil {
 		log.Fatal(err)
 	}
-	provider.ServeWith("registry.terraform.io/hieraform/hiera", nullServer{srv}, nullCalls(validate, read))
+	if *state != "" {
+		if err := (recordings{read: read}).writeState(os.Stdout, *state); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	srv, err := provider.NewServer("dev")()
+	if err != nil {
+		log.Fatal(err)
+	}
+	served, calls, err := mode(os.Getenv, srv, validate, read)
+	if err != nil {
+		log.Fatal(err)
+	}
+	provider.ServeWith("registry.terraform.io/hieraform/hiera", served, calls)
+}
+
+// mode is the server to serve and the calls to answer first, as the environment asks: do nothing,
+// replay (HIERAFORM_NULL_REPLAY=DIR) or record (HIERAFORM_NULL_RECORD=1 too: the real provider).
+func mode(getenv func(string) string, srv tfprotov6.ProviderServer, validate, read rpc) (tfprotov6.ProviderServer, grpc.UnaryServerInterceptor, error) {
+	recs := recordings{dir: getenv("HIERAFORM_NULL_REPLAY"), read: read}
+	switch {
+	case getenv("HIERAFORM_NULL_RECORD") != "" && recs.dir == "":
+		return nil, nil, errors.New("nullprovider: HIERAFORM_NULL_RECORD needs HIERAFORM_NULL_REPLAY, the directory of the recordings")
+	case getenv("HIERAFORM_NULL_RECORD") != "":
+		return srv, recordCalls(recs), nil
+	case recs.dir != "":
+		return nullServer{srv}, replayCalls(validate, recs), nil
+	}
+	return nullServer{srv}, nullCalls(validate, read), nil
 }
 
 // nullCalls is a gRPC interceptor answering every data source's validation and read at once.
@@ -67,8 +104,9 @@ func (nullServer) ConfigureProvider(context.Context, *tfprotov6.ConfigureProvide
 
 // rpc holds the protocol's messages of one call, which are internal to terraform-plugin-go.
 type rpc struct {
-	response      protoreflect.MessageType
-	config, state protoreflect.FieldDescriptor // of the request, of the response
+	response           protoreflect.MessageType
+	typeName, config   protoreflect.FieldDescriptor // of the request
+	state, diagnostics protoreflect.FieldDescriptor // of the response
 }
 
 func findRPCs() (validate, read rpc, err error) {
@@ -83,11 +121,16 @@ func findRPCs() (validate, read rpc, err error) {
 		if c.rpc.response, err = protoregistry.GlobalTypes.FindMessageByName(protoreflect.FullName("tfplugin6." + c.name + ".Response")); err != nil {
 			return rpc{}, rpc{}, err
 		}
+		c.rpc.typeName = req.Descriptor().Fields().ByName("type_name")
 		c.rpc.config = req.Descriptor().Fields().ByName("config")
 		c.rpc.state = c.rpc.response.Descriptor().Fields().ByName("state")
+		c.rpc.diagnostics = c.rpc.response.Descriptor().Fields().ByName("diagnostics")
 	}
 	if read.config == nil || read.state == nil || read.config.Message() != read.state.Message() {
 		return rpc{}, rpc{}, errors.New("ReadDataSource's config and state are not both a DynamicValue")
+	}
+	if read.typeName == nil || read.diagnostics == nil {
+		return rpc{}, rpc{}, errors.New("ReadDataSource has no type_name or no diagnostics")
 	}
 	return validate, read, nil
 }
