@@ -28,6 +28,21 @@ import (
 // benchmarks' fleet take 258 MB.
 var maxFleetBytes int64 = 512 << 20 // a variable for its test
 
+// largeFleetBytes is the answer size from which a read warns: Terraform's own handling of an answer
+// (decoding, checking, storing it) takes about a quarter of a second of CPU and 33 MB of memory per
+// MB (Terraform 1.11.4; PERFORMANCE.md), whatever the provider does.
+var largeFleetBytes int64 = 32 << 20 // a variable for its test
+
+// largeFleetWarning says what an answer of size bytes costs Terraform, and how to read less.
+func largeFleetWarning(nodes int, size int64) diag.Diagnostic {
+	mb := float64(size) / (1 << 20)
+	return diag.NewWarningDiagnostic("Large Hiera Nodes Answer", fmt.Sprintf("The answers of the %d nodes take %.0f MB. Terraform "+
+		"decodes, checks and stores all of it, whatever the provider: about a quarter of a second and 33 MB of its memory per MB "+
+		"(Terraform 1.11), so some %.0f s and %.1f GB for this read. Read only the keys the configuration uses (keys, prefixes) "+
+		"and the nodes it needs (select); every key of a whole fleet is work for the hieraform command (node, diff --facts, "+
+		"unused --facts).", nodes, mb, mb/4, mb*33/1024))
+}
+
 // size is the bytes of o's attributes.
 func (o *nodeOutput) size() int64 {
 	var n int64
@@ -106,6 +121,9 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 			"may return (Terraform holds them in memory and in its state): read fewer keys (keys, prefixes), fewer nodes (select), "+
 			"or the fleet in several hiera_nodes.", len(nodes), maxFleetBytes>>20))
 		return out, diags
+	}
+	if size := held.Load(); size > largeFleetBytes {
+		diags.Append(largeFleetWarning(len(nodes), size))
 	}
 	if err := ctx.Err(); err != nil {
 		diags.AddError("Hiera Nodes Read Failed", fmt.Sprintf("Reading the nodes was stopped: %s.", err))

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -313,6 +314,38 @@ func TestNodesDataSource_tooLarge(t *testing.T) {
 	if len(diags) != 1 || !strings.Contains(diags[0].Detail(), "The answers of the 3 nodes take more than") ||
 		!strings.Contains(diags[0].Detail(), "select") {
 		t.Errorf("diagnostics %v", diags)
+	}
+}
+
+// A read whose answers are large enough to cost Terraform seconds and gigabytes says so, with how
+// to read less; a smaller one does not (not parallel: it lowers the threshold for its read).
+func TestNodesDataSource_largeAnswerWarning(t *testing.T) {
+	defer func(was int64) { largeFleetBytes = was }(largeFleetBytes)
+	pd := &providerData{engines: newEngineCache(), factsFiles: newFactsFileCache(), config: "testdata/site/hiera.yaml"}
+	m := nodesModel{lookupArgs: lookupArgs{Facts: types.DynamicNull(), Scope: types.DynamicNull(), FactsFile: types.StringNull()},
+		FactsDir: types.StringValue("testdata/fleet"), Nodes: types.DynamicNull(), Keys: types.ListNull(types.StringType),
+		Prefixes: types.ListNull(types.StringType), Select: types.ListNull(types.StringType)}
+	out, diags := pd.readNodes(context.Background(), &m, nil)
+	if diags.HasError() || out.size() < 1000 {
+		t.Fatalf("%v, %d bytes", diags, out.size())
+	}
+	large := func(diags diag.Diagnostics) string {
+		for _, d := range diags.Warnings() {
+			if d.Summary() == "Large Hiera Nodes Answer" {
+				return d.Detail()
+			}
+		}
+		return ""
+	}
+	if got := large(diags); got != "" {
+		t.Errorf("a %d-byte answer warned: %s", out.size(), got)
+	}
+	largeFleetBytes = out.size() / 2
+	out, diags = pd.readNodes(context.Background(), &m, nil)
+	got := large(diags)
+	if diags.HasError() || out.size() < 1000 || !strings.Contains(got, "The answers of the 3 nodes take ") ||
+		!strings.Contains(got, "keys, prefixes") || !strings.Contains(got, "select") {
+		t.Errorf("the read is still answered, with a warning saying its size and how to read less: %d bytes, %v\n%s", out.size(), diags, got)
 	}
 }
 
