@@ -5,7 +5,7 @@
 # Usage: scripts/real-repos.sh DIR [go test flags...]
 #   GIT_URL: where the repositories are cloned from, %s the owner/name (default https://github.com/%s)
 # The check needs git, and puppet and ruby to compare (apt-get install puppet); without them it only
-# checks that every node's read succeeds. Another repository: lay it out as TestRealRepos' comment
+# checks that every node's read succeeds, the same alone as in a fleet. Another repository: lay it out as TestRealRepos' comment
 # says and run HIERAFORM_REAL_REPOS=DIR go test ./internal/cli -run TestRealRepos -v -count=1.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: scripts/real-repos.sh DIR [go test flags...]" >&2; exit 2; }

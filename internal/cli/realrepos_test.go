@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/facts"
+	"github.com/hieraform/terraform-provider-hiera/internal/fleet"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 	"github.com/hieraform/terraform-provider-hiera/internal/render"
 )
 
@@ -31,7 +34,8 @@ import (
 // run on, with the facts in testdata/realrepos. Every node of every environment must be read (exit
 // status 0, keys whose lookup fails reported apart), and every key must be answered as Puppet
 // answers it: found with the same value, not found, or failing (in our failed keys, a Puppet error).
-// Without puppet and ruby on PATH the reads alone are checked. Run with -v for each node's report.
+// One engine then answers all the nodes again, as a fleet (checkOneEngine). Without puppet and ruby on
+// PATH all but Puppet's answers are checked. Run with -v for each node's report.
 func TestRealRepos(t *testing.T) {
 	list := os.Getenv("HIERAFORM_REAL_REPOS")
 	if list == "" {
@@ -95,6 +99,7 @@ func (r realRepo) check(t *testing.T, nodes []*facts.Node, withPuppet bool) {
 			t.Errorf("%s: the whole-node read failed (exit status %d):\n%s", ours[i].name, ours[i].status, ours[i].stderr)
 		}
 	}
+	r.checkOneEngine(t, nodes, ours)
 	if !withPuppet {
 		for _, o := range ours {
 			t.Logf("%s: read %s, %d keys, %d failed keys, %d secret (not compared: no Puppet)", o.name, readOK(o.status), len(o.keys), o.nFail, len(o.secret))
@@ -162,6 +167,66 @@ func (r realRepo) readNode(t *testing.T, n *facts.Node) ourNode {
 		}
 	}
 	return o
+}
+
+// checkOneEngine answers every node again with one engine for all, many nodes at a time
+// (fleet.Each), as hiera_nodes and the fleet commands do, twice (cold caches, then warm): each node
+// must be answered as the command answered it alone (what one node caches must not change another's).
+func (r realRepo) checkOneEngine(t *testing.T, nodes []*facts.Node, ours []ourNode) {
+	engine, err := setup{config: r.global, environment: r.env, environmentpath: r.envpath}.engine()
+	must(t, err)
+	ctx := context.Background()
+	for _, round := range []string{"cold", "warm"} {
+		results := make([]hiera.NodeResult, len(nodes))
+		errs := make([]error, len(nodes))
+		fleet.Each(ctx, len(nodes), func(i int) {
+			results[i], errs[i] = engine.LookupNode(ctx, hiera.NodeRequest{Scope: facts.Scope(nodes[i].Facts, ours[i].name)})
+		})
+		for i, o := range ours {
+			if errs[i] != nil || results[i].ListErr != nil {
+				t.Errorf("%s: one engine for the fleet (%s): the node fails: %v %v", o.name, round, errs[i], results[i].ListErr)
+				continue
+			}
+			for _, d := range sameAsCommand(t, o, results[i].Answers) {
+				t.Errorf("%s: one engine for the fleet (%s caches) and the command differ: %s", o.name, round, d)
+			}
+		}
+	}
+}
+
+// sameAsCommand compares a node's answers from the engine with the command's output for it.
+func sameAsCommand(t *testing.T, o ourNode, answers []hiera.NodeAnswer) []string {
+	var diffs []string
+	failed, answered := 0, 0
+	for _, a := range answers {
+		ourValue, ok := o.values[a.Key]
+		switch {
+		case a.Err != nil:
+			failed++
+			if ok {
+				diffs = append(diffs, fmt.Sprintf("%s: failed (%v); the command: %s", a.Key, a.Err, shortened(ourValue)))
+			}
+		case !a.Result.Found:
+			if ok {
+				diffs = append(diffs, fmt.Sprintf("%s: not found; the command: %s", a.Key, shortened(ourValue)))
+			}
+		case a.Result.Sensitive:
+			if !slices.Contains(o.secret, a.Key) {
+				diffs = append(diffs, fmt.Sprintf("%s: a secret; the command: not a secret", a.Key))
+			}
+		default:
+			answered++
+			text, err := render.Render(a.Result.Value, "json")
+			must(t, err)
+			if value := realCanonical(t, text); !ok || value != ourValue {
+				diffs = append(diffs, fmt.Sprintf("%s: %s; the command: %s", a.Key, shortened(value), shortened(ourValue)))
+			}
+		}
+	}
+	if failed != o.nFail || answered != len(o.keys) {
+		diffs = append(diffs, fmt.Sprintf("%d keys answered and %d failed; the command: %d and %d", answered, failed, len(o.keys), o.nFail))
+	}
+	return diffs
 }
 
 // puppetAnswers asks real Puppet, in one process, every candidate key of every node and every key
