@@ -80,8 +80,11 @@ type ourNode struct {
 	keys   []string          // in the command's order
 	values map[string]string // canonical JSON (realCanonical)
 	secret []string          // left out of the output, named on stderr
-	failed map[string]string // the failed keys stderr names (at most maxReportedKeys), with their errors
-	nFail  int               // how many keys failed
+	// secretValues are the secret keys' values (canonical JSON) as `hieraform lookup --reveal`
+	// prints them: compared with Puppet's, never printed.
+	secretValues map[string]string
+	failed       map[string]string // the failed keys stderr names (at most maxReportedKeys), with their errors
+	nFail        int               // how many keys failed
 }
 
 // puppetNode is testdata/realrepos/puppet_answers.rb's answer for a node.
@@ -132,15 +135,15 @@ func readOK(status int) string {
 // readNode runs `hieraform node` for the node, its name the facts file's name, as a user would.
 func (r realRepo) readNode(t *testing.T, n *facts.Node) ourNode {
 	name := strings.TrimSuffix(filepath.Base(n.File), filepath.Ext(n.File))
-	args := []string{"node", "--environmentpath", r.envpath, "--environment", r.env, "--facts", n.File, "--node", name, "--render-as", "json"}
+	flags := []string{"--environmentpath", r.envpath, "--environment", r.env, "--facts", n.File, "--node", name, "--render-as", "json"}
 	if r.global != "" {
-		args = append(args, "--config", r.global)
+		flags = append(flags, "--config", r.global)
 	}
 	var stdout, stderr bytes.Buffer
-	status := Run(args, Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }})
+	status := Run(append([]string{"node"}, flags...), Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }})
 	scopeFacts, err := render.Render(facts.Scope(n.Facts, name).Facts, "json")
 	must(t, err)
-	o := ourNode{name: name, facts: scopeFacts, status: status, stderr: stderr.String(), values: map[string]string{}, failed: map[string]string{}}
+	o := ourNode{name: name, facts: scopeFacts, status: status, stderr: stderr.String(), values: map[string]string{}, failed: map[string]string{}, secretValues: map[string]string{}}
 	if status != 0 {
 		return o
 	}
@@ -165,6 +168,14 @@ func (r realRepo) readNode(t *testing.T, n *facts.Node) ourNode {
 		if rest, ok := strings.CutPrefix(line, "Warning: "); ok && strings.Contains(rest, " keys left out, their lookups failed") {
 			o.nFail, _ = strconv.Atoi(strings.Fields(rest)[0])
 		}
+	}
+	for _, k := range o.secret {
+		var value, lookupErr bytes.Buffer
+		args := slices.Concat([]string{"lookup", "--reveal"}, flags, []string{k})
+		if rc := Run(args, Env{Stdout: &value, Stderr: &lookupErr, Getenv: func(string) string { return "" }}); rc != 0 {
+			t.Fatalf("%s: hieraform lookup --reveal %s: exit status %d", name, k, rc) // its stderr may quote the secret
+		}
+		o.secretValues[k] = realCanonical(t, value.Bytes())
 	}
 	return o
 }
@@ -309,12 +320,25 @@ func compareRealNode(o ourNode, p puppetNode) (realReport, []string) {
 		failure, failed := o.failed[k]
 		secret := slices.Contains(o.secret, k)
 		switch {
-		case a.Sensitive:
+		case a.Sensitive || (secret && a.Value != nil):
+			// Puppet's Sensitive, or a value ours keeps secret (eyaml's, which Puppet gives as it is)
 			rep.secret++
-			if secret {
-				rep.equal++
-			} else {
+			if !a.Sensitive {
+				rep.found++
+			}
+			theirs, err := realCanonicalText(a.Value)
+			switch {
+			case err != nil:
+				differ("%s: Puppet's value cannot be read: %v", k, err)
+			case !secret:
 				differ("%s: Puppet: a Sensitive value; ours: %s", k, ourOutcome(ourValue, answered, failure, failed, secret))
+			case o.secretValues[k] != theirs:
+				differ("%s: a secret whose value differs from Puppet's (values not shown)", k)
+			default:
+				rep.equal++
+				if !a.Sensitive {
+					rep.foundEqual++
+				}
 			}
 		case a.Error != "":
 			rep.errors++

@@ -3,7 +3,8 @@
 # stdin: {"environmentpath": dir, "environment": name, "hiera_config": file or "",
 #         "nodes": [{"name": certname, "facts": {...}, "keys": [more keys to ask]}]}
 # stdout (last line): {"nodes": [{"name", "candidates": [keys], "answers": {key: answer}}], "skipped": [why]}
-# answer: {"value": v} | {"not_found": true} | {"error": message} | {"sensitive": true}
+# answer: {"value": v} | {"not_found": true} | {"error": message} | {"sensitive": true, "value": v}
+# (a Sensitive value, convert_to Sensitive: v is what it wraps; the test never prints it)
 #
 # A node's candidates are the String root keys (less lookup_options) of every data file under the data
 # directories of the global, environment and module hiera.yaml files, read as Puppet's yaml_data and
@@ -90,11 +91,24 @@ def sensitive?(value)
   end
 end
 
+def unwrapped(value)
+  case value
+  when Puppet::Pops::Types::PSensitiveType::Sensitive then unwrapped(value.unwrap)
+  when Hash then value.to_h { |k, v| [unwrapped(k), unwrapped(v)] }
+  when Array then value.map { |v| unwrapped(v) }
+  else value
+  end
+end
+
+def data(value)
+  Puppet::Pops::Serialization::ToDataConverter.convert(value, rich_data: false, symbol_as_string: true)
+end
+
 def answer(scope, key)
   invocation = Puppet::Pops::Lookup::Invocation.new(scope, {}, {}, nil)
   value = Puppet::Pops::Lookup.lookup(key, nil, nil, false, nil, invocation)
-  return { 'sensitive' => true } if sensitive?(value)
-  { 'value' => Puppet::Pops::Serialization::ToDataConverter.convert(value, rich_data: false, symbol_as_string: true) }
+  return { 'sensitive' => true, 'value' => data(unwrapped(value)) } if sensitive?(value)
+  { 'value' => data(value) }
 rescue Puppet::DataBinding::LookupError => e
   e.message.include?('did not find a value for') ? { 'not_found' => true } : { 'error' => e.message }
 rescue StandardError, Puppet::Error => e
