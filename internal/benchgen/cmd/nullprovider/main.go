@@ -73,26 +73,32 @@ func mode(getenv func(string) string, srv tfprotov6.ProviderServer, validate, re
 	case getenv("HIERAFORM_NULL_RECORD") != "":
 		return srv, recordCalls(recs), nil
 	case recs.dir != "":
-		return nullServer{srv}, replayCalls(validate, recs), nil
+		return nullServer{srv}, nullCalls(validate, recs.replay), nil
 	}
-	return nullServer{srv}, nullCalls(validate, read), nil
+	return nullServer{srv}, nullCalls(validate, read.configAsState), nil
 }
 
-// nullCalls is a gRPC interceptor answering every data source's validation and read at once.
-func nullCalls(validate, read rpc) grpc.UnaryServerInterceptor {
+// nullCalls is a gRPC interceptor answering every data source's validation at once (no
+// diagnostics) and its read with answer, configuring and reading nothing.
+func nullCalls(validate rpc, answer func(request protoreflect.Message) proto.Message) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		switch info.FullMethod {
 		case "/tfplugin6.Provider/ValidateDataResourceConfig":
 			return validate.response.New().Interface(), nil
 		case "/tfplugin6.Provider/ReadDataSource":
 			if in, ok := req.(proto.Message); ok {
-				out := read.response.New()
-				out.Set(read.state, in.ProtoReflect().Get(read.config))
-				return out.Interface(), nil
+				return answer(in.ProtoReflect()), nil
 			}
 		}
 		return handler(ctx, req)
 	}
+}
+
+// configAsState answers a read with its configuration as the state.
+func (read rpc) configAsState(in protoreflect.Message) proto.Message {
+	out := read.response.New()
+	out.Set(read.state, in.Get(read.config))
+	return out.Interface()
 }
 
 // nullServer is the provider's server (for its schema and metadata), configured with nothing.

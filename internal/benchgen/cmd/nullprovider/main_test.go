@@ -25,7 +25,7 @@ func TestNullCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	calls := nullCalls(validate, read)
+	calls := nullCalls(validate, read.configAsState)
 	config := []byte{0x81, 0xa3, 'k', 'e', 'y', 0xa1, 'a'} // {"key": "a"} in msgpack
 	handedOn := func(context.Context, any) (any, error) { return "handed on", nil }
 	call := func(method string, req any) any {
@@ -115,7 +115,7 @@ func TestReplay(t *testing.T) {
 		t.Helper()
 		return callWith(calls, handler, "ReadDataSource", config)
 	}
-	replay, record := replayCalls(validate, recs), recordCalls(recs)
+	replay, record := nullCalls(validate, recs.replay), recordCalls(recs)
 
 	// Replaying before anything is recorded: an error, never the provider.
 	out := readWith(replay, noProvider, configA)

@@ -26,23 +26,6 @@ type recordings struct {
 	read rpc
 }
 
-// replayCalls answers every data source's validation at once and its read with its recording,
-// configuring and reading nothing; a read without a recording, or with one that cannot be read,
-// fails with an error diagnostic (a plan never falls back to other answers).
-func replayCalls(validate rpc, recs recordings) grpc.UnaryServerInterceptor {
-	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		switch info.FullMethod {
-		case "/tfplugin6.Provider/ValidateDataResourceConfig":
-			return validate.response.New().Interface(), nil
-		case "/tfplugin6.Provider/ReadDataSource":
-			if in, ok := req.(proto.Message); ok {
-				return recs.replay(in.ProtoReflect()), nil
-			}
-		}
-		return handler(ctx, req)
-	}
-}
-
 // recordCalls hands every call to the real provider and stores each read's response as its
 // recording (replacing the one there was).
 func recordCalls(recs recordings) grpc.UnaryServerInterceptor {
@@ -70,7 +53,8 @@ func (r recordings) path(in protoreflect.Message) string {
 	return filepath.Join(r.dir, hex.EncodeToString(h.Sum(nil))+".pb")
 }
 
-// replay is a read's recorded response, or one with an error diagnostic saying why there is none.
+// replay is a read's recorded response, or one with an error diagnostic saying why there is none
+// (a plan never falls back to other answers).
 func (r recordings) replay(in protoreflect.Message) proto.Message {
 	path := r.path(in)
 	out, err := r.load(path)
