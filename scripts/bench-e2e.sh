@@ -27,6 +27,13 @@
 #            data source, its facts in a directory (one file per node): the 4 keys of every node
 #            against the built-in floor's 2,000 (target <= 0.2), and every key of every node (whole
 #            nodes) against the 500 hiera_node of 4 keys (target <= 1; the work tree's build only).
+#            Both hiera_nodes plans are also replayed: each read is recorded once from the work
+#            tree's provider (the do-nothing provider serving it, HIERAFORM_NULL_RECORD), its
+#            recorded state checked byte for byte against a live read's (the provider writing the
+#            state it sends into TF_LOG_SDK_PROTO_DATA_DIR), then planned with the do-nothing
+#            provider answering the read with that response (HIERAFORM_NULL_REPLAY), reading
+#            nothing: Terraform's own cost of these answers, the floor of any provider giving them,
+#            against the same baselines.
 #   rss      the provider's peak RSS while it looks values up for every node of the ~50 MB large
 #            hierarchy, against the YAML size (target < 4).
 #
@@ -402,6 +409,23 @@ if want fleet; then
 	gen_nodes_tf "$work/tf/fleet-whole" "$work/hier/fleet" "$work/hier/fleet-facts"
 	# The same nodes' facts and scope, over the trivial hierarchy.
 	gen_tf "$work/tf/fleet-trivial" "$work/hier/floor" 2000 fleet "$work/hier/fleet-nodes.json"
+	# Each hiera_nodes read recorded from the work tree's provider (the do-nothing provider serving
+	# it), and the recorded state checked byte for byte against a live read's by the provider as
+	# built (terraform-plugin-go writes the state it sends into TF_LOG_SDK_PROTO_DATA_DIR).
+	recorded="$work/recorded"
+	rm -rf "$recorded"
+	for tf in fleet-nodes fleet-whole; do
+		mkdir -p "$recorded/$tf" "$recorded/$tf-live"
+		HIERAFORM_NULL_REPLAY=$recorded/$tf HIERAFORM_NULL_RECORD=1 plan null "$work/tf/$tf" 1
+		TF_LOG_SDK_PROTO_DATA_DIR=$recorded/$tf-live plan new "$work/tf/$tf" 1
+		if ! "$work/null/provider" -state "$recorded/$tf"/*.pb |
+			cmp -s - "$recorded/$tf-live"/*_ReadDataSource_Response_State.msgpack; then
+			echo "the recorded state of $work/tf/$tf is not a live read's, byte for byte" >&2
+			exit 1
+		fi
+		rm -rf "$recorded/$tf-live"
+	done
+	recorded_mb() { printf "%.1f" "$(echo "scale=2; $(stat -c %s "$recorded/$1"/*.pb) / 1000000" | bc)"; }
 	for ((r = 0; r < reps; r++)); do
 		measure builtin new "$work/tf/builtin" 2000
 		for b in $builds; do
@@ -412,7 +436,9 @@ if want fleet; then
 		measure fleet-node new "$work/tf/fleet-node" 500
 		measure fleet-node-null null "$work/tf/fleet-node" 500
 		measure fleet-nodes new "$work/tf/fleet-nodes" 1
+		HIERAFORM_NULL_REPLAY=$recorded/fleet-nodes measure fleet-nodes-replay null "$work/tf/fleet-nodes" 1
 		measure fleet-whole new "$work/tf/fleet-whole" 1
+		HIERAFORM_NULL_REPLAY=$recorded/fleet-whole measure fleet-whole-replay null "$work/tf/fleet-whole" 1
 	done
 	list=(builtin builtin)
 	for b in $builds; do list+=("fleet-$b" "fleet, $b" "fleet-trivial-$b" "trivial hierarchy, $b"); done
@@ -431,10 +457,21 @@ if want fleet; then
 	echo "   500 hiera_node null / builtin: $(split fleet-node-null builtin) (any provider's floor)"
 	echo "     $(bound fleet-node-null builtin)"
 	for b in $builds; do echo "   fleet as 500 hiera_node / fleet $b: $(split fleet-node "fleet-$b")"; done
-	rows 500 fleet-nodes "one hiera_nodes, 4 keys" fleet-whole "one hiera_nodes, whole"
+	rows 500 fleet-nodes "one hiera_nodes, 4 keys" fleet-whole "one hiera_nodes, whole" \
+		fleet-nodes-replay "4 keys, replayed" fleet-whole-replay "whole, replayed"
 	echo "   one hiera_nodes, 4 keys / builtin: $(split fleet-nodes builtin) (wall target <= 0.2)"
 	echo "   one hiera_nodes, whole nodes / 500 hiera_node, 4 keys: $(split fleet-whole fleet-node) (wall target <= 1)"
 	echo "   provider peak RSS: hiera_nodes 4 keys $(mb "${best_peak[fleet-nodes]}") MB, whole nodes $(mb "${best_peak[fleet-whole]}") MB"
+	echo "   replayed: the do-nothing provider answering each hiera_nodes read with the response our provider"
+	echo "   gave it ($(recorded_mb fleet-nodes) MB for 4 keys, $(recorded_mb fleet-whole) MB whole; its state is a live read's byte"
+	echo "   for byte), reading nothing: Terraform's own cost of these answers, the floor of any provider"
+	echo "   giving them"
+	echo "   4 keys, replayed / builtin: $(split fleet-nodes-replay builtin) (floor of the 0.2 target's plan)"
+	echo "     $(bound fleet-nodes-replay builtin)"
+	echo "   whole, replayed / 500 hiera_node, 4 keys: $(split fleet-whole-replay fleet-node) (floor of the 1 target's plan)"
+	echo "     $(bound fleet-whole-replay fleet-node)"
+	echo "   one hiera_nodes, 4 keys / replayed: $(split fleet-nodes fleet-nodes-replay) (what our provider adds)"
+	echo "   one hiera_nodes, whole / replayed: $(split fleet-whole fleet-whole-replay) (what our provider adds)"
 fi
 
 if want rss; then
