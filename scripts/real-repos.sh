@@ -4,6 +4,10 @@
 # and its nodes' facts (internal/cli/testdata/realrepos/facts), then runs TestRealRepos over them.
 # Usage: scripts/real-repos.sh DIR [go test flags...]
 #   GIT_URL: where the repositories are cloned from, %s the owner/name (default https://github.com/%s)
+#   EYAML=1: checks too a copy of each repository (DIR/NAME-eyaml) whose eyaml blocks are encrypted
+#     again, by hieraform eyaml, with a key pair of its own (their real keys are not public), each
+#     of a known text, and whose hiera.yaml names that pair: the secrets are then decrypted on both
+#     sides and compared (the report never shows a secret's value).
 # The check needs git, and puppet and ruby to compare (apt-get install puppet); without them it only
 # checks that every node's read succeeds, the same alone as in a fleet. Another repository: lay it out as TestRealRepos' comment
 # says and run HIERAFORM_REAL_REPOS=DIR go test ./internal/cli -run TestRealRepos -v -count=1.
@@ -61,5 +65,45 @@ while read -r repo sub name commit; do
   fi
 done <<<"$checkouts"
 
+# with_own_keys REPO: DIR/REPO-eyaml, REPO with its ENC[PKCS7,...] blocks encrypted again under DIR/REPO-eyaml/keys
+with_own_keys() {
+  local copy="$dir/$1-eyaml"
+  rm -rf "$copy"
+  cp -a "$dir/$1" "$copy"
+  (cd "$copy" && "$dir/hieraform" eyaml createkeys)
+  python3 - "$copy" "$dir/hieraform" <<'PY'
+import os, re, subprocess, sys
+copy, hieraform = sys.argv[1], sys.argv[2]
+public, private = f"{copy}/keys/public_key.pkcs7.pem", f"{copy}/keys/private_key.pkcs7.pem"
+blocks = 0
+def encrypt(_):
+    global blocks
+    blocks += 1
+    return subprocess.run([hieraform, "eyaml", "encrypt", "-o", "string", "--pkcs7-public-key", public,
+                           "-s", f"secret {blocks}"], capture_output=True, text=True, check=True).stdout.strip()
+for top, _, names in os.walk(f"{copy}/environments"):
+    for name in names:
+        path = os.path.join(top, name)
+        if os.path.islink(path) or not name.endswith((".yaml", ".yml", ".eyaml")):
+            continue
+        with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+            text = f.read()
+        if name == "hiera.yaml":
+            new = re.sub(r"pkcs7_private_key:.*", f"pkcs7_private_key: {private}", text)
+            new = re.sub(r"pkcs7_public_key:.*", f"pkcs7_public_key: {public}", new)
+        else: # a block may be folded over several lines: it becomes one
+            new = re.sub(r"ENC\[PKCS7,[A-Za-z0-9+/=\s]*\]", encrypt, text)
+        if new != text:
+            with open(path, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
+                f.write(new)
+print(f"{copy}: {blocks} eyaml blocks encrypted again")
+PY
+  repos+=("$copy")
+}
+
 cd "$root"
+if [ "${EYAML:-}" = 1 ]; then
+  go build -o "$dir/hieraform" ./cmd/hieraform
+  for repo in "${repos[@]}"; do with_own_keys "$(basename "$repo")"; done
+fi
 HIERAFORM_REAL_REPOS=$(IFS=:; echo "${repos[*]}") go test ./internal/cli -run '^TestRealRepos$' -count=1 -v "$@"
