@@ -232,22 +232,30 @@ func (p *fastYAML) mapping(ind int) *model.Hash {
 	line := p.line
 	base := len(p.stack)
 	for {
-		k, ok := p.key()
-		if !ok {
-			p.fail()
-		}
-		if k == "<<" {
-			p.fail() // a merge key
-		}
-		var v any
-		if p.skim && p.depth == 1 {
-			p.roots = append(p.roots, fastRoot{pos: p.pos, cur: p.cur, line: p.line, ind: ind})
-			p.mappingValue(ind)
-			v = len(p.roots) - 1
+		if p.skimming() && p.skimKey() { // an entry of a collection not built
+			if !p.skimPlainLine() {
+				p.mappingValue(ind)
+			}
 		} else {
-			v = p.mappingValue(ind)
+			k, ok := p.key()
+			if !ok {
+				p.fail()
+			}
+			if k == "<<" {
+				p.fail() // a merge key
+			}
+			var v any
+			if p.skim && p.depth == 1 {
+				p.roots = append(p.roots, fastRoot{pos: p.pos, cur: p.cur, line: p.line, ind: ind})
+				if !p.skimPlainLine() {
+					p.mappingValue(ind)
+				}
+				v = len(p.roots) - 1
+			} else {
+				v = p.mappingValue(ind)
+			}
+			p.stack = append(p.stack, k, v)
 		}
-		p.stack = append(p.stack, k, v)
 		n, ok := p.peek()
 		if !ok || n < ind {
 			break
@@ -295,6 +303,7 @@ func (p *fastYAML) sequence(ind int, indentless bool) []any {
 		p.spaces()
 		var item any
 		switch col := p.cur - p.pos; {
+		case p.skim && p.skimPlainLine(): // an item the skim does not keep
 		case p.eol():
 			p.endLine()
 			if n, ok := p.peek(); ok && n > ind {

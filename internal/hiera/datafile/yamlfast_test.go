@@ -294,8 +294,9 @@ func TestHashSmallAndLarge(t *testing.T) {
 	}
 }
 
-// BenchmarkParseYAML reads the default bench hierarchy's data files: ParseYAML (the fast reader)
-// and, for comparison, the yaml.v3 path alone.
+// BenchmarkParseYAML reads the default bench hierarchy's data files: ParseYAML (the fast reader),
+// ReadYAML (the skim of a lazy read, as the engine reads data files) and, for comparison, the
+// yaml.v3 path alone.
 func BenchmarkParseYAML(b *testing.B) {
 	dir := b.TempDir()
 	if err := benchgen.Generate(dir, benchgen.Options{}); err != nil {
@@ -318,7 +319,9 @@ func BenchmarkParseYAML(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
 		parse func([]byte) (any, error)
-	}{{"fast", func(data []byte) (any, error) { return parseDataYAML(data, nil) }}, {"yaml.v3", func(data []byte) (any, error) {
+	}{{"fast", func(data []byte) (any, error) { return parseDataYAML(data, nil) }}, {"lazy", func(data []byte) (any, error) {
+		return ReadYAML(data, nil)
+	}}, {"yaml.v3", func(data []byte) (any, error) {
 		return newYAMLReader(yamlSetup{}).parseYAMLv3(data)
 	}}} {
 		b.Run(bc.name, func(b *testing.B) {

@@ -86,8 +86,8 @@ const fastYAMLInternValue = 16
 
 // plain resolves a plain scalar (a key if key is set) as the yaml.v3 path does.
 func (p *fastYAML) plain(b []byte, key bool) any {
-	if p.skim && !key && plainReadsPlainly(b[0]) {
-		return nil // a value the skim does not keep, read without an error
+	if p.skipsScalar(key) && (plainReadsPlainly(b[0]) || simpleNumber(b)) {
+		return skippedScalar(b) // read without an error, never a symbol
 	}
 	if !key && len(b) > fastYAMLInternValue {
 		v, err := p.r.tokenize(&p.node, string(b))
@@ -104,6 +104,25 @@ func (p *fastYAML) plain(b []byte, key bool) any {
 		p.fail()
 	}
 	return v
+}
+
+// skipsScalar reports whether the skim need not resolve a scalar that cannot fail: every value,
+// and every key below the root mapping (only the root's keys are kept).
+func (p *fastYAML) skipsScalar(key bool) bool { return p.skim && (!key || p.skimming()) }
+
+// skippedScalar is what the skim gives for a scalar it does not resolve: nil, or "<<" for the
+// text of a merge key, which the reader checks for.
+func skippedScalar(text []byte) any {
+	if string(text) == "<<" {
+		return "<<"
+	}
+	return nil
+}
+
+// simpleNumber reports whether b is a number psychSimpleNumber reads.
+func simpleNumber(b []byte) bool {
+	_, ok := simpleNumberShape(b)
+	return ok
 }
 
 // scanQuoted returns the end (after the closing quote) of the quoted scalar at i, or -1 when it does
@@ -139,8 +158,8 @@ func (p *fastYAML) quoted(end int, key bool) any {
 	} else if p.src[p.cur] == '\'' && bytes.Contains(text, []byte("''")) {
 		text = bytes.ReplaceAll(text, []byte("''"), []byte("'"))
 	}
-	if p.skim && !key {
-		return nil // a value the skim does not keep
+	if p.skipsScalar(key) {
+		return skippedScalar(text)
 	}
 	if v, ok := p.r.quoted[string(text)]; ok {
 		return v

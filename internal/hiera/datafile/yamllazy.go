@@ -2,6 +2,7 @@ package datafile
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -60,6 +61,90 @@ func skimFastYAML(data []byte, setup yamlSetup) (lz *LazyYAML, fast bool) {
 		lz.roots[i].at = at
 	}
 	return lz, true
+}
+
+// The skim's fast paths. Most lines of a data file are "key: value" or "- value" with a plain
+// value that cannot fail; below the root (where nothing is built) such a key, and such a value
+// anywhere, is checked in one pass, as key, mappingValue and inline would check it. Anything else
+// (a quoted or flow value, a key with a space, a value with ": "...) is left to those, from where
+// the fast path started.
+
+// skimPlainFirst holds the bytes that may start a plain scalar (plainStart, whatever follows) that
+// tokenize reads without its patterns (plainReadsPlainly): a word, never an error or a symbol.
+var skimPlainFirst = func() (first [256]bool) {
+	for c := byte(0x21); c <= 0x7E; c++ {
+		first[c] = !strings.ContainsRune(",[]{}#&*!|>'\"%@`-?:", rune(c)) && plainReadsPlainly(c)
+	}
+	return first
+}()
+
+// skimKey reads, at p.cur, a key of a mapping the skim does not build that is a word without
+// spaces (not "<<"), and its ":"; false when the key is another, and p.cur is left where it was.
+func (p *fastYAML) skimKey() bool {
+	src, i := p.src, p.cur
+	if !skimPlainFirst[src[i]] {
+		return false
+	}
+	for j := i + 1; j < len(src) && j-i <= fastYAMLMaxKey; j++ {
+		switch src[j] {
+		case ' ', '\n':
+			return false
+		case ':':
+			if p.blankz(j+1) && string(src[i:j]) != "<<" { // a merge key: the reader falls back
+				p.cur = j + 1
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// skimPlainLine reads, from p.cur, the rest of the line when it is a plain scalar that cannot fail
+// (a word, or a number psychSimpleNumber reads), maybe after spaces and before a comment, and ends
+// the line; false when it is anything else, and p.cur is left where it was.
+func (p *fastYAML) skimPlainLine() bool {
+	src, i := p.src, p.cur
+	for i < len(src) && src[i] == ' ' {
+		i++
+	}
+	if i == len(src) {
+		return false
+	}
+	start, number := i, src[i] >= '0' && src[i] <= '9'
+	if !skimPlainFirst[src[i]] && !number {
+		return false
+	}
+	end := i + 1
+scan:
+	for i++; i < len(src); i++ {
+		switch src[i] {
+		case '\n':
+			break scan
+		case ' ':
+			continue
+		case ':':
+			if p.blankz(i + 1) {
+				return false // "a: b: c", or a mapping in a sequence
+			}
+		case '#':
+			if src[i-1] == ' ' { // a comment
+				for i < len(src) && src[i] != '\n' {
+					i++
+				}
+				break scan
+			}
+		}
+		end = i + 1
+	}
+	if number && !simpleNumber(src[start:end]) {
+		return false
+	}
+	if i < len(src) {
+		i++ // the line break
+		p.line++
+	}
+	p.pos, p.cur = i, i
+	return true
 }
 
 // Value returns the value of the root key root, and the type Puppet names for it when it is not

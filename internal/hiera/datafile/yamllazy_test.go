@@ -142,3 +142,44 @@ func TestLazyYAMLAsFullRead(t *testing.T) {
 		t.Errorf("only %d texts read lazily", lazily)
 	}
 }
+
+// TestSkimFastPaths: lines the skim's fast paths take or leave to the full reader (words,
+// numbers, comments, ": " inside a value, keys with spaces or quotes, a line without its line
+// break), below the root and in sequences, read lazily as a full read reads them: the same keys,
+// values and errors.
+func TestSkimFastPaths(t *testing.T) {
+	values := []string{"word", "two words", "w # comment", "w#not", "a: b", "a:b", "http://x", "1", "-1", "1.5", "012",
+		"1:30", "2001-01-01", "12345678901234567890", ".5", "~", "yes", "No", "null", "é", "x é", "a,b]", "'q'", `"d"`,
+		"[a]", "{a: 1}", "|", "&a x", "*a", "!!str 1", "%x", "@x", "`x", "-", "- x", "?x", ":x", "5 # c", "5 #", "5  "}
+	keys := []string{"k", "k k", "k#x", "k::m", "'q'", "1", "2001-01-01", ":s", "<<", "-k", "k.x"}
+	for _, v := range values {
+		for _, k := range keys {
+			for _, text := range []string{
+				"root:\n  " + k + ": " + v + "\n  other: x\n",
+				"root:\n  " + k + ": " + v,
+				"root:\n  - " + v + "\n  - x\n",
+				"root:\n  - " + v,
+				"root: " + v + "\nnext: 1\n",
+				k + ": " + v + "\n",
+			} {
+				checkLazyYAML(t, text)
+			}
+		}
+	}
+}
+
+// TestSkimPlainFirst: a byte that starts a fast-path scalar starts a plain scalar whatever
+// follows, and one that tokenize reads as a word.
+func TestSkimPlainFirst(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		if !skimPlainFirst[c] {
+			continue
+		}
+		for next := 0; next < 256; next++ {
+			p := &fastYAML{src: []byte{byte(c), byte(next)}}
+			if !p.plainStart(0, false) || !plainReadsPlainly(byte(c)) {
+				t.Errorf("%q then %q: plainStart %v, plainReadsPlainly %v", c, next, p.plainStart(0, false), plainReadsPlainly(byte(c)))
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package datafile
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -593,5 +594,32 @@ func TestSlowYAMLBound(t *testing.T) {
 	}
 	if _, err := ReadYAML([]byte("a: &a [1]\nb: *a\n"), nil); err != nil {
 		t.Errorf("a small file with an alias: %v", err)
+	}
+}
+
+// TestPrintableASCII8: the word-at-a-time test agrees with the byte-at-a-time one for every byte
+// at every position, and for every pair of neighbouring bytes (where a carry would show).
+func TestPrintableASCII8(t *testing.T) {
+	byteWise := func(w [8]byte) bool {
+		for _, c := range w {
+			if (c < 0x20 || c > 0x7E) && c != '\n' {
+				return false
+			}
+		}
+		return true
+	}
+	check := func(w [8]byte) {
+		if got, want := printableASCII8(binary.LittleEndian.Uint64(w[:])), byteWise(w); got != want {
+			t.Fatalf("% x: %v, byte by byte %v", w, got, want)
+		}
+	}
+	for at := 0; at < 7; at++ {
+		for a := 0; a < 256; a++ {
+			for b := 0; b < 256; b++ {
+				w := [8]byte{'a', 'b', ' ', '\n', '~', 'z', '0', ':'}
+				w[at], w[at+1] = byte(a), byte(b)
+				check(w)
+			}
+		}
 	}
 }

@@ -219,27 +219,41 @@ func (r *yamlReader) tokenizePatterns(n *yaml.Node, s string) (any, error) {
 // psychSimpleNumber reads the most common numbers without regexps: [-+]?(0|[1-9][0-9]*) is an integer
 // and [-+]?[0-9]+\.[0-9]+ a float, as tokenize would find (none of its earlier patterns can match them).
 func psychSimpleNumber(s string) (any, bool) {
-	digits := strings.TrimLeft(s, "+-")
-	if len(s)-len(digits) > 1 || digits == "" {
+	isFloat, ok := simpleNumberShape(s)
+	switch {
+	case !ok:
 		return nil, false
+	case isFloat:
+		f, err := strconv.ParseFloat(s, 64)
+		return f, err == nil
+	}
+	i, err := strconv.ParseInt(s, 10, 64)
+	return i, err == nil
+}
+
+// simpleNumberShape reports whether psychSimpleNumber reads s, and as a float or an integer: an
+// integer of at most 18 digits (an int64) without a leading zero (octal), or a float of digits around
+// one dot, short enough never to overflow. It reads every such s without an error.
+func simpleNumberShape[T string | []byte](s T) (isFloat, ok bool) {
+	digits := s
+	if len(digits) > 0 && (digits[0] == '+' || digits[0] == '-') {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 300 {
+		return false, false
 	}
 	dot := -1
 	for i := 0; i < len(digits); i++ {
 		if c := digits[i]; c == '.' && dot < 0 && i > 0 && i < len(digits)-1 {
 			dot = i
 		} else if c < '0' || c > '9' {
-			return nil, false
+			return false, false
 		}
 	}
 	if dot >= 0 {
-		f, err := strconv.ParseFloat(s, 64)
-		return f, err == nil
+		return true, true
 	}
-	if len(digits) > 18 || len(digits) > 1 && digits[0] == '0' { // big, or octal
-		return nil, false
-	}
-	i, err := strconv.ParseInt(s, 10, 64)
-	return i, err == nil
+	return false, len(digits) <= 18 && (len(digits) == 1 || digits[0] != '0') // big, or octal
 }
 
 // psychWordStart is Psych's test for words, %r{^[^\d.:-]?[[:alpha:]_\s!@#$%\^&*(){}<>|/\\~;=]+}.
