@@ -114,3 +114,38 @@ func TestLazyYAMLWindowsLineEnds(t *testing.T) {
 		}
 	}
 }
+
+// A data file that starts with a byte order mark (Windows editors write one) is read as if it had
+// none, whatever its first line and line ends: a deliberate deviation (README: puppet lookup on MRI
+// Ruby counts the mark as a column, so that `---` then fails and a first key hides the others).
+func TestLazyYAMLByteOrderMark(t *testing.T) {
+	body := "a:\n  x: '1'\n  y:\n    - p\n    - q\nb: 2\n"
+	for name, text := range map[string]string{
+		"key first":                 "\ufeff" + body,
+		"document marker":           "\ufeff---\n" + body,
+		"comment":                   "\ufeff# data\n" + body,
+		"marker, Windows line ends": strings.ReplaceAll("\ufeff---\n"+body, "\n", "\r\n"),
+	} {
+		dir := t.TempDir()
+		must := func(err error) {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		must(os.MkdirAll(filepath.Join(dir, "data"), 0o755))
+		must(os.WriteFile(filepath.Join(dir, "hiera.yaml"), []byte("version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n"), 0o644))
+		must(os.WriteFile(filepath.Join(dir, "data", "common.yaml"), []byte(text), 0o644))
+		e := NewEngine(filepath.Join(dir, "hiera.yaml"))
+		for range 2 { // the second read from the engine's caches
+			for key, want := range map[string]string{"a": `{"x"=>"1", "y"=>["p", "q"]}`, "b": "2"} {
+				res, err := e.Lookup(context.Background(), Request{Key: key})
+				if err != nil {
+					t.Fatalf("%s: %s: %v", name, key, err)
+				}
+				if got := model.Inspect(res.Value); !res.Found || got != want {
+					t.Errorf("%s: %s = %s (found %v), want %s", name, key, got, res.Found, want)
+				}
+			}
+		}
+	}
+}
