@@ -8,6 +8,8 @@
 #     again, by hieraform eyaml, with a key pair of its own (their real keys are not public), each
 #     of a known text, and whose hiera.yaml names that pair: the secrets are then decrypted on both
 #     sides and compared (the report never shows a secret's value).
+#   CRLF=1: checks too a copy of each repository (DIR/NAME-crlf) with Windows line ends in its YAML,
+#     JSON and environment.conf files, as a checkout with core.autocrlf=true has them.
 # The check needs git, and puppet and ruby to compare (apt-get install puppet); without them it only
 # checks that every node's read succeeds, the same alone as in a fleet. Another repository: lay it out as TestRealRepos' comment
 # says and run HIERAFORM_REAL_REPOS=DIR go test ./internal/cli -run TestRealRepos -v -count=1.
@@ -101,9 +103,26 @@ PY
   repos+=("$copy")
 }
 
+# with_crlf REPO: DIR/REPO-crlf, REPO with CRLF line ends
+with_crlf() {
+  local copy="$dir/$1-crlf"
+  rm -rf "$copy"
+  cp -a "$dir/$1" "$copy"
+  find "$copy/environments" -type f \( -name '*.yaml' -o -name '*.yml' -o -name '*.json' -o -name environment.conf \) \
+    -exec sed -i 's/\r*$/\r/' {} +
+  crlf_repos+=("$copy")
+}
+
 cd "$root"
+if [ "${CRLF:-}" = 1 ]; then
+  crlf_repos=()
+  for repo in "${repos[@]}"; do with_crlf "$(basename "$repo")"; done
+  repos+=("${crlf_repos[@]}")
+fi
 if [ "${EYAML:-}" = 1 ]; then
   go build -o "$dir/hieraform" ./cmd/hieraform
-  for repo in "${repos[@]}"; do with_own_keys "$(basename "$repo")"; done
+  for repo in "${repos[@]}"; do
+    case $repo in *-crlf) ;; *) with_own_keys "$(basename "$repo")" ;; esac
+  done
 fi
 HIERAFORM_REAL_REPOS=$(IFS=:; echo "${repos[*]}") go test ./internal/cli -run '^TestRealRepos$' -count=1 -v "$@"
