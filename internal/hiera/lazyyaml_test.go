@@ -126,16 +126,7 @@ func TestLazyYAMLByteOrderMark(t *testing.T) {
 		"comment":                   "\ufeff# data\n" + body,
 		"marker, Windows line ends": strings.ReplaceAll("\ufeff---\n"+body, "\n", "\r\n"),
 	} {
-		dir := t.TempDir()
-		must := func(err error) {
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-		must(os.MkdirAll(filepath.Join(dir, "data"), 0o755))
-		must(os.WriteFile(filepath.Join(dir, "hiera.yaml"), []byte("version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n"), 0o644))
-		must(os.WriteFile(filepath.Join(dir, "data", "common.yaml"), []byte(text), 0o644))
-		e := NewEngine(filepath.Join(dir, "hiera.yaml"))
+		e := commonEngine(t, text)
 		for range 2 { // the second read from the engine's caches
 			for key, want := range map[string]string{"a": `{"x"=>"1", "y"=>["p", "q"]}`, "b": "2"} {
 				res, err := e.Lookup(context.Background(), Request{Key: key})
