@@ -44,7 +44,7 @@ func TestRealRepos(t *testing.T) {
 	withPuppet := true
 	for _, tool := range []string{"puppet", "ruby"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Logf("%s is not on PATH: only the reads are checked, not the answers against Puppet (apt-get install puppet)", tool)
+			t.Logf("%s is not on PATH: the answers are not compared with Puppet's (apt-get install puppet)", tool)
 			withPuppet = false
 		}
 	}
@@ -105,7 +105,7 @@ func (r realRepo) check(t *testing.T, nodes []*facts.Node, withPuppet bool) {
 	r.checkOneEngine(t, nodes, ours)
 	if !withPuppet {
 		for _, o := range ours {
-			t.Logf("%s: read %s, %d keys, %d failed keys, %d secret (not compared: no Puppet)", o.name, readOK(o.status), len(o.keys), o.nFail, len(o.secret))
+			t.Logf("%s: read %s, %d keys, %d secret, %s (not compared: no Puppet)", o.name, readOK(o.status), len(o.keys), len(o.secret), o.failures())
 		}
 		return
 	}
@@ -116,13 +116,36 @@ func (r realRepo) check(t *testing.T, nodes []*facts.Node, withPuppet bool) {
 	var equal, total, found, foundEqual int
 	for i, o := range ours {
 		report, diffs := compareRealNode(o, theirs[i])
-		t.Logf("%s: read %s, %d keys, %d failed keys, %d secret; %s", o.name, readOK(o.status), len(o.keys), o.nFail, len(o.secret), report.String())
+		t.Logf("%s: read %s, %d keys, %d secret, %s; %s", o.name, readOK(o.status), len(o.keys), len(o.secret), o.failures(), report.String())
 		for _, d := range diffs {
 			t.Errorf("%s: %s", o.name, d)
 		}
 		equal, total, found, foundEqual = equal+report.equal, total+report.total, found+report.found, foundEqual+report.foundEqual
 	}
-	t.Logf("%s: %d nodes, keys equal to Puppet %d/%d (found by Puppet: %d/%d equal)", r.env, len(ours), equal, total, foundEqual, found)
+	t.Logf("%s: %d nodes, keys equal to Puppet %d/%d (found by Puppet: %d/%d equal)", filepath.Join(r.envpath, r.env), len(ours), equal, total, foundEqual, found)
+}
+
+// failures names the node's failed keys as the command's stderr lists them ("  key: error" lines).
+func (o ourNode) failures() string {
+	if o.nFail == 0 {
+		return "no failed keys"
+	}
+	_, list, _ := strings.Cut(o.stderr, "their lookups failed")
+	var names []string
+	for _, line := range strings.Split(list, "\n")[1:] {
+		entry, ok := strings.CutPrefix(line, "  ")
+		if !ok || strings.HasPrefix(entry, "... and ") {
+			break
+		}
+		if name, _, ok := strings.Cut(entry, ": "); ok {
+			names = append(names, name)
+		}
+	}
+	more := ""
+	if len(names) < o.nFail {
+		more = fmt.Sprintf(" and %d more", o.nFail-len(names))
+	}
+	return fmt.Sprintf("%d failed keys (%s%s)", o.nFail, strings.Join(names, ", "), more)
 }
 
 func readOK(status int) string {
