@@ -41,12 +41,15 @@ func TestRealRepos(t *testing.T) {
 	if list == "" {
 		t.Skip("HIERAFORM_REAL_REPOS is not set: HIERAFORM_REAL_REPOS=DIR[:DIR] go test ./internal/cli -run TestRealRepos -v checks real control repositories' whole nodes against Puppet (README: Conformance with Puppet)")
 	}
-	withPuppet := true
+	var missing []string
 	for _, tool := range []string{"puppet", "ruby"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Logf("%s is not on PATH: the answers are not compared with Puppet's (apt-get install puppet)", tool)
-			withPuppet = false
+			missing = append(missing, tool)
 		}
+	}
+	withPuppet := missing == nil
+	if !withPuppet {
+		t.Logf("%s not on PATH: the answers are not compared with Puppet's (apt-get install puppet)", strings.Join(missing, " and "))
 	}
 	for _, dir := range filepath.SplitList(list) {
 		envs, err := filepath.Glob(filepath.Join(dir, "environments", "*", "hiera.yaml"))
