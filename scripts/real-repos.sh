@@ -58,12 +58,13 @@ while read -r repo sub name commit; do
   else
     dest="$dest/$sub"
   fi
-  if [ ! -e "$dest/.git" ]; then # cloned beside, then moved: an interrupted clone is not taken for one
-    rm -rf "$dest.clone"
+  if [ ! -e "$dest/.git" ]; then # cloned aside, then moved: an interrupted clone is not taken for one
+    rm -rf "$dir/.cloning"
     # shellcheck disable=SC2059 # the URL pattern is the format
-    git clone -q "$(printf "$url" "$name")" "$dest.clone"
-    git -C "$dest.clone" checkout -q "$commit"
-    mv "$dest.clone" "$dest"
+    git clone -q "$(printf "$url" "$name")" "$dir/.cloning"
+    git -C "$dir/.cloning" checkout -q "$commit"
+    mkdir -p "$(dirname "$dest")"
+    mv "$dir/.cloning" "$dest"
   fi
 done <<<"$checkouts"
 

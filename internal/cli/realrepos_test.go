@@ -30,8 +30,8 @@ import (
 //	DIR/facts/CERTNAME.json     one facts file per node (.json, .yaml or .yml)
 //	DIR/hiera.yaml              optional: the global layer (--config)
 //
-// README.md ("Conformance with Puppet") gives the commands that lay out the two repositories it was
-// run on, with the facts in testdata/realrepos. Every node of every environment must be read (exit
+// scripts/real-repos.sh lays out the two repositories it was written for, with the facts in
+// testdata/realrepos, and runs it (README.md, "Conformance with Puppet"). Every node of every environment must be read (exit
 // status 0, keys whose lookup fails reported apart), and every key must be answered as Puppet
 // answers it: found with the same value, not found, or failing (in our failed keys, a Puppet error).
 // One engine then answers all the nodes again, as a fleet (checkOneEngine). Without puppet and ruby on
@@ -52,9 +52,15 @@ func TestRealRepos(t *testing.T) {
 		t.Logf("%s not on PATH: the answers are not compared with Puppet's (apt-get install puppet)", strings.Join(missing, " and "))
 	}
 	for _, dir := range filepath.SplitList(list) {
-		envs, err := filepath.Glob(filepath.Join(dir, "environments", "*", "hiera.yaml"))
-		if err != nil || len(envs) == 0 {
-			t.Fatalf("%s: no environments/ENV/hiera.yaml (the layout is in TestRealRepos' comment)", dir)
+		entries, err := os.ReadDir(filepath.Join(dir, "environments"))
+		var envs []string
+		for _, e := range entries {
+			if e.IsDir() {
+				envs = append(envs, e.Name())
+			}
+		}
+		if len(envs) == 0 {
+			t.Fatalf("%s: no environments/ENV directory (the layout is in TestRealRepos' comment): %v", dir, err)
 		}
 		nodes, err := facts.Read(filepath.Join(dir, "facts"))
 		must(t, err)
@@ -63,7 +69,7 @@ func TestRealRepos(t *testing.T) {
 			global = ""
 		}
 		for _, env := range envs {
-			repo := realRepo{envpath: filepath.Join(dir, "environments"), env: filepath.Base(filepath.Dir(env)), global: global}
+			repo := realRepo{envpath: filepath.Join(dir, "environments"), env: env, global: global}
 			t.Run(filepath.Base(dir)+"/"+repo.env, func(t *testing.T) { repo.check(t, nodes, withPuppet) })
 		}
 	}
