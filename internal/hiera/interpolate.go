@@ -34,7 +34,7 @@ func (inv *invocation) interpolateAny(v any, allowMethods bool) (any, error) {
 	switch t := v.(type) {
 	case string:
 		if !strings.Contains(t, "%{") {
-			return t, nil
+			return v, nil // v, not t: boxing t again would allocate for every string of the value
 		}
 		return inv.interpolateString(t, allowMethods)
 	case []any:

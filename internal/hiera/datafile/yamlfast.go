@@ -148,10 +148,7 @@ func (p *fastYAML) marker(c byte) bool {
 // leaving p.pos at its start and p.cur at its first character; false at the end.
 func (p *fastYAML) peek() (int, bool) {
 	for p.pos < len(p.src) {
-		i := p.pos
-		for i < len(p.src) && p.src[i] == ' ' {
-			i++
-		}
+		i := p.pos + countSpaces(p.src, p.pos)
 		if i == len(p.src) {
 			break
 		}

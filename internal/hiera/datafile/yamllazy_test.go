@@ -1,6 +1,7 @@
 package datafile
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand"
 	"os"
@@ -179,6 +180,38 @@ func TestSkimPlainFirst(t *testing.T) {
 			p := &fastYAML{src: []byte{byte(c), byte(next)}}
 			if !p.plainStart(0, false) || !plainReadsPlainly(byte(c)) {
 				t.Errorf("%q then %q: plainStart %v, plainReadsPlainly %v", c, next, p.plainStart(0, false), plainReadsPlainly(byte(c)))
+			}
+		}
+	}
+}
+
+// TestWordScans: the word-at-a-time scans agree with byte loops on random texts of the bytes they
+// look for and their neighbours, at every start.
+func TestWordScans(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	alphabet := []byte(" \n:#!\x00\x01\x09\x0b\x1f\x20\x21\x22\x23\x3a\x3b\x7f\x80\xffa")
+	for n := 0; n < 2000; n++ {
+		text := make([]byte, r.Intn(40))
+		for i := range text {
+			text[i] = alphabet[r.Intn(len(alphabet))]
+			if r.Intn(3) == 0 {
+				text[i] = ' '
+			}
+		}
+		for i := 0; i <= len(text); i++ {
+			spaces := 0
+			for i+spaces < len(text) && text[i+spaces] == ' ' {
+				spaces++
+			}
+			if got := countSpaces(text, i); got != spaces {
+				t.Fatalf("countSpaces(%q, %d) = %d, want %d", text, i, got, spaces)
+			}
+			want := len(text)
+			if j := bytes.IndexAny(text[i:], "\n:#"); j >= 0 {
+				want = i + j
+			}
+			if got := indexAny3(text, i, '\n', ':', '#'); got != want {
+				t.Fatalf("indexAny3(%q, %d) = %d, want %d", text, i, got, want)
 			}
 		}
 	}
