@@ -43,6 +43,7 @@ type invocation struct {
 	decryptors map[*entry]*eyaml.Decryptor // per eyaml entry, once loaded
 	volatile   int                         // bumped when a found value depended on more than the files
 	listed     []Source                    // the data files nodeKeys listed (NodeResult.Files)
+	firstKeys  map[string]string           // per file nodeKeys listed, its first candidate key (pathOrderFirst)
 
 	options map[string]*model.Hash // assembled lookup_options per module name ("" for none; nil: no options)
 	// firstOptions is the first module's entry of options, kept apart: most lookups need one.

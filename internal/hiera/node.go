@@ -5,6 +5,7 @@ package hiera
 import (
 	"context"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -134,10 +135,22 @@ func (e *Engine) LookupNode(ctx context.Context, req NodeRequest) (res NodeResul
 	}
 	res.Warnings = slices.Clone(inv.warnings)
 	res.Answers = make([]NodeAnswer, len(keys))
-	for i, key := range keys {
+	first := 0
+	if req.Keys == nil {
+		first = inv.pathOrderFirst(keys)
+	}
+	for n := range keys {
 		if err := ctx.Err(); err != nil {
 			return NodeResult{}, err
 		}
+		i := n // keys[first] first, then the others in order
+		switch {
+		case n == 0:
+			i = first
+		case n <= first:
+			i = n - 1
+		}
+		key := keys[i]
 		r, err := inv.lookupNodeKey(key)
 		res.Warnings = append(res.Warnings, r.Warnings...)
 		r.Warnings, r.Pitfalls = nil, nil
@@ -148,6 +161,21 @@ func (e *Engine) LookupNode(ctx context.Context, req NodeRequest) (res NodeResul
 	}
 	res.Pitfalls = slices.Clone(inv.pitfalls)
 	return res, nil
+}
+
+// pathOrderFirst is the index in keys of the key a whole-node read looks up first: the first
+// candidate of the listed data file whose path sorts first (0 when none is in keys). Puppet's lookup
+// adapter, shared by one compile's lookups, keeps the global lookup_options as none once reading
+// them failed, so that only the compile's first lookup meets that error (options.go). Puppet's
+// answers for a node's keys are one compile's lookups of them file by file, in path order (as the
+// oracle's node_record.py asks them): the key that fails is that file's first.
+func (inv *invocation) pathOrderFirst(keys []string) int {
+	for _, path := range slices.Sorted(maps.Keys(inv.firstKeys)) {
+		if i := slices.Index(keys, inv.firstKeys[path]); i >= 0 {
+			return i
+		}
+	}
+	return 0
 }
 
 // probeKey is a key no data file has. A lookup of it walks every level of every layer the node
@@ -273,8 +301,13 @@ func (inv *invocation) layerKeys(l *layer, add func(key string)) error {
 			default:
 				keys = df.keys()
 			}
+			firstOfFile := true
 			keys.Each(func(k, _ any) bool {
 				if ks, isStr := k.(string); isStr && ks != "" && ks != "lookup_options" && strings.HasPrefix(ks, prefix) {
+					if firstOfFile {
+						inv.noteFirstKey(loc.path, ks)
+						firstOfFile = false
+					}
 					add(ks)
 				}
 				return true
@@ -282,6 +315,16 @@ func (inv *invocation) layerKeys(l *layer, add func(key string)) error {
 		}
 	}
 	return first.err
+}
+
+// noteFirstKey keeps key as the first candidate of the data file at path, unless it has one.
+func (inv *invocation) noteFirstKey(path, key string) {
+	if inv.firstKeys == nil {
+		inv.firstKeys = map[string]string{}
+	}
+	if _, ok := inv.firstKeys[path]; !ok {
+		inv.firstKeys[path] = key
+	}
 }
 
 // unreadableKeys are the root keys of a data file that does not read as its function reads it (a
