@@ -251,6 +251,56 @@ func (d *deepMerger) fresh(v any) (any, error) {
 
 // self is deep_merge!(v, v) with source and destination the same object.
 func (d *deepMerger) self(v any) (any, error) {
+	if d.plain() {
+		v, _ = selfPlain(v)
+		return v, nil
+	}
+	return d.selfCopy(v)
+}
+
+// plain reports whether the merger has none of the options under which deep_merge!(v, v) does
+// more than drop the duplicates of v's arrays.
+func (d *deepMerger) plain() bool {
+	return d.ko == nil && !d.sort && !d.hashArrays && !d.preserve && d.unpack == ""
+}
+
+// selfPlain is self for a plain merger: v with the duplicates of its arrays dropped, and v itself
+// (changed false) where it has none. The gem's copy is not needed: a value is never modified once
+// made (merges modify only their copy of the destination), so sharing it is safe, and merging a
+// fleet's values with themselves no longer copies every hash at every level of the hierarchy.
+func selfPlain(v any) (out any, changed bool) {
+	switch t := v.(type) {
+	case *model.Hash:
+		var h *model.Hash
+		for i, k := range t.RawKeys() {
+			r, rChanged := t.Vals[i], false
+			if truthy(r) {
+				r, rChanged = selfPlain(r)
+			}
+			if rChanged && h == nil {
+				h = model.NewHash(t.Len())
+				for j, pk := range t.RawKeys()[:i] {
+					h.Set(pk, t.Vals[j])
+				}
+			}
+			if h != nil {
+				h.Set(k, r)
+			}
+		}
+		if h == nil {
+			return t, false
+		}
+		return h, true
+	case []any:
+		if u := rubyUnion(t, nil); len(u) != len(t) {
+			return u, true
+		}
+	}
+	return v, false
+}
+
+// selfCopy is self as the gem does it, for any merger: a copy of v merged with itself.
+func (d *deepMerger) selfCopy(v any) (any, error) {
 	switch t := v.(type) {
 	case *model.Hash:
 		out := model.NewHash(t.Len())

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"math/rand"
 	"testing"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
@@ -384,5 +385,49 @@ func TestTypeName(t *testing.T) {
 				t.Errorf("puppetTypeDetail = %q, want %q", got, tc.detail)
 			}
 		})
+	}
+}
+
+// TestSelfPlain: a merge without options merges a value with itself (a key the destination
+// lacks) as the gem's copy does: the same keys in the same order, every array without its
+// duplicates, nested at any level; and it shares what has none.
+func TestSelfPlain(t *testing.T) {
+	d, err := newDeepMerger(DeepOptions{}, false)
+	if err != nil || !d.plain() {
+		t.Fatalf("a merger without options: %v, plain %v", err, d.plain())
+	}
+	r := rand.New(rand.NewSource(7))
+	var random func(depth int) any
+	random = func(depth int) any {
+		switch n := r.Intn(9); {
+		case depth > 3 || n < 3:
+			return []any{nil, false, true, int64(1), 1.0, "a", "b", int64(2)}[r.Intn(8)]
+		case n < 6:
+			h := model.NewHash(0)
+			for i := r.Intn(5); i > 0; i-- {
+				h.Set([]any{"k", "l", "m", int64(1), "n"}[r.Intn(5)], random(depth+1))
+			}
+			return h
+		default:
+			a := make([]any, r.Intn(5))
+			for i := range a {
+				a[i] = random(depth + 1)
+			}
+			return a
+		}
+	}
+	for i := 0; i < 3000; i++ {
+		v := random(0)
+		want, err := d.selfCopy(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, changed := selfPlain(v)
+		if !modeltest.Same(got, want) {
+			t.Fatalf("%s merged with itself: %s, the gem's copy %s", model.Inspect(v), model.Inspect(got), model.Inspect(want))
+		}
+		if !changed && !modeltest.Same(v, want) || changed && modeltest.Same(v, want) {
+			t.Fatalf("%s merged with itself: changed %v, the gem's copy %s", model.Inspect(v), changed, model.Inspect(want))
+		}
 	}
 }
