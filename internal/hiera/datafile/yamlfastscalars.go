@@ -96,7 +96,11 @@ func (p *fastYAML) plain(b []byte, key bool) any {
 		}
 		return v
 	}
-	if v, ok := p.r.plain[string(b)]; ok {
+	if key && p.skim { // a root key, mostly one of another file's (a fleet's node files share theirs)
+		if v, ok := p.r.share.Key(string(b)); ok {
+			return v // no copy of the text made, none cached for this file, where it seldom repeats
+		}
+	} else if v, ok := p.r.plain[string(b)]; ok {
 		return v
 	}
 	v, err := p.r.newPlainScalar(&p.node, string(b), key)
