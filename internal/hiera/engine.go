@@ -48,6 +48,12 @@ type Engine struct {
 		m map[configKey]*configSlot
 	}
 	envConf envConfCache
+	// envDefault is the environment layer's default configuration (envDataProvider), made once.
+	envDefault struct {
+		once sync.Once
+		cfg  *config
+		err  error
+	}
 
 	files      sync.Map // fileKey -> *fileSlot
 	absent     atomic.Int64

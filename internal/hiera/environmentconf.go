@@ -16,12 +16,14 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
-// environmentConf is what the engine uses of an environment.conf: its modulepath.
+// environmentConf is what the engine uses of an environment.conf: its modulepath, and its
+// environment_data_provider (deprecated, read by Puppet when the environment has no hiera.yaml).
 type environmentConf struct {
-	stamp      fileStamp
-	modulepath []string // nil when the file does not set one
-	warnings   []string
-	err        error
+	stamp        fileStamp
+	modulepath   []string // nil when the file does not set one
+	dataProvider string   // "" when the file does not set one
+	warnings     []string
+	err          error
 }
 
 // envConfCache holds the current parse of the environment's environment.conf.
@@ -86,8 +88,12 @@ func (e *Engine) parseEnvironmentConf(path string, stamp fileStamp) *environment
 			continue
 		}
 		if m := confSetting.FindStringSubmatch(line); m != nil {
-			if section == "main" && m[1] == "modulepath" && !set { // Puppet finds the first
+			switch {
+			case section != "main":
+			case m[1] == "modulepath" && !set: // Puppet finds the first
 				value, set, valueLine = m[2], true, i+1
+			case m[1] == "environment_data_provider" && conf.dataProvider == "":
+				conf.dataProvider, _ = settingValue(m[2])
 			}
 			continue
 		}

@@ -189,6 +189,35 @@ func (e *Engine) globalConfig() (*config, error) {
 	return cfg, err
 }
 
+// envDataProvider is the environment layer's configuration when the environment has no version 5
+// hiera.yaml (cfg: its version 4 one, or nil), as Puppet's lookup adapter (initialize_env_provider)
+// reads environment.conf's deprecated environment_data_provider: none unsets the layer; "hiera"
+// keeps cfg, or gives the default version 5 configuration (data/common.yaml in the environment);
+// "function" would run the environment's Puppet function environment::data (refused: the engine
+// runs no code); any other name is Puppet's error. Without the setting, cfg.
+func (e *Engine) envDataProvider(cfg *config) (*config, error) {
+	conf, err := e.environmentConf()
+	switch {
+	case err != nil || conf.dataProvider == "": // a broken environment.conf fails where its modulepath is read
+		return cfg, nil //nolint:nilerr
+	case conf.dataProvider == "none":
+		return nil, nil
+	case cfg != nil && conf.dataProvider == "hiera":
+		return cfg, nil
+	}
+	confPath := filepath.Join(e.layers.Environment, "environment.conf")
+	switch conf.dataProvider {
+	case "hiera":
+		e.envDefault.once.Do(func() {
+			e.envDefault.cfg, e.envDefault.err = parseConfig(e.envConfig, []byte("version: 5\n"), hieraconfig.Environment)
+		})
+		return e.envDefault.cfg, e.envDefault.err
+	case "function":
+		return nil, &model.Error{Message: "environment_data_provider = function reads the environment's data from its Puppet function environment::data, which this provider does not run (give the environment a hiera.yaml)", File: confPath, ValueFree: true}
+	}
+	return nil, &model.Error{Message: fmt.Sprintf("Environment '%s', cannot find environment_data_provider '%s'", e.envName, conf.dataProvider), File: confPath, ValueFree: true}
+}
+
 // baseLayers sets global and env to the global and environment layers, the same for every key.
 func (e *Engine) baseLayers(global, env *layer) (warnings []string, err error) {
 	*global, *env = layer{place: hieraconfig.Global}, layer{place: hieraconfig.Environment}
@@ -198,6 +227,11 @@ func (e *Engine) baseLayers(global, env *layer) (warnings []string, err error) {
 	if e.envConfig != "" {
 		if env.cfg, err = e.configAt(e.envConfig, hieraconfig.Environment); err != nil {
 			return nil, err
+		}
+		if env.cfg == nil || env.cfg.Version < 5 {
+			if env.cfg, err = e.envDataProvider(env.cfg); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if env.cfg != nil && env.cfg.Ignored != "" {
