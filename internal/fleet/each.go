@@ -51,6 +51,59 @@ func Each(ctx context.Context, count int, do func(i int)) {
 
 type panicValue struct{ v any }
 
+// EachInOrder is Each for results wanted in order: keep(i, r) is called with do(i)'s result for i
+// = 0, 1, ..., one call at a time, as soon as every result before it was kept, so that the caller
+// can write each out and let it go (a fleet's answers, node after node by name) instead of holding
+// them all. do(i) starts only once fewer than window results would wait for an earlier one, so
+// that few are held however slow one call is. When ctx is done, the results not kept yet are
+// dropped. A panic in do or keep is re-raised in the caller.
+func EachInOrder[R any](ctx context.Context, count int, do func(i int) R, keep func(i int, r R)) {
+	window := 2 * runtime.NumCPU()
+	var mu sync.Mutex
+	moved := sync.NewCond(&mu) // next moved on, or the calls stop
+	next, stopped := 0, false  // the next index to keep; a call panicked
+	waiting := make(map[int]R, window)
+	defer context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		moved.Broadcast()
+	})()
+	Each(ctx, count, func(i int) {
+		defer func() {
+			if r := recover(); r != nil {
+				mu.Lock()
+				stopped = true
+				moved.Broadcast()
+				mu.Unlock()
+				panic(r)
+			}
+		}()
+		mu.Lock()
+		for i >= next+window && !stopped && ctx.Err() == nil {
+			moved.Wait()
+		}
+		proceed := !stopped && ctx.Err() == nil
+		mu.Unlock()
+		if !proceed {
+			return
+		}
+		r := do(i)
+		mu.Lock()
+		defer mu.Unlock()
+		waiting[i] = r
+		for {
+			r, ok := waiting[next]
+			if !ok {
+				break
+			}
+			delete(waiting, next)
+			keep(next, r)
+			next++
+		}
+		moved.Broadcast()
+	})
+}
+
 // The provider runs on one core (main.go: Terraform's many small calls arrive one at a time), but a
 // fleet's read is one call doing the work of hundreds: while any Each runs, the process may use every
 // core, unless the user set GOMAXPROCS.

@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
@@ -323,6 +325,68 @@ func TestEachRaisesAPanicInTheCaller(t *testing.T) {
 			panic("boom")
 		}
 	})
+}
+
+// EachInOrder keeps every result once, in order, while few wait: a slow call holds up at most the
+// window's results, not the rest of the fleet's.
+func TestEachInOrderKeepsResultsInOrderHoldingFew(t *testing.T) {
+	const count = 2000
+	window := 2 * runtime.NumCPU()
+	var mu sync.Mutex
+	done, kept, most := 0, 0, 0 // calls returned, results kept, most results waiting at once
+	EachInOrder(context.Background(), count, func(i int) int {
+		if i%100 == 0 {
+			time.Sleep(2 * time.Millisecond) // a slow node: the ones after it finish first
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		most = max(most, done-kept)
+		return i * i
+	}, func(i, r int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if i != kept || r != i*i {
+			t.Fatalf("kept %d (%d) after %d results", i, r, kept)
+		}
+		kept++
+	})
+	if kept != count {
+		t.Errorf("%d results kept, want %d", kept, count)
+	}
+	if most > window {
+		t.Errorf("%d results waited at once, more than the window of %d", most, window)
+	}
+	EachInOrder(context.Background(), 0, func(int) int { t.Error("called with count 0"); return 0 }, func(int, int) { t.Error("kept with count 0") })
+}
+
+// A canceled EachInOrder returns (no call waits for a window that no longer moves), and a panic
+// in a call reaches the caller.
+func TestEachInOrderStopsAndPanics(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	var calls atomic.Int32
+	EachInOrder(ctx, 100000, func(i int) int {
+		calls.Add(1)
+		if i == 0 {
+			<-ctx.Done() // the first node finishes after the cancel only: the calls after it wait on it
+		}
+		return i
+	}, func(int, int) {})
+	if c := int(calls.Load()); c > 2*runtime.NumCPU() {
+		t.Errorf("%d calls, more than the window's, while the first waited for the cancel", c)
+	}
+	defer func() {
+		if r := recover(); r != "boom" {
+			t.Errorf("recovered %v, want the call's panic", r)
+		}
+	}()
+	EachInOrder(context.Background(), 1000, func(i int) int {
+		if i == 5 {
+			panic("boom")
+		}
+		return i
+	}, func(int, int) {})
 }
 
 func TestWidenRaisesCoresOnlyWhileRunning(t *testing.T) {

@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"bytes"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,16 +75,18 @@ func TestSpliceState(t *testing.T) {
 	cfg := encodeConfig(t, ds.typ, map[string]tftypes.Value{"key": str6("k"), "facts": facts})
 	found := tftypes.NewValue(tftypes.Bool, true)
 	foundDV, _ := tfprotov6.NewDynamicValue(tftypes.Bool, found)
-	state, ok := wire.SpliceState(cfg.MsgPack, len(ds.computed), func(nameText []byte) ([]byte, bool) {
+	state, ok := wire.SpliceState(cfg.MsgPack, len(ds.computed), func(nameText []byte, pieces []wire.Piece) ([]wire.Piece, bool) {
 		name := string(nameText)
 		if !ds.computed[name] {
 			return nil, false
 		}
-		if name == "found" {
-			return foundDV.MsgPack, true
+		if name == "found" { // in pieces, as a fleet's attributes come
+			var chunks wire.Chunks
+			chunks.Write(foundDV.MsgPack)
+			return append(pieces, wire.Piece{Chunks: &chunks}, wire.Piece{}), true
 		}
 		null, _ := tfprotov6.NewDynamicValue(ds.typ.AttributeTypes[name], tftypes.NewValue(ds.typ.AttributeTypes[name], nil))
-		return null.MsgPack, true
+		return append(pieces, wire.Piece{Bytes: null.MsgPack}), true
 	})
 	if !ok {
 		t.Fatal("not spliced")
@@ -95,11 +99,37 @@ func TestSpliceState(t *testing.T) {
 	if wantV, _ := want.Unmarshal(ds.typ); !got.Equal(wantV) {
 		t.Errorf("got %s, want %s", got, wantV)
 	}
-	if _, ok := wire.SpliceState(cfg.MsgPack, len(ds.computed)+1, func([]byte) ([]byte, bool) { return nil, false }); ok {
+	if _, ok := wire.SpliceState(cfg.MsgPack, len(ds.computed)+1, func([]byte, []wire.Piece) ([]wire.Piece, bool) { return nil, false }); ok {
 		t.Error("spliced without every wanted attribute")
 	}
-	if _, ok := wire.SpliceState(cfg.MsgPack[:len(cfg.MsgPack)-1], 0, func([]byte) ([]byte, bool) { return nil, false }); ok {
+	if _, ok := wire.SpliceState(cfg.MsgPack[:len(cfg.MsgPack)-1], 0, func([]byte, []wire.Piece) ([]wire.Piece, bool) { return nil, false }); ok {
 		t.Error("spliced a truncated configuration")
+	}
+}
+
+// wire.Chunks holds what was written, over many chunks, and Join moves it out whole.
+func TestChunks(t *testing.T) {
+	var want []byte
+	var c wire.Chunks
+	for i := 0; len(want) < 3<<20; i++ {
+		p := bytes.Repeat([]byte{byte(i)}, (i*7919)%70000) // from none to larger than a first chunk
+		c.Write(p)
+		want = append(want, p...)
+	}
+	if c.Len() != len(want) {
+		t.Fatalf("Len %d, want %d", c.Len(), len(want))
+	}
+	got := wire.Join([]wire.Piece{{Bytes: []byte("head")}, {Chunks: &c}, {Bytes: []byte("tail")}})
+	if !bytes.Equal(got, slices.Concat([]byte("head"), want, []byte("tail"))) {
+		t.Error("Join is not what was written")
+	}
+	if c.Len() != 0 || len(wire.Join([]wire.Piece{{Chunks: &c}})) != 0 {
+		t.Errorf("%d bytes left after Join moved them", c.Len())
+	}
+	c.Write([]byte("again"))
+	c.Free()
+	if c.Len() != 0 {
+		t.Errorf("%d bytes left after Free", c.Len())
 	}
 }
 

@@ -7,9 +7,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -24,8 +24,8 @@ import (
 )
 
 // maxFleetBytes bounds the attributes of one hiera_nodes read (their msgpack, as the state holds
-// them; the provider holds about three times as much at its peak): 500 whole nodes of the
-// benchmarks' fleet take 258 MB.
+// them; at its peak the provider holds them, outside the collector's heap, besides what reading
+// the nodes takes): 500 whole nodes of the benchmarks' fleet take 258 MB.
 var maxFleetBytes int64 = 512 << 20 // a variable for its test
 
 // largeFleetBytes is the answer size from which a read warns: Terraform's own handling of an answer
@@ -43,6 +43,10 @@ func largeFleetWarning(nodes int, size int64) diag.Diagnostic {
 		"unused --facts).", nodes, mb, mb/4, mb*33/1024))
 }
 
+// giveBackAbove is the size of a fleet's answers above which the read returns the memory its
+// garbage took to the system before its state is made (readNodes).
+const giveBackAbove = 64 << 20
+
 // size is the bytes of o's attributes.
 func (o *nodeOutput) size() int64 {
 	var n int64
@@ -57,7 +61,7 @@ var perNodeAttributes = []string{"json", "found_keys", "missing_keys", "secret_k
 
 // readNodes answers hiera_nodes' arguments in m. scope, when not nil, is m's facts and scope
 // converted already (scopeCache): what every node shares.
-func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hiera.Scope) (out nodeOutput, diags diag.Diagnostics) {
+func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hiera.Scope) (out fleetOutput, diags diag.Diagnostics) {
 	if diags = pd.notReady("the nodes' keys cannot be read"); diags.HasError() {
 		return out, diags
 	}
@@ -97,12 +101,21 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 			"a datacenter) leaks into the fleet. Set facts_file_merge = true in the provider block to merge each node's facts over "+
 			"the provider's instead.")
 	}
-	outs := make([]nodeOutput, len(nodes))
+	type nodeRead struct {
+		out   nodeOutput
+		diags diag.Diagnostics
+	}
 	nodeDiags := make([]diag.Diagnostics, len(nodes))
-	var held atomic.Int64 // the bytes of the nodes' attributes read so far
+	w := newFleetWriter(nodes, m.CheckParams.ValueBool())
+	defer func() {
+		if diags.HasError() {
+			w.free() // at once: the chunks are outside the collector's heap
+		}
+	}()
+	var held int64 // the bytes of the nodes' attributes read so far
 	reading, stop := context.WithCancel(ctx)
 	defer stop()
-	fleet.Each(reading, len(nodes), func(i int) {
+	fleet.EachInOrder(reading, len(nodes), func(i int) nodeRead {
 		n := nodes[i]
 		nm := nodeModel{lookupArgs: m.lookupArgs, Keys: m.Keys, Prefixes: m.Prefixes, CheckParams: m.CheckParams}
 		nm.FactsFile = types.StringNull() // read into shared already: its warning is the fleet's, once
@@ -111,19 +124,25 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 			below = shared
 		}
 		s := hiera.Scope{Facts: overlay(below.Facts, n.Facts), Vars: withCertname(shared.Vars, n.Name)}
-		outs[i], nodeDiags[i] = pd.readNode(reading, &nm, &s)
-		if held.Add(outs[i].size()) > maxFleetBytes {
+		out, diags := pd.readNode(reading, &nm, &s)
+		return nodeRead{out, diags}
+	}, func(i int, r nodeRead) {
+		nodeDiags[i] = r.diags
+		if held += r.out.size(); held > maxFleetBytes {
 			stop()
 		}
+		if !r.diags.HasError() { // a node failed: the read fails, its other nodes for their diagnostics only
+			w.add(i, r.out)
+		}
 	})
-	if held.Load() > maxFleetBytes {
+	if held > maxFleetBytes {
 		diags.AddError("Hiera Nodes Too Large", fmt.Sprintf("The answers of the %d nodes take more than %d MB, more than one data source "+
 			"may return (Terraform holds them in memory and in its state): read fewer keys (keys, prefixes), fewer nodes (select), "+
 			"or the fleet in several hiera_nodes.", len(nodes), maxFleetBytes>>20))
 		return out, diags
 	}
-	if size := held.Load(); size > largeFleetBytes {
-		diags.Append(largeFleetWarning(len(nodes), size))
+	if held > largeFleetBytes {
+		diags.Append(largeFleetWarning(len(nodes), held))
 	}
 	if err := ctx.Err(); err != nil {
 		diags.AddError("Hiera Nodes Read Failed", fmt.Sprintf("Reading the nodes was stopped: %s.", err))
@@ -135,10 +154,12 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 	// the fleet's fetch (files read, PuppetDB queried) and its answers, apart: scripts/bench-puppetdb.sh reads them
 	tflog.Debug(ctx, "hiera nodes", map[string]any{"nodes": len(nodes), "fetch_ms": fetched.Milliseconds(),
 		"answer_ms": (time.Since(start) - fetched).Milliseconds()})
-	out, err := fleetAttributes(nodes, outs)
-	if err == nil && !m.CheckParams.ValueBool() {
-		out.attributes["param_problems"] = wire.AppendNil(nil) // not checked: null, not a map of nulls
+	if held > giveBackAbove {
+		// The state made of these answers is as large again, on the collector's heap: first the
+		// heap's memory that reading the nodes left unused goes back to the system.
+		debug.FreeOSMemory()
 	}
+	out, err := w.output()
 	if err != nil {
 		diags.AddError("Value Conversion Error", "An unexpected error was encountered putting the nodes' attributes together. "+
 			"This is always an error in the provider. Please report the following to the provider developer:\n\n"+err.Error())
@@ -358,61 +379,143 @@ func whichNodes(nodes []fleet.Node, of int) string {
 	return b.String() + ")"
 }
 
-// fleetAttributes puts the nodes' attributes together, keyed by node name (nodes are sorted, as
-// Terraform writes a map's keys). A whole fleet's attributes are hundreds of megabytes: each buffer
-// is sized once and written once, and each node's attributes are released once copied.
-func fleetAttributes(nodes []fleet.Node, outs []nodeOutput) (nodeOutput, error) {
-	names := make([]string, len(nodes))
-	typeNames := make([][]byte, len(nodes)) // each name as a JSON object key
-	types, values := make([][]byte, len(nodes)), make([][]byte, len(nodes))
-	typeLen, valueLen := len(`["object",{}]`)+max(len(nodes)-1, 0), 5 // the commas between nodes
-	size := map[string]int{}
-	for i, n := range nodes {
-		names[i] = n.Name
-		b, err := outs[i].attribute("values")
+// fleetWriter puts the nodes' attributes together, keyed by node name, node after node in the
+// order of their names (as Terraform writes a map's keys): a whole fleet's attributes are hundreds
+// of megabytes, so each node's are written into the fleet's as soon as the nodes before it are,
+// and let go, and the fleet's are written in chunks (wire.Chunks), never copied to grow.
+type fleetWriter struct {
+	nodes       []fleet.Node
+	checkParams bool
+	written     int          // the nodes written
+	types       *wire.Chunks // values' type, as JSON: each node's `"name":type`, comma-separated
+	values      *wire.Chunks // values' value: its map's pairs
+	perNode     map[string]*wire.Chunks
+	scratch     []byte
+	err         error
+}
+
+func newFleetWriter(nodes []fleet.Node, checkParams bool) *fleetWriter {
+	w := &fleetWriter{nodes: nodes, checkParams: checkParams, types: &wire.Chunks{}, values: &wire.Chunks{}, perNode: map[string]*wire.Chunks{}}
+	for _, name := range perNodeAttributes {
+		w.perNode[name] = &wire.Chunks{}
+		w.perNode[name].Write(wire.AppendMapHeader(nil, len(nodes)))
+	}
+	return w
+}
+
+// add writes the attributes out of nodes[i], the node after those written.
+func (w *fleetWriter) add(i int, out nodeOutput) {
+	if w.err != nil {
+		return
+	}
+	if i != w.written {
+		w.err = fmt.Errorf("node %d written after %d", i, w.written)
+		return
+	}
+	w.written++
+	name := w.nodes[i].Name
+	b, err := out.attribute("values")
+	if err != nil {
+		w.err = err
+		return
+	}
+	typ, value, ok := wire.SplitDynamic(b)
+	if !ok {
+		w.err = fmt.Errorf("node %q: its values are not a dynamic value", name)
+		return
+	}
+	if i > 0 {
+		w.types.Write([]byte{','})
+	}
+	w.types.Write(append(appendJSONName(w.scratch[:0], name), ':'))
+	w.types.Write(typ)
+	key := wire.AppendString(w.scratch[:0], name) // the name as a msgpack map key
+	w.scratch = key
+	w.values.Write(key)
+	w.values.Write(value)
+	for _, attr := range perNodeAttributes {
+		if attr == "param_problems" && !w.checkParams {
+			continue // null for the fleet (output)
+		}
+		b, err := out.attribute(attr)
 		if err != nil {
-			return nodeOutput{}, err
+			w.err = err
+			return
 		}
-		var ok bool
-		if types[i], values[i], ok = wire.SplitDynamic(b); !ok {
-			return nodeOutput{}, fmt.Errorf("node %q: its values are not a dynamic value", n.Name)
-		}
-		typeNames[i] = appendJSONName(nil, n.Name)
-		key := 5 + len(n.Name) // the name as a msgpack map key
-		typeLen += len(typeNames[i]) + 1 + len(types[i])
-		valueLen += key + len(values[i])
-		for _, name := range perNodeAttributes {
-			size[name] += key + len(outs[i].attributes[name])
-		}
+		w.perNode[attr].Write(key)
+		w.perNode[attr].Write(b)
+	}
+}
+
+// output is the fleet's attributes, once every node is written.
+func (w *fleetWriter) output() (fleetOutput, error) {
+	if w.err == nil && w.written != len(w.nodes) {
+		w.err = fmt.Errorf("%d of the %d nodes written", w.written, len(w.nodes))
+	}
+	if w.err != nil {
+		w.free()
+		return fleetOutput{}, w.err
+	}
+	names := make([]string, len(w.nodes))
+	for i, n := range w.nodes {
+		names[i] = n.Name
 	}
 	// values: [the type as JSON, the value], as terraform-plugin-go writes a dynamic value
-	v := wire.AppendArrayHeader(make([]byte, 0, 8+typeLen+valueLen), 2)
-	v = append(wire.AppendBinaryHeader(v, typeLen), `["object",{`...)
-	start := len(v) - len(`["object",{`)
-	for i := range nodes {
-		if i > 0 {
-			v = append(v, ',')
-		}
-		v = append(append(append(v, typeNames[i]...), ':'), types[i]...)
-	}
-	if v = append(v, "}]"...); len(v)-start != typeLen {
-		return nodeOutput{}, fmt.Errorf("the type of values is %d bytes, not the %d counted", len(v)-start, typeLen)
-	}
-	v = wire.AppendMapHeader(v, len(nodes))
-	perNode := map[string][]byte{"values": v, "node_names": writeStrings(names)}
+	const typeHead, typeTail = `["object",{`, `}]`
+	head := wire.AppendBinaryHeader(wire.AppendArrayHeader(nil, 2), len(typeHead)+w.types.Len()+len(typeTail))
+	out := fleetOutput{attributes: map[string][]wire.Piece{
+		"values":     {{Bytes: append(head, typeHead...)}, {Chunks: w.types}, {Bytes: wire.AppendMapHeader([]byte(typeTail), len(w.nodes))}, {Chunks: w.values}},
+		"node_names": {{Bytes: writeStrings(names)}},
+	}}
 	for _, name := range perNodeAttributes {
-		perNode[name] = wire.AppendMapHeader(make([]byte, 0, 5+size[name]), len(nodes))
+		out.attributes[name] = []wire.Piece{{Chunks: w.perNode[name]}}
 	}
-	for i, n := range nodes {
-		perNode["values"] = append(wire.AppendString(perNode["values"], n.Name), values[i]...)
-		for _, name := range perNodeAttributes {
-			b, err := outs[i].attribute(name)
-			if err != nil {
-				return nodeOutput{}, err
-			}
-			perNode[name] = append(wire.AppendString(perNode[name], n.Name), b...)
+	if !w.checkParams {
+		out.attributes["param_problems"] = []wire.Piece{{Bytes: wire.AppendNil(nil)}} // not checked: null, not a map of nulls
+	}
+	return out, nil
+}
+
+// free gives back what w wrote, of a read that fails.
+func (w *fleetWriter) free() {
+	w.types.Free()
+	w.values.Free()
+	for _, c := range w.perNode {
+		c.Free()
+	}
+}
+
+// fleetOutput is hiera_nodes' computed attributes, each in the pieces it was written in: the
+// state is spliced from them (protocol.go), which moves each chunk into it.
+type fleetOutput struct {
+	attributes map[string][]wire.Piece
+}
+
+// appendAttribute appends the pieces of the encoding of the computed attribute name.
+func (o *fleetOutput) appendAttribute(name string, pieces []wire.Piece) ([]wire.Piece, error) {
+	p, ok := o.attributes[name]
+	if !ok {
+		return nil, fmt.Errorf("hiera_nodes has no computed attribute %q", name)
+	}
+	return append(pieces, p...), nil
+}
+
+// size is the bytes of o's attributes.
+func (o *fleetOutput) size() int64 {
+	var n int64
+	for _, pieces := range o.attributes {
+		for _, p := range pieces {
+			n += int64(p.Len())
 		}
-		outs[i], types[i], values[i] = nodeOutput{}, nil, nil
 	}
-	return nodeOutput{attributes: perNode}, nil
+	return n
+}
+
+// joined is o's attributes each in one slice (its chunks moved into them), for the framework's read.
+func (o *fleetOutput) joined() nodeOutput {
+	out := nodeOutput{attributes: make(map[string][]byte, len(o.attributes))}
+	for name, p := range o.attributes {
+		out.attributes[name] = wire.Join(p)
+	}
+	return out
 }

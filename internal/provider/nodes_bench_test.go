@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 	"testing"
@@ -29,27 +30,8 @@ func BenchmarkServeNodes(b *testing.B) {
 	if n, err := strconv.Atoi(os.Getenv("HIERAFORM_BENCH_NODES")); err == nil && n > 0 {
 		count = n
 	}
-	dir := b.TempDir()
-	opts := benchgen.Options{Nodes: count, Keys: 100}
-	if err := benchgen.Generate(dir, opts); err != nil {
-		b.Fatal(err)
-	}
-	factsDir := filepath.Join(dir, "facts")
-	if err := os.Mkdir(factsDir, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	for _, n := range benchgen.Nodes(opts) {
-		facts := n.Facts()
-		facts["clientcert"], facts["environment"] = n.Certname, n.Env // scope is shared: the environment as a fact
-		js, err := json.Marshal(facts)
-		if err == nil {
-			err = os.WriteFile(filepath.Join(factsDir, n.Certname+".json"), js, 0o644)
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	provider := map[string]tftypes.Value{"config": str6(filepath.Join(dir, "hiera.yaml"))}
+	config, factsDir := writeBenchFleet(b, b.TempDir(), count)
+	provider := map[string]tftypes.Value{"config": str6(config)}
 	keys := list6(str6(benchgen.FirstKey(0)), str6(benchgen.FirstKey(1)), str6(benchgen.DeepKey(0)), str6(benchgen.UniqueKey(0)))
 	for _, tc := range []struct {
 		name string
@@ -77,6 +59,34 @@ func BenchmarkServeNodes(b *testing.B) {
 	}
 }
 
+// writeBenchFleet writes benchgen's fleet of count nodes (100 keys a data file) into dir, with the
+// nodes' facts in a directory of one file per node; it returns the hiera.yaml and that directory.
+func writeBenchFleet(tb testing.TB, dir string, count int) (config, factsDir string) {
+	tb.Helper()
+	opts := benchgen.Options{Nodes: count, Keys: 100}
+	if err := benchgen.Generate(dir, opts); err != nil {
+		tb.Fatal(err)
+	}
+	factsDir = filepath.Join(dir, "facts")
+	if err := os.Mkdir(factsDir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	for _, n := range benchgen.Nodes(opts) {
+		facts := n.Facts()
+		facts["clientcert"], facts["environment"] = n.Certname, n.Env // scope is shared: the environment as a fact
+		js, err := json.Marshal(facts)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(factsDir, n.Certname+".json"), js, 0o644)
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "hiera.yaml"), factsDir
+}
+
+func isError(d *tfprotov6.Diagnostic) bool { return d.Severity == tfprotov6.DiagnosticSeverityError }
+
 // readState is readAs returning the size of the state read.
 func (s *benchServer) readState(b *testing.B, typeName string, cfg *tfprotov6.DynamicValue) int {
 	v, err := s.srv.ValidateDataResourceConfig(b.Context(), &tfprotov6.ValidateDataResourceConfigRequest{TypeName: typeName, Config: cfg})
@@ -88,8 +98,8 @@ func (s *benchServer) readState(b *testing.B, typeName string, cfg *tfprotov6.Dy
 	case err == nil && len(r.Diagnostics) == 1 && r.Diagnostics[0].Summary == "Hiera Nodes Too Large":
 		b.Log(r.Diagnostics[0].Detail) // the bound, measured: maxrss-MB is what reaching it took
 		return 0
-	case err != nil || len(r.Diagnostics) > 0 || r.State == nil:
-		b.Fatalf("ReadDataSource: %v %v", err, r.Diagnostics)
+	case err != nil || slices.ContainsFunc(r.Diagnostics, isError) || r.State == nil:
+		b.Fatalf("ReadDataSource: %v %v", err, r.Diagnostics) // a warning (a large answer's) is part of the read
 	}
 	return len(r.State.MsgPack)
 }

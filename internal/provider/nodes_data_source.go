@@ -154,5 +154,8 @@ func (d *nodesDataSource) Configure(_ context.Context, req datasource.ConfigureR
 
 // Read is the framework's read; the server reads hiera_nodes directly (protocol.go) with the same readNodes.
 func (d *nodesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	readWhole(ctx, d.data, nodesSchema(), req, resp, func(m *nodesModel) (nodeOutput, diag.Diagnostics) { return d.data.readNodes(ctx, m, nil) })
+	readWhole(ctx, d.data, nodesSchema(), req, resp, func(m *nodesModel) (nodeOutput, diag.Diagnostics) {
+		out, diags := d.data.readNodes(ctx, m, nil)
+		return out.joined(), diags
+	})
 }

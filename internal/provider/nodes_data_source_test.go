@@ -1,23 +1,29 @@
 package provider
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/fleet"
+	"github.com/hieraform/terraform-provider-hiera/internal/provider/wire"
 )
 
 // hiera_nodes through the real terraform CLI: the fleet of testdata/fleet (facter output, a Puppet
@@ -347,6 +353,107 @@ func TestNodesDataSource_largeAnswerWarning(t *testing.T) {
 		!strings.Contains(got, "keys, prefixes") || !strings.Contains(got, "select") {
 		t.Errorf("the read is still answered, with a warning saying its size and how to read less: %d bytes, %v\n%s", out.size(), diags, got)
 	}
+}
+
+// A fleet's state, written node by node in chunks and spliced into the configuration, is the one
+// terraform-plugin-go encodes from the same value (as many bytes, the same value read back), with
+// every map's keys in order, as Terraform writes them (terraform-plugin-go writes them in Go's
+// random map order): 40 whole nodes of the benchmarks' fleet (20 MB: attributes of many chunks),
+// and 3 with check_params.
+func TestNodesDataSource_stateAsTerraformPluginGoEncodesIt(t *testing.T) {
+	config, factsDir := writeBenchFleet(t, t.TempDir(), 40)
+	direct, _, providerType := configuredPair(t)
+	configure(t, direct, providerType, map[string]tftypes.Value{"config": str6(config)})
+	ds := direct.dataSources["hiera_nodes"]
+	for _, tc := range []struct {
+		glob        string
+		nodes       int
+		checkParams bool
+	}{{"*", 40, false}, {"node00[0-2].example.com", 3, true}} {
+		cfg := encodeConfig(t, ds.typ, map[string]tftypes.Value{"facts_dir": str6(factsDir), "select": list6(str6(tc.glob)),
+			"check_params": tftypes.NewValue(tftypes.Bool, tc.checkParams)})
+		r, err := direct.ReadDataSource(context.Background(), &tfprotov6.ReadDataSourceRequest{TypeName: "hiera_nodes", Config: &cfg})
+		if err != nil || len(r.Diagnostics) > 0 {
+			t.Fatalf("%s: %v %v", tc.glob, err, r.Diagnostics)
+		}
+		state, err := r.State.Unmarshal(ds.typ)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.glob, err)
+		}
+		want, err := tfprotov6.NewDynamicValue(ds.typ, state)
+		if err != nil || len(want.MsgPack) != len(r.State.MsgPack) {
+			t.Errorf("%s: the state is %d bytes, terraform-plugin-go's %d (%v)", tc.glob, len(r.State.MsgPack), len(want.MsgPack), err)
+		}
+		attrs := msgpackMap(t, r.State.MsgPack)
+		var names []string
+		for i := range tc.nodes {
+			names = append(names, fmt.Sprintf("node%03d.example.com", i))
+		}
+		if want := writeStrings(names); !bytes.Equal(attrs["node_names"], want) {
+			t.Errorf("%s: node_names %x, want %x", tc.glob, attrs["node_names"], want)
+		}
+		_, values, _ := wire.SplitDynamic(attrs["values"])
+		perNode := map[string][]byte{"values": values}
+		for _, name := range perNodeAttributes {
+			perNode[name] = attrs[name]
+		}
+		if !tc.checkParams {
+			perNode["param_problems"] = nil
+			if !bytes.Equal(attrs["param_problems"], []byte{0xc0}) {
+				t.Errorf("%s: param_problems %x without check_params, want null", tc.glob, attrs["param_problems"])
+			}
+		}
+		for attr, b := range perNode {
+			if b == nil {
+				continue
+			}
+			if keys, _ := msgpackMapItems(t, b); !slices.Equal(keys, names) {
+				t.Errorf("%s: %s's keys %q, want the nodes in order", tc.glob, attr, keys)
+			}
+		}
+	}
+}
+
+// msgpackMapItems is the keys of b, a msgpack map of strings, in the order written, and their
+// values' encodings.
+func msgpackMapItems(t *testing.T, b []byte) (keys []string, values [][]byte) {
+	t.Helper()
+	var n, at int
+	switch {
+	case len(b) > 0 && b[0]&0xf0 == 0x80:
+		n, at = int(b[0]&0x0f), 1
+	case len(b) > 2 && b[0] == 0xde:
+		n, at = int(binary.BigEndian.Uint16(b[1:])), 3
+	case len(b) > 4 && b[0] == 0xdf:
+		n, at = int(binary.BigEndian.Uint32(b[1:])), 5
+	default:
+		t.Fatalf("not a msgpack map: %x", b[:min(len(b), 8)])
+	}
+	for range n {
+		keyLen := wire.MsgpackLen(b[at:])
+		key, ok := wire.StringValue(b[at : at+keyLen])
+		valueLen := wire.MsgpackLen(b[at+keyLen:])
+		if !ok || valueLen == 0 {
+			t.Fatalf("map item %d: not a string key and a value", len(keys))
+		}
+		keys, values = append(keys, key), append(values, b[at+keyLen:at+keyLen+valueLen])
+		at += keyLen + valueLen
+	}
+	if at != len(b) {
+		t.Fatalf("%d bytes after the map's %d items", len(b)-at, n)
+	}
+	return keys, values
+}
+
+// msgpackMap is b, a msgpack map of strings, as its values' encodings by key.
+func msgpackMap(t *testing.T, b []byte) map[string][]byte {
+	t.Helper()
+	keys, values := msgpackMapItems(t, b)
+	out := make(map[string][]byte, len(keys))
+	for i, k := range keys {
+		out[k] = values[i]
+	}
+	return out
 }
 
 // A CI runner without the eyaml private key: every node is read whole, each with its eyaml keys in

@@ -58,8 +58,20 @@ type directDataSource struct {
 	validate *wire.QuickValidator
 	computed map[string]bool // the top-level attributes a read fills in
 	// read answers m, a pointer to the model with the configuration decoded into it, and returns the
-	// msgpack encoding of each computed attribute (attribute), as the framework's Read would set it.
-	read func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (attribute func(name string) ([]byte, error), diags diag.Diagnostics)
+	// msgpack encoding of each computed attribute, as the framework's Read would set it.
+	read func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (attributes appendAttribute, diags diag.Diagnostics)
+}
+
+// appendAttribute appends the msgpack encoding of the computed attribute name to pieces: one
+// slice, or the chunks of an encoding too large to join before the state is (a fleet's).
+type appendAttribute func(name string, pieces []wire.Piece) ([]wire.Piece, error)
+
+// oneSlice is the appendAttribute of attribute, which gives each encoding whole.
+func oneSlice(attribute func(name string) ([]byte, error)) appendAttribute {
+	return func(name string, pieces []wire.Piece) ([]wire.Piece, error) {
+		b, err := attribute(name)
+		return append(pieces, wire.Piece{Bytes: b}), err
+	}
 }
 
 func newServer(ctx context.Context, fw tfprotov6.ProviderServer, p *hieraProvider) (*server, error) {
@@ -73,38 +85,38 @@ func newServer(ctx context.Context, fw tfprotov6.ProviderServer, p *hieraProvide
 			ds, err = newDirectDataSource(ctx, d, lookupSchema(d.kind), reflect.TypeFor[lookupModel]())
 			if err == nil {
 				kind, model, typ := d.kind, ds.model, ds.typ
-				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (func(string) ([]byte, error), diag.Diagnostics) {
+				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (appendAttribute, diag.Diagnostics) {
 					lm, _ := m.(*lookupModel) // the codec's model
 					diags := pd.lookup(ctx, kind, lm, scope)
-					return func(name string) ([]byte, error) {
+					return func(name string, pieces []wire.Piece) ([]wire.Piece, error) {
 						if name == "sources" { // thousands of plans' data sources: written directly
-							return appendSources(nil, lm.sources), nil
+							return append(pieces, wire.Piece{Bytes: appendSources(nil, lm.sources)}), nil
 						}
 						tv, err := model.Attribute(ctx, m, name)
 						if err != nil {
 							return nil, err
 						}
 						dv, err := tfprotov6.NewDynamicValue(typ.AttributeTypes[name], tv)
-						return dv.MsgPack, err
+						return append(pieces, wire.Piece{Bytes: dv.MsgPack}), err
 					}, diags
 				}
 			}
 		case *nodeDataSource:
 			ds, err = newDirectDataSource(ctx, d, nodeSchema(), reflect.TypeFor[nodeModel]())
 			if err == nil {
-				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (func(string) ([]byte, error), diag.Diagnostics) {
+				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (appendAttribute, diag.Diagnostics) {
 					nm, _ := m.(*nodeModel) // the codec's model
 					out, diags := pd.readNode(ctx, nm, scope)
-					return out.attribute, diags
+					return oneSlice(out.attribute), diags
 				}
 			}
 		case *nodesDataSource:
 			ds, err = newDirectDataSource(ctx, d, nodesSchema(), reflect.TypeFor[nodesModel]())
 			if err == nil {
-				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (func(string) ([]byte, error), diag.Diagnostics) {
+				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (appendAttribute, diag.Diagnostics) {
 					nm, _ := m.(*nodesModel) // the codec's model
 					out, diags := pd.readNodes(ctx, nm, scope)
-					return out.attribute, diags
+					return out.appendAttribute, diags
 				}
 			}
 		default:
@@ -282,15 +294,14 @@ func toAttributePath(p path.Path) *tftypes.AttributePath {
 }
 
 // state is the state of a read of config: attribute gives the encodings of the computed attributes.
-func (ds *directDataSource) state(config *tfprotov6.DynamicValue, attribute func(name string) ([]byte, error)) (*tfprotov6.DynamicValue, error) {
+func (ds *directDataSource) state(config *tfprotov6.DynamicValue, attribute appendAttribute) (*tfprotov6.DynamicValue, error) {
 	var failed error
-	spliced, ok := wire.SpliceState(config.MsgPack, len(ds.computed), func(name []byte) ([]byte, bool) {
+	spliced, ok := wire.SpliceState(config.MsgPack, len(ds.computed), func(name []byte, pieces []wire.Piece) ([]wire.Piece, bool) {
 		if !ds.computed[string(name)] || failed != nil {
 			return nil, false
 		}
-		b, err := attribute(string(name))
-		failed = err
-		return b, err == nil
+		pieces, failed = attribute(string(name), pieces)
+		return pieces, failed == nil
 	})
 	switch {
 	case failed != nil:
@@ -303,21 +314,21 @@ func (ds *directDataSource) state(config *tfprotov6.DynamicValue, attribute func
 
 // fullState is state for configurations SpliceState does not take: the configuration decoded, its
 // computed attributes decoded in, encoded again.
-func (ds *directDataSource) fullState(config *tfprotov6.DynamicValue, attribute func(name string) ([]byte, error)) (*tfprotov6.DynamicValue, error) {
+func (ds *directDataSource) fullState(config *tfprotov6.DynamicValue, attribute appendAttribute) (*tfprotov6.DynamicValue, error) {
 	v, err := config.Unmarshal(ds.typ)
 	var attrs map[string]tftypes.Value
 	if err == nil {
 		err = v.As(&attrs)
 	}
 	for name := range ds.computed {
-		var b []byte
+		var pieces []wire.Piece
 		if err == nil {
-			b, err = attribute(name)
+			pieces, err = attribute(name, nil)
 		}
 		if err != nil {
 			return nil, err
 		}
-		if attrs[name], err = (&tfprotov6.DynamicValue{MsgPack: b}).Unmarshal(ds.typ.AttributeTypes[name]); err != nil {
+		if attrs[name], err = (&tfprotov6.DynamicValue{MsgPack: wire.Join(pieces)}).Unmarshal(ds.typ.AttributeTypes[name]); err != nil {
 			return nil, err
 		}
 	}

@@ -183,19 +183,20 @@ func ComputedAttributes(s schema.Schema) (map[string]bool, error) {
 }
 
 // SpliceState returns config, a msgpack map of attribute names to values, with the values of the
-// attributes replace gives new encodings for (replace sees each name's text in config, not a copy).
+// attributes replace gives new encodings for (replace sees each name's text in config, not a copy,
+// and appends the encoding to pieces: one slice, or the chunks of one too large to join first).
 // ok is false when config is not such a map or lacks one of the wanted attributes: the caller then
 // encodes the state in full.
-func SpliceState(config []byte, wanted int, replace func(name []byte) ([]byte, bool)) (state []byte, ok bool) {
+func SpliceState(config []byte, wanted int, replace func(name []byte, pieces []Piece) ([]Piece, bool)) (state []byte, ok bool) {
 	n, at := mapHeader(config)
 	if at == 0 {
 		return nil, false
 	}
 	// The pieces of the state in order, then one buffer of their size: a fleet's state is hundreds
 	// of megabytes, which appending would copy and double.
-	pieces := make([][]byte, 0, 2*n+1)
-	pieces = append(pieces, config[:at])
-	size, replaced := at, 0
+	pieces := make([]Piece, 0, 2*n+1)
+	pieces = append(pieces, Piece{Bytes: config[:at]})
+	replaced := 0
 	for range n {
 		name, keyLen := msgpackText(config[at:])
 		if keyLen == 0 {
@@ -205,23 +206,19 @@ func SpliceState(config []byte, wanted int, replace func(name []byte) ([]byte, b
 		if valueLen == 0 {
 			return nil, false
 		}
-		value := config[at+keyLen : at+keyLen+valueLen]
-		if v, ok := replace(name); ok {
-			value = v
+		pieces = append(pieces, Piece{Bytes: config[at : at+keyLen]})
+		if with, ok := replace(name, pieces); ok {
+			pieces = with
 			replaced++
+		} else {
+			pieces = append(pieces, Piece{Bytes: config[at+keyLen : at+keyLen+valueLen]})
 		}
-		pieces = append(pieces, config[at:at+keyLen], value)
-		size += keyLen + len(value)
 		at += keyLen + valueLen
 	}
 	if at != len(config) || replaced != wanted {
 		return nil, false
 	}
-	out := make([]byte, 0, size)
-	for _, p := range pieces {
-		out = append(out, p...)
-	}
-	return out, true
+	return Join(pieces), true
 }
 
 // mapHeader reads a msgpack map header: its number of pairs and length (0: not a map).
