@@ -196,13 +196,14 @@ func nodeAttributes(answers []hiera.NodeAnswer, named bool, configPath string) (
 	for _, a := range plain {
 		doc.Set(a.Key, a.Result.Value)
 	}
-	js, err := datafile.MarshalJSON(doc)
+	// room for about as much as values (the type and the msgpack) takes: no growing
+	js, err := datafile.AppendJSON(make([]byte, 0, len(values)), doc)
 	if err != nil { // never: what JSON cannot hold, Terraform cannot either (above)
 		return out, []string{fmt.Sprintf("The node's values cannot be written as JSON: %s.", err)}, nil
 	}
 	return nodeOutput{attributes: map[string][]byte{
 		"values":       values,
-		"json":         wire.AppendString(nil, string(js)),
+		"json":         wire.AppendString(nil, js),
 		"found_keys":   writeStrings(foundKeys),
 		"missing_keys": writeStrings(missing),
 		"secret_keys":  writeStrings(secret),

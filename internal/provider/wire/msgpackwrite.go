@@ -48,8 +48,8 @@ func AppendFloat(b []byte, v float64) []byte {
 	return binary.BigEndian.AppendUint64(append(b, 0xcb), math.Float64bits(v))
 }
 
-// AppendString appends a string.
-func AppendString(b []byte, s string) []byte {
+// AppendString appends a string (its text as a string or as bytes).
+func AppendString[T string | []byte](b []byte, s T) []byte {
 	switch n := len(s); {
 	case n < 32:
 		b = append(b, 0xa0|byte(n))
