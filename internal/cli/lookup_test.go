@@ -88,7 +88,7 @@ func TestLookupErrors(t *testing.T) {
 			[]string{"only available with '--merge deep'"}},
 		{"an unknown strategy", []string{"lookup", "list", "--config", cfg, "--merge", "sideways"}, []string{"The --merge option only accepts"}},
 		{"an unknown format", []string{"lookup", "list", "--config", cfg, "--render-as", "xml"}, []string{"Unknown rendering format 'xml'"}},
-		{"a missing hiera.yaml", []string{"lookup", "list", "--config", filepath.Join(dir, "none.yaml")}, []string{"hiera.yaml not found", "none.yaml"}},
+		{"no hiera.yaml named and none in the working directory", []string{"lookup", "list"}, []string{"hiera.yaml not found", "give --config"}},
 		{"a missing environment", []string{"lookup", "list", "--environmentpath", dir, "--environment", "staging"},
 			[]string{"Could not find a directory environment named 'staging'"}},
 		{"a typo of an environment", []string{"lookup", "list", "--environmentpath", filepath.Join(dir, "environments"), "--environment", "prodution"},
@@ -113,6 +113,18 @@ func TestLookupErrors(t *testing.T) {
 				t.Errorf("stderr says it twice or panics: %s", errOut)
 			}
 		})
+	}
+}
+
+// A --config naming no file is read as puppet lookup --hiera_config reads it: Puppet's default
+// configuration, one level reading data/common.yaml beside it, with a warning naming the path.
+func TestLookupMissingConfigIsPuppetsDefault(t *testing.T) {
+	dir := siteDir(t)
+	missing := filepath.Join(dir, "none.yaml")
+	rc, out, errOut := run(t, "lookup", "list", "--config", missing)
+	if rc != 0 || out != "---\n- a\n- b\n" || !strings.Contains(errOut, "There is no hiera.yaml at "+missing) ||
+		!strings.Contains(errOut, filepath.Join(dir, "data", "common.yaml")) {
+		t.Errorf("rc %d, stdout %q, stderr %q: want data/common.yaml's value and a warning naming the missing file", rc, out, errOut)
 	}
 }
 

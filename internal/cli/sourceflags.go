@@ -188,17 +188,15 @@ func (st setup) engine() (*hiera.Engine, error) {
 	if st.modulepath != "" {
 		layers.Modulepath = filepath.SplitList(st.modulepath)
 	}
+	// A --config that does not exist is read as Puppet reads a missing global hiera.yaml (its
+	// default configuration, with a warning); the default hiera.yaml nobody named must exist.
 	config := st.config
+	layers.DefaultConfig = config != ""
 	if config == "" && layers.Environment == "" && layers.Modulepath == nil {
 		config = "hiera.yaml"
-	}
-	if _, err := os.Stat(config); config != "" && err != nil {
-		// Puppet reads a global hiera.yaml that does not exist as an empty global layer; with
-		// nothing else to look in, that is a mistake worth saying.
-		if layers.Environment == "" && layers.Modulepath == nil {
+		if _, err := os.Stat(config); err != nil {
 			return nil, fmt.Errorf("hiera.yaml not found: no file at %s (give --config, or --environment)", config)
 		}
-		config = ""
 	}
 	return hiera.NewLayeredEngine(config, layers), nil
 }

@@ -174,14 +174,6 @@ func TestConfigValidation(t *testing.T) {
 			config:  "version: five\n",
 			message: "This runtime does not support hiera.yaml version five",
 		},
-		"not-a-hash": {
-			config:  "- version: 5\n",
-			message: "hiera.yaml does not contain a valid YAML hash",
-		},
-		"empty-file": {
-			config:  "",
-			message: "hiera.yaml does not contain a valid YAML hash",
-		},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -493,5 +485,41 @@ func TestDataFileIsDirectory(t *testing.T) {
 	var herr *model.Error
 	if !errors.As(err, &herr) || !strings.HasSuffix(herr.Message, "Is a directory @ io_fread - "+filepath.Join(dir, "data", "sub")) || herr.Level != "dir" {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// A global hiera.yaml that is not a hash (or is empty) is Puppet's Hiera 3 default config, whose
+// datadir lies outside the project: the layer reads nothing, and a warning says why (cases
+// edge-empty-global-hiera-yaml, edge-list-global-hiera-yaml).
+func TestGlobalConfigNotAHashReadsNothing(t *testing.T) {
+	t.Parallel()
+	for name, config := range map[string]string{"empty-file": "", "not-a-hash": "- version: 5\n"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			e, dir := newEngine(t, files{"hiera.yaml": config, "data/common.yaml": "a: 1\n"})
+			res, err := e.Lookup(context.Background(), hiera.Request{Key: "a"})
+			want := filepath.Join(dir, "hiera.yaml") + ": File exists but does not contain a valid YAML hash. Falling back to Hiera version 3 default config; the global layer reads nothing"
+			if err != nil || res.Found || len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], want) {
+				t.Errorf("got found=%v err=%v warnings=%q; want not found with the warning %q...", res.Found, err, res.Warnings, want)
+			}
+		})
+	}
+}
+
+// A global hiera.yaml that does not exist is Puppet's default configuration (data/common.yaml
+// beside it) when the engine is told to read it as Puppet does, with a warning naming the path;
+// otherwise ErrConfigNotFound (cases edge-no-global-hiera-yaml, edge-no-global-env).
+func TestMissingGlobalConfig(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, files{"data/common.yaml": "a: from-default\n", "data/other.yaml": "b: 1\n"})
+	cfg := filepath.Join(dir, "hiera.yaml")
+	res, err := hiera.NewLayeredEngine(cfg, hiera.Layers{DefaultConfig: true}).Lookup(context.Background(), hiera.Request{Key: "a"})
+	if err != nil || !res.Found || res.Value != "from-default" || len(res.Warnings) != 1 ||
+		!strings.Contains(res.Warnings[0], "There is no hiera.yaml at "+cfg) || !strings.Contains(res.Warnings[0], filepath.Join(dir, "data", "common.yaml")) {
+		t.Errorf("DefaultConfig: got %v found=%v err=%v warnings=%q", res.Value, res.Found, err, res.Warnings)
+	}
+	_, err = hiera.NewEngine(cfg).Lookup(context.Background(), hiera.Request{Key: "a"})
+	if !errors.Is(err, hiera.ErrConfigNotFound) {
+		t.Errorf("without DefaultConfig: err = %v, want ErrConfigNotFound", err)
 	}
 }

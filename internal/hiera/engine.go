@@ -48,8 +48,9 @@ type Engine struct {
 		m map[configKey]*configSlot
 	}
 	envConf envConfCache
-	// envDefault is the environment layer's default configuration (envDataProvider), made once.
-	envDefault struct {
+	// envDefault is the environment layer's default configuration (envDataProvider), globalDefault
+	// the global layer's for a missing hiera.yaml (Layers.DefaultConfig), each made once.
+	envDefault, globalDefault struct {
 		once sync.Once
 		cfg  *config
 		err  error

@@ -28,6 +28,11 @@ type Layers struct {
 	// Modulepath lists directories whose subdirectories are modules, the first holding a module of a
 	// name winning. nil: the environment's environment.conf modulepath, else <Environment>/modules.
 	Modulepath []string
+	// DefaultConfig reads a global hiera.yaml that does not exist as Puppet does: Puppet's default
+	// configuration (version 5, one level: data/common.yaml beside where the file would be), with a
+	// warning. Without it, such a file is ErrConfigNotFound (a path nobody chose, as the provider's
+	// default hiera.yaml, must not silently find nothing).
+	DefaultConfig bool
 }
 
 // config is a hiera.yaml as the engine holds it: as read, with the locations its levels resolved to.
@@ -177,16 +182,27 @@ func (e *Engine) configSlot(key configKey) *configSlot {
 	return slot
 }
 
-// globalConfig is the global layer's hiera.yaml, which must exist when the engine names one.
-func (e *Engine) globalConfig() (*config, error) {
+// globalConfig is the global layer's hiera.yaml, which must exist when the engine names one unless
+// the engine takes Puppet's default configuration for a missing file (Layers.DefaultConfig); then
+// warning says so.
+func (e *Engine) globalConfig() (cfg *config, warning string, err error) {
 	if e.configPath == "" {
-		return nil, nil
+		return nil, "", nil
 	}
-	cfg, err := e.configAt(e.configPath, hieraconfig.Global)
-	if err == nil && cfg == nil {
-		return nil, &model.Error{Message: fmt.Sprintf("hiera.yaml not found: no file at %s", e.configPath), File: e.configPath, Err: ErrConfigNotFound, ValueFree: true}
+	cfg, err = e.configAt(e.configPath, hieraconfig.Global)
+	switch {
+	case err != nil || cfg != nil:
+		return cfg, "", err
+	case !e.layers.DefaultConfig:
+		return nil, "", &model.Error{Message: fmt.Sprintf("hiera.yaml not found: no file at %s", e.configPath), File: e.configPath, Err: ErrConfigNotFound, ValueFree: true}
 	}
-	return cfg, err
+	// Puppet's lookup adapter reads a missing global hiera.yaml as the default version 5
+	// configuration, its datadir beside where the file would be.
+	e.globalDefault.once.Do(func() {
+		e.globalDefault.cfg, e.globalDefault.err = parseConfig(e.configPath, []byte("version: 5\n"), hieraconfig.Global)
+	})
+	return e.globalDefault.cfg, fmt.Sprintf("There is no hiera.yaml at %s: as Puppet does, the global layer is Puppet's default "+
+		"configuration, one level reading %s", e.configPath, filepath.Join(filepath.Dir(e.configPath), "data", "common.yaml")), e.globalDefault.err
 }
 
 // envDataProvider is the environment layer's configuration when the environment has no version 5
@@ -221,8 +237,16 @@ func (e *Engine) envDataProvider(cfg *config) (*config, error) {
 // baseLayers sets global and env to the global and environment layers, the same for every key.
 func (e *Engine) baseLayers(global, env *layer) (warnings []string, err error) {
 	*global, *env = layer{place: hieraconfig.Global}, layer{place: hieraconfig.Environment}
-	if global.cfg, err = e.globalConfig(); err != nil {
+	var missing string
+	if global.cfg, missing, err = e.globalConfig(); err != nil {
 		return nil, err
+	}
+	switch {
+	case missing != "":
+		warnings = append(warnings, missing)
+	case global.cfg != nil && global.cfg.Ignored != "":
+		warnings = append(warnings, global.cfg.Ignored)
+		global.cfg = nil
 	}
 	if e.envConfig != "" {
 		if env.cfg, err = e.configAt(e.envConfig, hieraconfig.Environment); err != nil {

@@ -86,14 +86,12 @@ func TestNodeConformance(t *testing.T) {
 // confEngine is the engine and scope of a conformance case, as TestConformance builds them.
 func confEngine(t *testing.T, c confCase) (*Engine, Scope) {
 	cfgPath, scope := setUpCase(t, c)
-	if c.Environment == "" {
-		return NewEngine(cfgPath), scope
+	// the case's hiera.yaml given explicitly, as the checkers give it (a missing one is Puppet's default)
+	layers := Layers{DefaultConfig: true}
+	if c.Environment != "" {
+		layers.Environment = filepath.Join(filepath.Dir(cfgPath), "environments", c.Environment)
 	}
-	global := cfgPath
-	if _, ok := c.Files["hiera.yaml"]; !ok {
-		global = "" // Puppet's default global config finds nothing in a case; the provider has none
-	}
-	return NewLayeredEngine(global, Layers{Environment: filepath.Join(filepath.Dir(cfgPath), "environments", c.Environment)}), scope
+	return NewLayeredEngine(cfgPath, layers), scope
 }
 
 // compareNode says how a node read differs from Puppet's answers ("" when it agrees).

@@ -59,9 +59,9 @@ func badInputCases() map[string]badInputCase {
 	}
 	hiera := func(yaml string) map[string]string { return map[string]string{"hiera.yaml": yaml} }
 	return map[string]badInputCase{
-		"missing hiera.yaml":       {files: map[string]string{}, key: "a", want: errorRE(`Hiera Config Not Found.*There is no hiera.yaml at`)},
+		"missing hiera.yaml":       {files: map[string]string{}, key: "a", want: errorRE(`Hiera Key Not Found`)}, // Puppet's default configuration
 		"hiera.yaml not YAML":      {files: hiera("version: [5\n"), key: "a", want: errorRE(`Unable to parse hiera.yaml.*line`)},
-		"hiera.yaml not a hash":    {files: hiera("- version: 5\n"), key: "a", want: errorRE(`does not contain a valid YAML hash`)},
+		"hiera.yaml not a hash":    {files: hiera("- version: 5\n"), key: "a", want: errorRE(`Hiera Key Not Found`)}, // the Hiera 3 default, outside
 		"hiera.yaml version 6":     {files: hiera("version: 6\n"), key: "a", want: errorRE(`does not support hiera.yaml version 6`)},
 		"two location kinds":       {files: hiera("version: 5\nhierarchy:\n  - name: x\n    path: a.yaml\n    glob: '*.yaml'\n"), key: "a", want: errorRE(`Only one of path, paths, glob.*hierarchy 'x'`)},
 		"unknown data_hash":        {files: hiera("version: 5\nhierarchy:\n  - name: x\n    data_hash: nonesuch_data\n    path: a.yaml\n"), key: "a", want: errorRE(`Unable to find 'data_hash' function named 'nonesuch_data'`)},

@@ -95,6 +95,7 @@ type engineKey struct {
 	config, environment string
 	modulepath          string // the directories joined with NUL
 	hasModulepath       bool   // an empty modulepath (no modules) differs from none (the environment's)
+	defaultConfig       bool   // hiera.Layers.DefaultConfig
 }
 
 func newEngineCache() *engineCache {
@@ -151,7 +152,8 @@ func (c *engineCache) get(src dataSources) (*hiera.Engine, error) {
 	if k.environment, err = abs(src.layers.Environment, "environment"); err != nil {
 		return nil, err
 	}
-	layers := hiera.Layers{Environment: k.environment}
+	k.defaultConfig = src.layers.DefaultConfig
+	layers := hiera.Layers{Environment: k.environment, DefaultConfig: k.defaultConfig}
 	if src.layers.Modulepath != nil {
 		layers.Modulepath = make([]string, len(src.layers.Modulepath))
 		for i, d := range src.layers.Modulepath {

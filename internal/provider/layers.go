@@ -76,6 +76,9 @@ func (pd *providerData) sources(m *lookupArgs) (dataSources, diag.Diagnostics) {
 		}
 		src.layers.Modulepath = mp
 	}
+	// A hiera.yaml the user named that does not exist is read as Puppet reads it (its default
+	// configuration, with a warning); the default one nobody named is an error.
+	src.layers.DefaultConfig = src.config != ""
 	if src.config == "" && src.layers.Environment == "" && src.layers.Modulepath == nil {
 		src.config = defaultConfig
 	}

@@ -113,7 +113,7 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 		return diags
 	}
 	if errors.Is(err, hiera.ErrConfigNotFound) {
-		diags.Append(configNotFound(kind, m, pd, err))
+		diags.Append(configNotFound(err))
 		return diags
 	}
 	if err != nil {

@@ -257,9 +257,12 @@ func TestNodeDataSource_unreadableNode(t *testing.T) {
 			Config:      `data "hiera_node" "test" { config = "testdata/bad_yaml/hiera.yaml" }`,
 			ExpectError: errorRE(`Hiera Node Read Failed.*Unable to parse .*line: \d+`),
 		},
+		// a config naming no file: Puppet's default configuration (data/common.yaml beside it)
 		resource.TestStep{
-			Config:      `data "hiera_node" "test" { config = "testdata/nowhere/hiera.yaml" }`,
-			ExpectError: errorRE(`Hiera Node Read Failed.*testdata/nowhere/hiera\.yaml`),
+			Config: `data "hiera_node" "test" { config = "testdata/default_config/hiera.yaml" }`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				expect("data.hiera_node.test", "found_keys", knownvalue.ListExact([]knownvalue.Check{str("string")})),
+			},
 		},
 		resource.TestStep{
 			Config:      `data "hiera_node" "test" { environment = "testdata/control_repo/environments/nowhere" }`,

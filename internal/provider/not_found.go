@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -98,34 +99,20 @@ func quoteList(items []string) string {
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
-// configNotFound reports a global hiera.yaml that does not exist, saying where its path came from:
-// the lookup's own config (the diagnostic is on that argument), the provider's, or the default.
-func configNotFound(kind lookupVariant, m *lookupModel, pd *providerData, err error) diag.Diagnostic {
-	const summary = "Hiera Config Not Found"
+// configNotFound reports the default hiera.yaml (config, environment and modulepath all unset)
+// that does not exist. A hiera.yaml the user named is read as Puppet reads a missing one.
+func configNotFound(err error) diag.Diagnostic {
 	var he *model.Error
 	missing := ""
 	if errors.As(err, &he) {
 		missing = he.File
 	}
-	ways := "Set config to the path of a hiera.yaml (`config = \"${path.module}/hiera.yaml\"` in a module), or environment to a Puppet " +
-		"environment directory (such as a control repository's environments/production): its hiera.yaml, data and modules are then " +
-		"read, with no global hiera.yaml unless config is set too."
-	switch {
-	case m.Config.ValueString() != "":
-		own := "this data source's config"
-		if kind.isFunction {
-			own = "the function's config argument"
-		}
-		return diag.NewAttributeErrorDiagnostic(path.Root("config"), summary,
-			fmt.Sprintf("There is no hiera.yaml at %s, the path %s names (%q; a relative path is taken from Terraform's working directory). %s",
-				missing, own, m.Config.ValueString(), ways))
-	case pd.config != "":
-		return diag.NewErrorDiagnostic(summary, fmt.Sprintf("There is no hiera.yaml at %s, the path the provider's config names (%q, in the "+
-			"provider block; a relative path is taken from Terraform's working directory). %s", missing, pd.config, ways))
-	}
 	wd, _ := os.Getwd()
-	return diag.NewErrorDiagnostic(summary, fmt.Sprintf("There is no hiera.yaml at %s. Neither config nor environment nor modulepath is set, "+
-		"so config defaults to hiera.yaml in Terraform's working directory (%s). %s", missing, wd, ways))
+	return diag.NewErrorDiagnostic("Hiera Config Not Found", fmt.Sprintf("There is no hiera.yaml at %s. Neither config nor environment nor modulepath is set, "+
+		"so config defaults to hiera.yaml in Terraform's working directory (%s). Set config to the path of a hiera.yaml "+
+		"(`config = \"${path.module}/hiera.yaml\"` in a module), or environment to a Puppet environment directory (such as a control "+
+		"repository's environments/production): its hiera.yaml, data and modules are then read, with no global hiera.yaml unless "+
+		"config is set too.", missing, wd))
 }
 
 // providerConfigMissing warns, on the provider's config attribute, that it names no file: the
@@ -139,7 +126,8 @@ func providerConfigMissing(config string) diag.Diagnostics {
 		abs, _ := absPath(config)
 		diags.AddAttributeWarning(path.Root("config"), "Hiera Config Not Found",
 			fmt.Sprintf("There is no hiera.yaml at %s (config %q; a relative path is taken from Terraform's working directory): "+
-				"every lookup that uses the provider's config fails.", abs, config))
+				"as Puppet does with a missing global hiera.yaml, every lookup that uses the provider's config reads Puppet's default "+
+				"configuration instead, one level: %s.", abs, config, filepath.Join(filepath.Dir(abs), "data", "common.yaml")))
 	}
 	return diags
 }

@@ -51,7 +51,7 @@ func TestNotFound_function(t *testing.T) {
 		ExpectError: errorRE(`"strnig" was not found.*Wrap the call in try\(\).*Did you mean "string"\?`),
 	}, resource.TestStep{
 		Config:      `output "test" { value = provider::hiera::lookup("testdata/nowhere/hiera.yaml", "string", {}) }`,
-		ExpectError: errorRE(`There is no hiera.yaml at .*testdata/nowhere/hiera.yaml, the path the function's config argument names`),
+		ExpectError: errorRE(`"string" was not found`), // Puppet's default configuration: nowhere/data/common.yaml
 	})
 }
 

@@ -72,7 +72,9 @@ func (p *hieraProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 			"config": schema.StringAttribute{
 				MarkdownDescription: configDescription("The global layer. Defaults to `hiera.yaml` when neither `environment` nor "+
 					"`modulepath` is set; with either, no `config` means no global layer.") +
-					" A file that does not exist is reported at the first lookup, naming the path tried." + envDescription("config"),
+					" A file that does not exist is read as Puppet reads a missing global hiera.yaml: Puppet's default configuration, one level " +
+					"reading `data/common.yaml` beside where the file would be, with a warning. Unset (hiera.yaml in the working directory), a " +
+					"missing file is an error at the first lookup, naming the path tried." + envDescription("config"),
 				Optional: true,
 			},
 			"environment": schema.StringAttribute{

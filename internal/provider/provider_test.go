@@ -60,32 +60,33 @@ func str(s string) knownvalue.Check { return knownvalue.StringExact(s) }
 
 func num(i int64) knownvalue.Check { return knownvalue.Int64Exact(i) }
 
+// A config naming no file is read as Puppet reads a missing global hiera.yaml: its default
+// configuration, one level reading data/common.yaml beside it (a warning says so); the default
+// config nobody named must exist.
 func TestProvider_missingConfigFile(t *testing.T) {
 	unitTest(t,
 		resource.TestStep{
 			Config: `
 provider "hiera" {
-  config = "testdata/nowhere/hiera.yaml"
+  config = "testdata/default_config/hiera.yaml"
 }
 data "hiera_lookup" "test" {
   key = "string"
+}
+data "hiera_lookup" "own" {
+  key    = "string"
+  config = "testdata/default_config/hiera.yaml"
 }`,
-			ExpectError: errorRE(`Hiera Config Not Found.*There is no hiera.yaml at .*testdata/nowhere/hiera\.yaml, the path the provider's config` +
-				` names \("testdata/nowhere/hiera.yaml", in the provider block.*Set config to the path of a hiera.yaml.*or environment to a Puppet environment directory`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				expect("data.hiera_lookup.test", "value", str("from Puppet's default configuration")),
+				expect("data.hiera_lookup.own", "value", str("from Puppet's default configuration")),
+			},
 		},
 		// The default is hiera.yaml in the working directory, named in full in the error.
 		resource.TestStep{
 			Config: `data "hiera_lookup" "test" { key = "string" }`,
 			ExpectError: errorRE(`Hiera Config Not Found.*internal/provider/hiera\.yaml\. Neither config nor environment nor modulepath is set, so config` +
 				` defaults to hiera.yaml in Terraform's working directory.*or environment to`),
-		},
-		// A data source's own config: the error is on its argument.
-		resource.TestStep{
-			Config: `data "hiera_lookup" "test" {
-  key    = "string"
-  config = "testdata/nowhere/hiera.yaml"
-}`,
-			ExpectError: errorRE(`Hiera Config Not Found.*with data.hiera_lookup.test,.*config = "testdata/nowhere/hiera.yaml".*the path this data source's config names`),
 		},
 	)
 }

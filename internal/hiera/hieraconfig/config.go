@@ -80,14 +80,15 @@ func Parse(path string, data []byte, p Place) (*Config, error) {
 	defer func() { cfg.src = nil }()
 	top, ok := v.(*model.Hash)
 	if !ok {
+		// Puppet reads the Hiera 3 default config instead: ignored in an environment or module; in
+		// the global layer its datadir (/etc/puppetlabs/code/environments/%{environment}/hieradata)
+		// lies outside every root the engine reads, so the layer reads nothing there either.
+		ignored := "the global layer reads nothing: that configuration's datadir lies outside the directories this engine reads"
 		if p != Global {
-			// Puppet reads the Hiera 3 default config instead, which it then ignores here
-			cfg.Ignored = fmt.Sprintf("%s: File exists but does not contain a valid YAML hash. Falling back to Hiera version 3 default config; %s", path, v3IgnoredWarning(p))
-			return cfg, nil
+			ignored = v3IgnoredWarning(p)
 		}
-		// Puppet falls back to the Hiera 3 default config here, whose datadir lies outside the
-		// project; a Terraform user is better served by an error.
-		return nil, &model.Error{Message: "hiera.yaml does not contain a valid YAML hash", File: path}
+		cfg.Ignored = fmt.Sprintf("%s: File exists but does not contain a valid YAML hash. Falling back to Hiera version 3 default config; %s", path, ignored)
+		return cfg, nil
 	}
 	version := int64(3)
 	if vv, ok := top.Get("version"); ok {
