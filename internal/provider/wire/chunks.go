@@ -45,6 +45,7 @@ func (c *Chunks) Write(p []byte) {
 		m.chunks[last] = m.chunks[last][:len(m.chunks[last])+n]
 		p = p[n:]
 	}
+	runtime.KeepAlive(c) // c's cleanup unmaps the chunks: not before the copies into them are done
 }
 
 // Len is the number of bytes written.
