@@ -303,10 +303,10 @@ func TestNodesDataSource_warnings(t *testing.T) {
 	}
 }
 
-// A fleet whose answers outgrow what one data source may return stops reading with an error
-// saying how to read less (not parallel: it lowers the bound for its read).
-func TestNodesDataSource_tooLarge(t *testing.T) {
-	defer func(was int64) { maxFleetBytes = was }(maxFleetBytes)
+// readSiteFleet reads testdata/fleet's 3 whole nodes over testdata/site once, for a test to read
+// them again with a bound changed.
+func readSiteFleet(t *testing.T) (*providerData, nodesModel, fleetOutput, diag.Diagnostics) {
+	t.Helper()
 	pd := &providerData{engines: newEngineCache(), factsFiles: newFactsFileCache(), config: "testdata/site/hiera.yaml"}
 	m := nodesModel{lookupArgs: lookupArgs{Facts: types.DynamicNull(), Scope: types.DynamicNull(), FactsFile: types.StringNull()},
 		FactsDir: types.StringValue("testdata/fleet"), Nodes: types.DynamicNull(), Keys: types.ListNull(types.StringType),
@@ -315,6 +315,14 @@ func TestNodesDataSource_tooLarge(t *testing.T) {
 	if diags.HasError() || out.size() < 1000 {
 		t.Fatalf("%v, %d bytes", diags, out.size())
 	}
+	return pd, m, out, diags
+}
+
+// A fleet whose answers outgrow what one data source may return stops reading with an error
+// saying how to read less (not parallel: it lowers the bound for its read).
+func TestNodesDataSource_tooLarge(t *testing.T) {
+	defer func(was int64) { maxFleetBytes = was }(maxFleetBytes)
+	pd, m, out, diags := readSiteFleet(t)
 	maxFleetBytes = out.size() / 2
 	_, diags = pd.readNodes(context.Background(), &m, nil)
 	if len(diags) != 1 || !strings.Contains(diags[0].Detail(), "The answers of the 3 nodes take more than") ||
@@ -327,14 +335,7 @@ func TestNodesDataSource_tooLarge(t *testing.T) {
 // to read less; a smaller one does not (not parallel: it lowers the threshold for its read).
 func TestNodesDataSource_largeAnswerWarning(t *testing.T) {
 	defer func(was int64) { largeFleetBytes = was }(largeFleetBytes)
-	pd := &providerData{engines: newEngineCache(), factsFiles: newFactsFileCache(), config: "testdata/site/hiera.yaml"}
-	m := nodesModel{lookupArgs: lookupArgs{Facts: types.DynamicNull(), Scope: types.DynamicNull(), FactsFile: types.StringNull()},
-		FactsDir: types.StringValue("testdata/fleet"), Nodes: types.DynamicNull(), Keys: types.ListNull(types.StringType),
-		Prefixes: types.ListNull(types.StringType), Select: types.ListNull(types.StringType)}
-	out, diags := pd.readNodes(context.Background(), &m, nil)
-	if diags.HasError() || out.size() < 1000 {
-		t.Fatalf("%v, %d bytes", diags, out.size())
-	}
+	pd, m, out, diags := readSiteFleet(t)
 	large := func(diags diag.Diagnostics) string {
 		for _, d := range diags.Warnings() {
 			if d.Summary() == "Large Hiera Nodes Answer" {
