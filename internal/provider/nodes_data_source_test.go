@@ -322,9 +322,9 @@ func readSiteFleet(t *testing.T) (*providerData, nodesModel, fleetOutput, diag.D
 // saying how to read less (not parallel: it lowers the bound for its read).
 func TestNodesDataSource_tooLarge(t *testing.T) {
 	defer func(was int64) { maxFleetBytes = was }(maxFleetBytes)
-	pd, m, out, diags := readSiteFleet(t)
+	pd, m, out, _ := readSiteFleet(t)
 	maxFleetBytes = out.size() / 2
-	_, diags = pd.readNodes(context.Background(), &m, nil)
+	_, diags := pd.readNodes(context.Background(), &m, nil)
 	if len(diags) != 1 || !strings.Contains(diags[0].Detail(), "The answers of the 3 nodes take more than") ||
 		!strings.Contains(diags[0].Detail(), "select") {
 		t.Errorf("diagnostics %v", diags)
