@@ -125,7 +125,11 @@ func (p *fastYAML) skimPlainLine() bool {
 		}
 		if src[i] == '#' && src[i-1] == ' ' { // a comment
 			end = i
-			i = indexAny3(src, i, '\n', '\n', '\n')
+			if n := bytes.IndexByte(src[i:], '\n'); n >= 0 {
+				i += n
+			} else {
+				i = len(src)
+			}
 			break
 		}
 	}
