@@ -54,11 +54,24 @@ type dataSources struct {
 	layers hiera.Layers
 }
 
-// sources resolves the lookup's arguments over the provider's: each of config, environment and
-// modulepath given on the lookup replaces the provider's. With no environment and no modulepath,
+// layerArgs are a data source's or resource's own config, environment and modulepath arguments,
+// each replacing the provider's when given (null when not).
+type layerArgs struct {
+	Config      types.String
+	Environment types.String
+	Modulepath  types.List
+}
+
+// layerArgs are the lookup's own config, environment and modulepath.
+func (a *lookupArgs) layerArgs() layerArgs {
+	return layerArgs{Config: a.Config, Environment: a.Environment, Modulepath: a.Modulepath}
+}
+
+// sources resolves a data source's or resource's arguments over the provider's: each of config,
+// environment and modulepath given replaces the provider's. With no environment and no modulepath,
 // config defaults to hiera.yaml in the working directory; with either, no config means no global
-// layer.
-func (pd *providerData) sources(m *lookupArgs) (dataSources, diag.Diagnostics) {
+// layer. Every user of those arguments resolves them here.
+func (pd *providerData) sources(m layerArgs) (dataSources, diag.Diagnostics) {
 	src := dataSources{config: pd.config, layers: hiera.Layers{Environment: pd.environment, Modulepath: pd.modulepath}}
 	var diags diag.Diagnostics
 	if v := m.Config.ValueString(); v != "" {

@@ -91,7 +91,7 @@ func (pd *providerData) lookup(ctx context.Context, kind lookupVariant, m *looku
 	if diags.HasError() {
 		return diags
 	}
-	src, srcDiags := pd.sources(&m.lookupArgs)
+	src, srcDiags := pd.sources(m.layerArgs())
 	if diags.Append(srcDiags...); diags.HasError() {
 		return diags
 	}

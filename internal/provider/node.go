@@ -102,7 +102,7 @@ func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera
 		diags.Append(scopeDiags...)
 	}
 	diags.Append(pd.factsFileReplaces(&m.lookupArgs)...)
-	src, srcDiags := pd.sources(&m.lookupArgs)
+	src, srcDiags := pd.sources(m.layerArgs())
 	if diags.Append(srcDiags...); diags.HasError() {
 		return out, diags
 	}
