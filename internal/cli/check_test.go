@@ -170,8 +170,8 @@ func TestCheckProgress(t *testing.T) {
 // --facts as check takes it: files, directories, repeated.
 func TestCheckHelp(t *testing.T) {
 	rc, out, _ := run(t, "check", "--help")
-	for _, want := range []string{"-types file", "--types types.yaml", "profile::web::port: Integer[1, 65535]", "a key no level gives the node is no problem",
-		"-facts file the nodes to check: a facts file", "or a directory of them; repeat it for more", "-environmentpath directory"} {
+	for _, want := range []string{"--types file", "--types types.yaml", "profile::web::port: Integer[1, 65535]", "a key no level gives the node is no problem",
+		"--facts file the nodes to check: a facts file", "or a directory of them; repeat it for more", "--environmentpath directory"} {
 		if rc != 0 || !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
 			t.Errorf("help lacks %q:\n%s", want, out)
 		}

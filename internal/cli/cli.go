@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
@@ -137,7 +139,7 @@ func parseArgs(fs *flag.FlagSet, args []string) (positional []string, err error)
 				helps[fs.Name()]()
 				return nil, errHelp
 			}
-			return nil, fmt.Errorf("%w (hieraform %s --help lists them)", err, fs.Name())
+			return nil, fmt.Errorf("%s (hieraform %s --help lists them)", goFlagName.ReplaceAllString(err.Error(), "$1--$2"), fs.Name())
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -151,6 +153,10 @@ func parseArgs(fs *flag.FlagSet, args []string) (positional []string, err error)
 	}
 }
 
+// goFlagName is a flag of more than one letter as the flag package's errors name it ("flag
+// provided but not defined: -colour"), to be named as it is typed ("--colour").
+var goFlagName = regexp.MustCompile(`((?:defined|argument): |for (?:flag )?)-([A-Za-z0-9][-A-Za-z0-9_]+)`)
+
 // newFlagSet is a command's flag set: errors and help on stderr and stdout, help with an example.
 func newFlagSet(name, synopsis, example string, env Env) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -158,13 +164,37 @@ func newFlagSet(name, synopsis, example string, env Env) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	helps[name] = func() {
-		_, _ = fmt.Fprintf(env.Stdout, "Usage: hieraform %s\n\nFlags:\n", synopsis)
-		fs.SetOutput(env.Stdout)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-		_, _ = fmt.Fprintf(env.Stdout, "\nExample:\n%s\n", example)
+		_, _ = fmt.Fprintf(env.Stdout, "Usage: hieraform %s\n\nFlags:\n%s\nExample:\n%s\n", synopsis, flagHelp(fs), example)
 	}
 	return fs
+}
+
+// flagHelp lists fs's flags as the flag package's PrintDefaults does, each named as Puppet users
+// type it: "--flag", and "-f" for a one-letter flag (the eyaml gem's -s, -f, -o, -l).
+func flagHelp(fs *flag.FlagSet) string {
+	var b strings.Builder
+	fs.VisitAll(func(f *flag.Flag) {
+		dashes := "--"
+		if len(f.Name) == 1 {
+			dashes = "-"
+		}
+		arg, usage := flag.UnquoteUsage(f)
+		line := "  " + dashes + f.Name
+		if arg != "" {
+			line += " " + arg
+		}
+		b.WriteString(line + "\n    \t" + strings.ReplaceAll(usage, "\n", "\n    \t"))
+		if def := f.DefValue; def != "" && def != "false" && def != "0" {
+			if g, ok := f.Value.(flag.Getter); ok {
+				if _, isString := g.Get().(string); isString {
+					def = strconv.Quote(def)
+				}
+			}
+			b.WriteString(" (default " + def + ")")
+		}
+		b.WriteString("\n")
+	})
+	return b.String()
 }
 
 // helps print each command's --help (one command runs per process; tests run them one at a time).

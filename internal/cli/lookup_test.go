@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -73,7 +74,7 @@ func TestLookupErrors(t *testing.T) {
 		args   []string
 		stderr []string
 	}{
-		{"an unknown flag", []string{"lookup", "port", "--colour"}, []string{"flag provided but not defined: -colour", "Error: Could not run: flag provided but not defined: -colour (hieraform lookup --help lists them)\n"}},
+		{"an unknown flag", []string{"lookup", "port", "--colour"}, []string{"flag provided but not defined: --colour", "Error: Could not run: flag provided but not defined: --colour (hieraform lookup --help lists them)\n"}},
 		{"no key", []string{"lookup", "--config", cfg}, []string{"No keys were given to lookup."}},
 		{"a missing facts file", []string{"lookup", "port", "--config", cfg, "--facts", filepath.Join(dir, "nope.json")},
 			[]string{"facts file", "nope.json", "no such file or directory"}},
@@ -199,5 +200,24 @@ func TestLookupDidYouMean(t *testing.T) {
 	}
 	if _, _, errOut := run(t, "lookup", "zzzzzzzz", "--config", filepath.Join(dir, "hiera.yaml")); strings.Contains(errOut, "Did you mean") {
 		t.Errorf("nothing near: %q", errOut)
+	}
+}
+
+// Every command's help names its flags as Puppet users type them: --flag (a one-letter flag of
+// the eyaml gem's, -s), never Go's -flag; so do the errors of a bad flag.
+func TestHelpFlagsAsTyped(t *testing.T) {
+	goStyle := regexp.MustCompile(`(?m)^  -[A-Za-z0-9][-A-Za-z0-9_]+`)
+	for _, args := range [][]string{{"lookup"}, {"node"}, {"diff"}, {"check"}, {"unused"},
+		{"eyaml", "encrypt"}, {"eyaml", "decrypt"}, {"eyaml", "edit"}, {"eyaml", "recrypt"}, {"eyaml", "createkeys"}} {
+		rc, out, _ := run(t, append(args, "--help")...)
+		if rc != 0 || !strings.Contains(out, "\n  --") || goStyle.MatchString(out) {
+			t.Errorf("%s --help: rc %d, flags not as --flag:\n%s", strings.Join(args, " "), rc, out)
+		}
+	}
+	if _, out, _ := run(t, "eyaml", "encrypt", "--help"); !strings.Contains(out, "\n  -s text\n") {
+		t.Errorf("eyaml encrypt --help does not list the gem's -s:\n%s", out)
+	}
+	if rc, _, errOut := run(t, "diff", "--reveal=x"); rc != exitFailure || !strings.Contains(errOut, `invalid boolean value "x" for --reveal`) {
+		t.Errorf("diff --reveal=x: rc %d, %q", rc, errOut)
 	}
 }
