@@ -1,10 +1,15 @@
 package cli
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
@@ -75,15 +80,26 @@ func runDiff(args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
-	setups, trees, err := diffSides(&src, revs)
+	ctx := context.Background()
+	if len(revs) > 0 {
+		// The revisions' trees are temporary: an interrupt, a kill or a hangup cancels the diff so
+		// that they are removed as on any end (as eyaml edit removes its file); a second one ends
+		// it at once.
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		defer stop()
+		context.AfterFunc(ctx, stop)
+	}
+	setups, trees, err := diffSides(ctx, &src, revs)
 	for _, t := range trees {
 		defer t.remove()
 	}
-	if err != nil {
+	afterRevisionsRead(ctx)
+	if err = cmp.Or(interrupted(ctx), err); err != nil {
 		return fail(err)
 	}
 	if source != nil {
-		return runFleetDiff(env, setups, source, req, *renderAs, *reveal)
+		return runFleetDiff(ctx, env, setups, source, req, *renderAs, *reveal)
 	}
 	if *renderAs == "markdown" || *reveal {
 		return fail(errors.New("--render-as markdown and --reveal are for a fleet: give --facts DIR, a directory of facts files"))
@@ -115,11 +131,11 @@ func runDiff(args []string, env Env) int {
 
 // diffSides are the two sides the flags give: --git-rev twice (each revision's tree), or flags
 // given twice. The trees read are the caller's to remove, also when err is set.
-func diffSides(src *sourceFlags, revs stringList) (setups [2]setup, trees []*revisionTree, err error) {
+func diffSides(ctx context.Context, src *sourceFlags, revs stringList) (setups [2]setup, trees []*revisionTree, err error) {
 	switch len(revs) {
 	case 0:
 	case 2:
-		return revisionSides(src, revs)
+		return revisionSides(ctx, src, revs)
 	default:
 		return setups, nil, fmt.Errorf("--git-rev is given %d times: give it twice, the revision of each side (--git-rev origin/main --git-rev HEAD)", len(revs))
 	}
@@ -136,6 +152,17 @@ func diffSides(src *sourceFlags, revs stringList) (setups [2]setup, trees []*rev
 		}
 	}
 	return setups, nil, nil
+}
+
+// afterRevisionsRead is called once the sides are read (a test interrupts the diff there).
+var afterRevisionsRead = func(context.Context) {}
+
+// interrupted is the error of a diff a signal cancelled, nil while it runs.
+func interrupted(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	return errors.New("interrupted: nothing compared, the temporary trees removed")
 }
 
 // compareNodes lists the keys that differ: the left side's order, then keys only the right has.

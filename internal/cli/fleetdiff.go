@@ -5,6 +5,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -350,16 +351,15 @@ func fleetSource(src *sourceFlags) (fleet.Source, error) {
 }
 
 // runFleetDiff diffs every node of source between the two sides and renders it.
-func runFleetDiff(env Env, sides [2]setup, source fleet.Source, req hiera.NodeRequest, format string, reveal bool) int {
+func runFleetDiff(ctx context.Context, env Env, sides [2]setup, source fleet.Source, req hiera.NodeRequest, format string, reveal bool) int {
 	fail := env.failer("Error: ", exitFailure)
-	ctx := context.Background()
 	nodes, err := fleet.Collect(ctx, source)
 	if err != nil {
-		return fail(err)
+		return fail(cmp.Or(interrupted(ctx), err))
 	}
 	d, err := diffFleet(ctx, sides, nodes, req, reveal)
 	if err != nil {
-		return fail(err)
+		return fail(cmp.Or(interrupted(ctx), err))
 	}
 	switch format {
 	case "json":

@@ -7,9 +7,11 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +26,7 @@ type revisionTree struct {
 	tmp  string // the temporary directory, removed after
 	dir  string // the tree in it: a directory named as the repository's, so that a repository
 	// that is an environment keeps the environment's name
+	dirs map[string]bool // the directories of the tree written so far, relative to dir
 }
 
 // gitRepository is the top directory of the git repository that path lies in (path need not
@@ -92,17 +95,17 @@ func resolveRevision(repo, rev string) (string, error) {
 
 // readRevision writes the tree of commit (named rev by the user) of repo into a new temporary
 // directory. The caller removes it (remove).
-func readRevision(repo, rev, commit string) (*revisionTree, error) {
+func readRevision(ctx context.Context, repo, rev, commit string) (*revisionTree, error) {
 	tmp, err := os.MkdirTemp("", "hieraform-rev-")
 	if err != nil {
 		return nil, err
 	}
-	t := &revisionTree{rev: rev, repo: repo, tmp: tmp, dir: filepath.Join(tmp, filepath.Base(repo))}
+	t := &revisionTree{rev: rev, repo: repo, tmp: tmp, dir: filepath.Join(tmp, filepath.Base(repo)), dirs: map[string]bool{}}
 	if err := os.Mkdir(t.dir, 0o700); err != nil {
 		t.remove()
 		return nil, err
 	}
-	if err := t.write(commit); err != nil {
+	if err := t.write(ctx, commit); err != nil {
 		t.remove()
 		return nil, fmt.Errorf("--git-rev %s: reading the tree of %s: %w", rev, repo, err)
 	}
@@ -119,7 +122,7 @@ type treeEntry struct {
 // write writes every file of commit's tree: the list from git ls-tree, the contents streamed by
 // one git cat-file --batch. Submodules (commits in the tree) are left out, as git archive
 // leaves them.
-func (t *revisionTree) write(commit string) error {
+func (t *revisionTree) write(ctx context.Context, commit string) error {
 	list, err := git(t.repo, "ls-tree", "-r", "-z", "--full-tree", commit)
 	if err != nil {
 		return err
@@ -144,7 +147,7 @@ func (t *revisionTree) write(commit string) error {
 		entries = append(entries, treeEntry{mode: fields[0], object: fields[2], path: filepath.FromSlash(path)})
 		objects.WriteString(fields[2] + "\n")
 	}
-	cmd := exec.Command("git", "cat-file", "--batch")
+	cmd := exec.CommandContext(ctx, "git", "cat-file", "--batch") // killed on an interrupt
 	cmd.Dir = t.repo
 	cmd.Stdin = &objects
 	var stderr bytes.Buffer
@@ -191,26 +194,39 @@ func (t *revisionTree) writeObjects(r *bufio.Reader, entries []treeEntry) error 
 	return nil
 }
 
+// maxLinkTarget is the longest target a link may have (Linux's PATH_MAX).
+const maxLinkTarget = 4096
+
 // writeFile writes one entry: a file with its executable bit, or a symbolic link (as committed:
 // the engine does not follow a link out of a datadir).
 func (t *revisionTree) writeFile(e treeEntry, content io.Reader, size int64) error {
 	path := filepath.Join(t.dir, e.path)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := t.makeParents(e.path); err != nil {
 		return err
 	}
 	if e.mode == "120000" {
+		if size > maxLinkTarget {
+			return fmt.Errorf("the tree's link %s is %d bytes long, longer than a link may be", filepath.ToSlash(e.path), size)
+		}
 		target, err := io.ReadAll(content)
 		if err != nil {
 			return err
 		}
-		return os.Symlink(string(target), path)
+		err = os.Symlink(string(target), path) // fails on anything already there, a link included
+		if errors.Is(err, fs.ErrExist) {
+			return twiceInTree(e.path)
+		}
+		return err
 	}
 	perm := os.FileMode(0o600)
 	if e.mode == "100755" {
 		perm = 0o700
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm) // O_EXCL: never through a link of the tree
 	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return twiceInTree(e.path)
+		}
 		return err
 	}
 	n, err := io.Copy(f, content)
@@ -221,6 +237,33 @@ func (t *revisionTree) writeFile(e treeEntry, content io.Reader, size int64) err
 		err = fmt.Errorf("git cat-file: %s cut short", e.path)
 	}
 	return err
+}
+
+// makeParents makes the directories rel lies in, each one a directory this tree made itself: a
+// commit may hold a link and a directory of the same name (git fsck flags it, a clone accepts it),
+// and a file written below the link would land wherever it points.
+func (t *revisionTree) makeParents(rel string) error {
+	parent := filepath.Dir(rel)
+	if parent == "." || t.dirs[parent] {
+		return nil
+	}
+	if err := t.makeParents(parent); err != nil {
+		return err
+	}
+	if err := os.Mkdir(filepath.Join(t.dir, parent), 0o700); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return twiceInTree(parent)
+		}
+		return err
+	}
+	t.dirs[parent] = true
+	return nil
+}
+
+// twiceInTree is the error of a tree naming path twice: as a directory and as a file or link.
+func twiceInTree(path string) error {
+	return fmt.Errorf("the tree holds %s twice, as a directory and as a file or link (git fsck reports it): "+
+		"nothing is written through it; fix the commit", filepath.ToSlash(path))
 }
 
 // git runs git in dir and returns its standard output; an error carries what git said.
@@ -246,7 +289,7 @@ func git(dir string, args ...string) ([]byte, error) {
 // revisionSides are the sides of `--git-rev A --git-rev B`: the data paths given (each once, or
 // their defaults) mapped into the tree of each revision of the repository they lie in. The facts
 // are read where they are. The trees are the caller's to remove, also when err is set.
-func revisionSides(src *sourceFlags, revs []string) (sides [2]setup, trees []*revisionTree, err error) {
+func revisionSides(ctx context.Context, src *sourceFlags, revs []string) (sides [2]setup, trees []*revisionTree, err error) {
 	for _, f := range []struct {
 		name string
 		list stringList
@@ -277,7 +320,7 @@ func revisionSides(src *sourceFlags, revs []string) (sides [2]setup, trees []*re
 		}
 	}
 	for i := range sides {
-		tree, err := readRevision(repo, revs[i], commits[i])
+		tree, err := readRevision(ctx, repo, revs[i], commits[i])
 		if err != nil {
 			return sides, trees, err
 		}

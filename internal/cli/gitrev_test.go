@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -151,7 +154,7 @@ func TestReadRevision(t *testing.T) {
 	must(t, os.Remove(filepath.Join(repo, "a", "b", "c.yaml")))
 	commit, err := resolveRevision(realPath(t, repo), "HEAD")
 	must(t, err)
-	tree, err := readRevision(realPath(t, repo), "HEAD", commit)
+	tree, err := readRevision(context.Background(), realPath(t, repo), "HEAD", commit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,5 +173,87 @@ func TestReadRevision(t *testing.T) {
 	}
 	if got := tree.shown(filepath.Join(tree.dir, "a", "b", "c.yaml") + ": line 1"); got != "HEAD:a/b/c.yaml: line 1" {
 		t.Errorf("shown: %q", got)
+	}
+}
+
+// A commit whose tree holds a link and a directory of the same name (git fsck flags it, a clone
+// accepts it): the directory's files would be written wherever the link points (an executable git
+// hook of another repository). Nothing is written outside the temporary tree, both orders.
+func TestReadRevisionLinkAndDirectoryOfOneName(t *testing.T) {
+	repo := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(repo, "common.yaml"), []byte("x: 1\n"), 0o644))
+	gitRepo(t, repo)
+	hash := func(content string) string {
+		cmd := exec.Command("git", "hash-object", "-w", "--stdin")
+		cmd.Dir = repo
+		cmd.Stdin = strings.NewReader(content)
+		out, err := cmd.Output()
+		must(t, err)
+		return strings.TrimSpace(string(out))
+	}
+	mktree := func(lines ...string) string {
+		cmd := exec.Command("git", "mktree")
+		cmd.Dir = repo
+		cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
+		out, err := cmd.Output()
+		must(t, err)
+		return strings.TrimSpace(string(out))
+	}
+	hooks := mktree("100755 blob " + hash("#!/bin/sh\necho owned\n") + "\tpost-checkout")
+	for _, linkFirst := range []bool{true, false} {
+		t.Run(fmt.Sprintf("link first %v", linkFirst), func(t *testing.T) {
+			victim := t.TempDir()
+			lines := []string{"120000 blob " + hash(victim) + "\thooks", "040000 tree " + hooks + "\thooks"}
+			if !linkFirst {
+				lines[0], lines[1] = lines[1], lines[0]
+			}
+			tree := mktree(lines...)
+			commit := strings.TrimSpace(runGit(t, repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit-tree", "-m", "crafted", tree))
+			rt, err := readRevision(context.Background(), realPath(t, repo), "crafted", commit)
+			if err == nil {
+				rt.remove()
+			}
+			if err == nil || !strings.Contains(err.Error(), "the tree holds hooks twice, as a directory and as a file or link") {
+				t.Errorf("err = %v, want the tree refused", err)
+			}
+			if written, _ := os.ReadDir(victim); len(written) > 0 {
+				t.Errorf("written through the link into %s: %v", victim, written[0].Name())
+			}
+		})
+	}
+}
+
+// An interrupt or a kill while a diff of revisions runs removes the revisions' temporary trees, as
+// any other end does. The diff runs in a child process of this test, which the signal would kill.
+func TestDiffGitRevisionsSignalRemovesTrees(t *testing.T) {
+	if sig := os.Getenv("HIERAFORM_TEST_DIFF_SIGNAL"); sig != "" {
+		repo := siteDir(t)
+		gitRepo(t, repo)
+		afterRevisionsRead = func(ctx context.Context) {
+			self, err := os.FindProcess(os.Getpid())
+			must(t, err)
+			must(t, self.Signal(map[string]syscall.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM, "HUP": syscall.SIGHUP}[sig]))
+			<-ctx.Done() // the signal arrives
+		}
+		rc, _, errOut := run(t, "diff", "--git-rev", "HEAD", "--git-rev", "HEAD", "--config", filepath.Join(repo, "hiera.yaml"),
+			"--facts", filepath.Join(repo, "web01.json"))
+		if rc != 2 || !strings.Contains(errOut, "interrupted: nothing compared, the temporary trees removed") {
+			t.Errorf("exit %d, %q; want 2, interrupted", rc, errOut)
+		}
+		return
+	}
+	for _, sig := range []string{"INT", "TERM", "HUP"} {
+		t.Run(sig, func(t *testing.T) {
+			tmp := t.TempDir()
+			child := exec.Command(os.Args[0], "-test.run=^TestDiffGitRevisionsSignalRemovesTrees$")
+			child.Env = append(os.Environ(), "HIERAFORM_TEST_DIFF_SIGNAL="+sig, "TMPDIR="+tmp)
+			out, err := child.CombinedOutput()
+			if err != nil {
+				t.Errorf("the diff on SIG%s: %v\n%s", sig, err, out)
+			}
+			if left, _ := filepath.Glob(filepath.Join(tmp, "hieraform-rev-*")); len(left) > 0 {
+				t.Errorf("temporary trees left behind: %v", left)
+			}
+		})
 	}
 }
