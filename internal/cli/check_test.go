@@ -106,7 +106,7 @@ func TestCheckErrors(t *testing.T) {
 		{"a key that does not parse", []string{"--types", typesFile("port: Integer\na.b..c: Integer\n")}, `, line 2: key a.b..c: Syntax error in key: 'a.b..c'`},
 		{"a second document", []string{"--types", typesFile("a: Integer\n---\nb: String\n")}, `, line 2: a second YAML document`},
 		{"a second document that is not YAML", []string{"--types", typesFile("a: Integer\n---\nb: [\n")}, `types file `},
-		{"--node", []string{"--node", "web01"}, "flag provided but not defined: -node"},
+		{"--node", []string{"--node", "web01"}, "flag provided but not defined: --node"},
 		{"an argument", []string{"port"}, "check takes no arguments"},
 		{"missing facts", []string{"--facts", filepath.Join(dir, "nope")}, "nope"},
 	} {
