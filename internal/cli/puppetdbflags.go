@@ -31,7 +31,7 @@ func (p *puppetdbFlags) register(fs *flag.FlagSet, env Env) {
 	fs.StringVar(&p.cacert, "puppetdb-cacert", "", "the Puppet CA certificate `file` PuppetDB's certificate is checked against (default: PUPPETDB_CACERT)")
 	fs.StringVar(&p.cert, "puppetdb-cert", "", "the client certificate `file` PuppetDB admits (default: PUPPETDB_CERT)")
 	fs.StringVar(&p.key, "puppetdb-key", "", "the client certificate's key `file` (default: PUPPETDB_KEY; a PE token: PUPPETDB_TOKEN)")
-	fs.DurationVar(&p.timeout, "puppetdb-timeout", puppetdb.DefaultTimeout, "how long to wait for PuppetDB to answer")
+	fs.DurationVar(&p.timeout, "puppetdb-timeout", puppetdb.DefaultTimeout, "how long to wait for PuppetDB to answer (a whole query: 20 times it)")
 }
 
 // given says whether the flags name a PuppetDB.

@@ -69,7 +69,7 @@ var puppetdbText = map[string]string{
 	"cert": "Path to the client certificate PuppetDB admits (its `certificate-allowlist`), e.g. an agent's " +
 		"`/etc/puppetlabs/puppet/ssl/certs/<certname>.pem`.",
 	"key":     "Path to the client certificate's private key (`/etc/puppetlabs/puppet/ssl/private_keys/<certname>.pem`).",
-	"timeout": "How long to wait for PuppetDB to connect and to answer, and at most between two parts of a long answer: a duration such as `\"30s\"` or `\"2m\"`. Defaults to `\"30s\"`.",
+	"timeout": "How long to wait for PuppetDB to connect and to answer, and at most between two parts of a long answer: a duration such as `\"30s\"` or `\"2m\"`. Defaults to `\"30s\"`. A whole query, its answer streamed, must end within 20 times it (10 minutes by default).",
 }
 
 // puppetdbEnv names the environment variable of each provider block attribute that has one.

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -30,6 +31,9 @@ type Config struct {
 	// Timeout bounds the wait for PuppetDB: connecting, the answer's start, and each pause while
 	// it streams. 0 means DefaultTimeout.
 	Timeout time.Duration
+	// QueryTimeout bounds a whole query, retries and the answer's streaming included. 0 means
+	// WholeQueryTimeouts times Timeout.
+	QueryTimeout time.Duration
 	// Attempts is how many times a request that cannot connect is made. 0 means DefaultAttempts.
 	Attempts int
 }
@@ -39,6 +43,10 @@ const (
 	DefaultAttempts = 3
 	// retryPause is the wait before the second attempt; it doubles after each.
 	retryPause = 500 * time.Millisecond
+	// WholeQueryTimeouts times the timeout bounds a whole query by default, so that a server trickling its
+	// answer a byte at a time, never pausing for the timeout, cannot hold a plan for ever (10
+	// minutes at the default timeout: a fleet of 50,000 nodes streams in well under that).
+	WholeQueryTimeouts = 20
 )
 
 // Error is a failure to query PuppetDB at URL.
@@ -56,6 +64,7 @@ type Client struct {
 	base     string // the URL without a trailing slash and without user information
 	token    string
 	timeout  time.Duration
+	whole    time.Duration // the whole query's bound
 	attempts int
 	http     *http.Client
 }
@@ -77,6 +86,9 @@ func New(cfg Config) (*Client, error) {
 	if c.timeout <= 0 {
 		c.timeout = DefaultTimeout
 	}
+	if c.whole = cfg.QueryTimeout; c.whole <= 0 {
+		c.whole = WholeQueryTimeouts * c.timeout
+	}
 	if c.attempts <= 0 {
 		c.attempts = DefaultAttempts
 	}
@@ -85,7 +97,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, &Error{URL: c.base, Msg: err.Error()}
 	}
 	dialer := &net.Dialer{Timeout: c.timeout, KeepAlive: 30 * time.Second}
-	c.http = &http.Client{Transport: &http.Transport{
+	c.http = &http.Client{CheckRedirect: refuseRedirect, Transport: &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           dialer.DialContext,
 		TLSClientConfig:       tlsConfig,
@@ -125,6 +137,27 @@ func redact(raw string) string {
 		return printable(raw[at+1:])
 	}
 	return printable(raw)
+}
+
+// credentialHeader is a header that carries a credential, as an error page echoing the request
+// shows it ("X-Authentication: ...", "Authorization: Bearer ...", "cookie": "..."), with its value.
+var credentialHeader = regexp.MustCompile(`(?i)((?:x-authentication|authorization|cookie|x-[a-z-]*token|x-api-key)["']?[ \t]*[:=][ \t]*["']?)[^"'\r\n]+`)
+
+// redactToken takes the token, and the value of every header that carries a credential, out of
+// an error's text: PuppetDB, or a proxy before it, may answer with a page that echoes the request.
+func (c *Client) redactToken(err error) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	msg := credentialHeader.ReplaceAllString(e.Msg, "${1}[redacted]")
+	if c.token != "" {
+		msg = strings.ReplaceAll(msg, c.token, "[redacted]")
+	}
+	if msg == e.Msg {
+		return err
+	}
+	return &Error{URL: e.URL, Msg: msg} // the cause goes: its text is the part redacted
 }
 
 // tlsSettings reads the CA, client certificate and key. Errors name the file or attribute, never
@@ -223,15 +256,18 @@ func (c *Client) post(ctx context.Context, path string, body []byte) (io.ReadClo
 				return resp.Body, nil
 			}
 			defer func() { _ = resp.Body.Close() }()
+			if isRedirect(resp.StatusCode) {
+				return nil, redirectError(endpoint, resp)
+			}
 			return nil, statusError(endpoint, resp)
 		}
 		if attempt >= c.attempts || !connectionError(err) || ctx.Err() != nil {
-			return nil, requestError(endpoint, err, attempt, c.timeout)
+			return nil, c.requestError(endpoint, causeOf(ctx, err), attempt)
 		}
 		select {
 		case <-time.After(pause):
 		case <-ctx.Done():
-			return nil, requestError(endpoint, ctx.Err(), attempt, c.timeout)
+			return nil, c.requestError(endpoint, causeOf(ctx, ctx.Err()), attempt)
 		}
 		pause *= 2
 	}
@@ -260,6 +296,34 @@ func (c *Client) postOnce(ctx context.Context, endpoint string, body []byte) (*h
 	return resp, nil
 }
 
+// errWholeQuery is the cause of a query cancelled at WholeQueryTimeouts times the timeout.
+var errWholeQuery = errors.New("the whole query took too long")
+
+func wholeQueryMessage(whole time.Duration) string {
+	return fmt.Sprintf("the whole query took longer than %s (a server sending its answer that slowly is not answering)", whole)
+}
+
+// refuseRedirect stops Go's client from following a redirect: PuppetDB's query API never
+// redirects, and the client would resend the X-Authentication token to wherever the answer points
+// (Go strips only the standard authorization headers), https to http included. post refuses the
+// redirect it gets back instead.
+func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// isRedirect reports a status Go's client would follow (it also gives back 300 and 304 as they
+// are: every 3xx is an answer PuppetDB's query API never gives).
+func isRedirect(status int) bool { return status >= 300 && status < 400 }
+
+// redirectError refuses a redirect, naming its status and the host it points to (never the path
+// or query, which may hold a token, nor the token sent).
+func redirectError(endpoint string, resp *http.Response) error {
+	target := "no Location"
+	if loc, err := resp.Location(); err == nil {
+		target = loc.Scheme + "://" + loc.Host
+	}
+	return &Error{URL: endpoint, Msg: fmt.Sprintf("HTTP %s redirects to %s: refused, PuppetDB's query API does not redirect "+
+		"and the token or client certificate is only for this URL (give the URL PuppetDB itself answers at)", resp.Status, printable(target))}
+}
+
 // connectionError is an error before any answer that another attempt may not meet: the
 // connection refused, reset or closed before the answer. Timeouts and TLS failures are final.
 func connectionError(err error) bool {
@@ -274,15 +338,25 @@ func connectionError(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
+// causeOf is err, or errWholeQuery when that is why ctx ended.
+func causeOf(ctx context.Context, err error) error {
+	if errors.Is(context.Cause(ctx), errWholeQuery) {
+		return errors.Join(errWholeQuery, err)
+	}
+	return err
+}
+
 // requestError words a request that got no answer.
-func requestError(endpoint string, err error, attempts int, timeout time.Duration) error {
+func (c *Client) requestError(endpoint string, err error, attempts int) error {
 	var netErr net.Error
 	var msg string
 	switch {
+	case errors.Is(err, errWholeQuery):
+		msg = wholeQueryMessage(c.whole)
 	case errors.Is(err, context.Canceled):
 		msg = "the query was cancelled"
 	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()):
-		msg = fmt.Sprintf("no answer within the timeout of %s", timeout)
+		msg = fmt.Sprintf("no answer within the timeout of %s", c.timeout)
 	default:
 		msg = describeTransportError(err)
 	}

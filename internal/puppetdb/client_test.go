@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -515,5 +516,105 @@ func TestFleetNodes(t *testing.T) {
 	want := fmt.Sprintf(`two nodes are named "a.example.com": %s and PuppetDB %s node "a.example.com"`, filepath.Join(dir, "a.json"), srv.URL)
 	if err == nil || err.Error() != want {
 		t.Errorf("%v\nwant %s", err, want)
+	}
+}
+
+// PuppetDB's query API never redirects: a redirect (from a proxy or an SSO front) is refused with
+// its status and target host, and the token never reaches the other host, over https or plain http.
+func TestNodesRefusesRedirect(t *testing.T) {
+	t.Parallel()
+	var tokensElsewhere, requestsElsewhere atomic.Int32
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requestsElsewhere.Add(1)
+		if r.Header.Get("X-Authentication") != "" {
+			tokensElsewhere.Add(1)
+		}
+		_, _ = io.WriteString(w, `[{"certname":"stolen","facts":{}}]`)
+	}))
+	defer elsewhere.Close()
+	for _, status := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		for _, newServer := range []func(http.Handler) *httptest.Server{httptest.NewServer, httptest.NewTLSServer} {
+			srv := newServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, elsewhere.URL+r.URL.Path+"?token="+secretToken, status)
+			}))
+			cfg := Config{URL: srv.URL, Token: secretToken}
+			if srv.TLS != nil {
+				cfg.CACertPEM = string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}))
+			}
+			nodes, err := collect(newClient(t, cfg), "")
+			want := fmt.Sprintf("PuppetDB %s/pdb/query/v4: HTTP %d %s redirects to %s: refused, PuppetDB's query API does not redirect",
+				srv.URL, status, http.StatusText(status), elsewhere.URL)
+			if err == nil || !strings.HasPrefix(err.Error(), want) || len(nodes) != 0 {
+				t.Errorf("%d from %s: %d nodes, %v\nwant it to start %q", status, srv.URL, len(nodes), err, want)
+			}
+			if err != nil && strings.Contains(err.Error(), secretToken) {
+				t.Errorf("the token is in the error: %v", err)
+			}
+			srv.Close()
+		}
+	}
+	if requestsElsewhere.Load() != 0 || tokensElsewhere.Load() != 0 {
+		t.Errorf("the other host got %d requests, %d with the token", requestsElsewhere.Load(), tokensElsewhere.Load())
+	}
+}
+
+// A server that trickles its answer, never pausing for the timeout, is cut off at
+// WholeQueryTimeouts times the timeout, long before it has sent everything.
+func TestNodesWholeQueryTimeout(t *testing.T) {
+	t.Parallel()
+	const pieces = 400 // at 20 ms each, 8 s: sixteen times the whole query's 0.5 s
+	var sent atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		answer := `[{"certname":"a","facts":{"pad":"` + strings.Repeat("x", pieces) + `"}}]`
+		f, _ := w.(http.Flusher)
+		for i := range answer {
+			if _, err := io.WriteString(w, answer[i:i+1]); err != nil {
+				return
+			}
+			f.Flush()
+			sent.Add(1)
+			select {
+			case <-time.After(20 * time.Millisecond):
+			case <-r.Context().Done():
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	c := newClient(t, Config{URL: srv.URL, Timeout: 5 * time.Second, QueryTimeout: 500 * time.Millisecond})
+	_, err := collect(c, "")
+	want := "PuppetDB " + srv.URL + "/pdb/query/v4: the whole query took longer than 500ms (a server sending its answer that slowly is not answering)"
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "after 0 nodes") {
+		t.Errorf("%v\nwant it to start %q", err, want)
+	}
+	if n := sent.Load(); n >= pieces {
+		t.Errorf("the server sent %d of its %d bytes before the query ended", n, pieces)
+	}
+}
+
+// An error page echoing the request's headers does not put the token, or any credential header's
+// value, into the error.
+func TestNodesErrorRedactsToken(t *testing.T) {
+	t.Parallel()
+	echo := func(status int) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(status)
+			_, _ = fmt.Fprintf(w, "<html>request headers:\nX-Authentication: %s\nAuthorization: Bearer other-secret\n{\"cookie\": \"session=third-secret\"}\ntoken again: %s</html>",
+				r.Header.Get("X-Authentication"), r.Header.Get("X-Authentication"))
+		}
+	}
+	for _, status := range []int{http.StatusBadGateway, http.StatusOK} {
+		srv := httptest.NewServer(echo(status))
+		_, err := collect(newClient(t, Config{URL: srv.URL, Token: secretToken}), "")
+		srv.Close()
+		if err == nil || !strings.Contains(err.Error(), "X-Authentication: [redacted]") || !strings.Contains(err.Error(), "token again: [redacted]") {
+			t.Errorf("%d: %v", status, err)
+			continue
+		}
+		for _, secret := range []string{secretToken, "other-secret", "third-secret"} {
+			if strings.Contains(err.Error(), secret) {
+				t.Errorf("%d: %q is in the error: %v", status, secret, err)
+			}
+		}
 	}
 }

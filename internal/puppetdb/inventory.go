@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
@@ -38,24 +37,31 @@ func (c *Client) Nodes(ctx context.Context, query string, each func(*Node) error
 	if err != nil {
 		return 0, &Error{URL: c.base + path, Msg: err.Error()}
 	}
+	ctx, cancel := context.WithTimeoutCause(ctx, c.whole, errWholeQuery)
+	defer cancel()
+	n, err := c.query(ctx, path, body, each)
+	var fromEach eachError
+	if errors.As(err, &fromEach) {
+		return n, fromEach.err
+	}
+	return n, c.redactToken(err)
+}
+
+// query posts body and decodes the answer's nodes.
+func (c *Client) query(ctx context.Context, path string, body []byte, each func(*Node) error) (int, error) {
 	answer, err := c.post(ctx, path, body)
 	if err != nil {
 		return 0, err
 	}
 	defer func() { _ = answer.Close() }()
 	n, err := decodeNodes(answer, each)
+	var pdbErr *Error
 	var fromEach eachError
-	if errors.As(err, &fromEach) {
-		return n, fromEach.err
+	if err == nil || errors.As(err, &pdbErr) || errors.As(err, &fromEach) {
+		return n, err
 	}
-	if err != nil {
-		var pdbErr *Error
-		if errors.As(err, &pdbErr) {
-			return n, err
-		}
-		return n, &Error{URL: c.base + path, Msg: streamMessage(err, n, c.timeout), Err: err}
-	}
-	return n, nil
+	err = causeOf(ctx, err)
+	return n, &Error{URL: c.base + path, Msg: c.streamMessage(err, n), Err: err}
 }
 
 // Node reads the node named certname; PuppetDB holding no active node of that name is an error.
@@ -196,10 +202,12 @@ func hashOf(raw json.RawMessage) (*model.Hash, error) {
 }
 
 // streamMessage words an answer that broke off or went wrong while it streamed.
-func streamMessage(err error, nodes int, timeout time.Duration) string {
+func (c *Client) streamMessage(err error, nodes int) string {
 	switch {
+	case errors.Is(err, errWholeQuery):
+		return wholeQueryMessage(c.whole) + fmt.Sprintf(" after %d nodes", nodes)
 	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("the answer stopped for longer than the timeout of %s after %d nodes", timeout, nodes)
+		return fmt.Sprintf("the answer stopped for longer than the timeout of %s after %d nodes", c.timeout, nodes)
 	case errors.Is(err, context.Canceled):
 		return "the query was cancelled"
 	}
