@@ -8,8 +8,9 @@ package cli
 // whose values are the same in every file on both sides has the same answer on both, except a key
 // that interpolates (it may read a changed key) and a dotted root key naming a changed key's
 // subkey ("a.b" is looked up by digging into "a"). Anything else that differs (a hiera.yaml, a
-// file that is not data or does not parse, a symbolic link to a directory) makes the diff compare
-// every key of every node instead.
+// file that is not data or does not parse, a symbolic link to a directory or out of the tree, a
+// file the engine would not read: a pipe, a device, one past its bound) makes the diff compare
+// every key of every node instead, where the engine's own refusals apply.
 
 import (
 	"bytes"
@@ -23,10 +24,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
 	"github.com/hieraform/terraform-provider-hiera/internal/facts"
 	"github.com/hieraform/terraform-provider-hiera/internal/fleet"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/glob"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
@@ -142,10 +145,16 @@ func dataWithinRoots(ctx context.Context, engines [2]*hiera.Engine, sides [2]set
 }
 
 // listFiles puts every file under root in files, keyed by role and path relative to root. .git is
-// not entered; a symbolic link to a directory (the engine may read through it) is an errEveryKey.
+// not entered; a symbolic link to a directory (the engine may read through it) or leading out of
+// root (the engine does not follow it out of a datadir; the comparison does not read it: a link to
+// /dev/zero, or to a file whose keys are not the repository's) is an errEveryKey.
 func listFiles(root, role string, files map[string]string) error {
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return nil //nolint:nilerr // the engine reads nothing there, on this side
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return errEveryKey{err.Error()}
 	}
 	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -160,6 +169,10 @@ func listFiles(root, role string, files map[string]string) error {
 		if d.Type()&fs.ModeSymlink != 0 {
 			if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 				return errEveryKey{path + " is a symbolic link to a directory"}
+			}
+			rel, _ := filepath.Rel(root, path)
+			if _, err := glob.Confine(filepath.Join(absRoot, rel), absRoot); err != nil {
+				return errEveryKey{path + " is a symbolic link leading out of " + root}
 			}
 		}
 		if len(files) >= maxComparedFiles {
@@ -198,9 +211,9 @@ func (c *keyCollector) compare(left, right string) error {
 		if path == "" {
 			continue
 		}
-		b, err := os.ReadFile(path)
+		b, err := readCompared(path)
 		if err != nil {
-			return errEveryKey{err.Error()}
+			return err
 		}
 		data[i] = b
 	}
@@ -248,6 +261,16 @@ func (c *keyCollector) compare(left, right string) error {
 	return nil
 }
 
+// readCompared reads a file of a side as the engine reads a data file (boundedfile: a regular
+// file within the engine's bound, never a pipe or device); one it would refuse is an errEveryKey.
+func readCompared(path string) ([]byte, error) {
+	b, err := boundedfile.Read(path, maxDataFileSize)
+	if err != nil {
+		return nil, errEveryKey{err.Error()}
+	}
+	return b, nil
+}
+
 // rootHash reads a data file's text as its root hash (empty when there is no text).
 func rootHash(data []byte, ext string) (*model.Hash, error) {
 	var v any
@@ -280,9 +303,9 @@ func (c *keyCollector) dependents(file string) error {
 	if ignoredExtensions[ext] || ignoredNames[filepath.Base(file)] {
 		return nil
 	}
-	data, err := os.ReadFile(file)
+	data, err := readCompared(file)
 	if err != nil {
-		return errEveryKey{err.Error()}
+		return err
 	}
 	interpolates := bytes.Contains(data, []byte("%{"))
 	if !interpolates && !c.namesDotted(data, ext) {
