@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/atomicfile"
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
 	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
 )
@@ -248,11 +249,11 @@ func checkWritableDir(dir string) error {
 	return os.Remove(f.Name())
 }
 
-// replaceFile writes data to a new file beside path, with path's mode (0644 for a new file), and
-// renames it over path: a reader sees the old file or the new one, never half of one. A symbolic
-// link is followed, so the file it names is replaced (or created) and the link kept.
+// replaceFile writes data to a new file beside path, with path's mode (0644 for a new file) and,
+// run as root, its owner and group, and renames it over path (atomicfile.WriteFile): a reader sees
+// the old file or the new one, never half of one. A symbolic link is followed, so the file it
+// names is replaced (or created) and the link kept, as the gem does.
 func replaceFile(path string, data []byte, exists bool) error {
-	mode := os.FileMode(0o644)
 	if target, err := os.Readlink(path); err == nil && !exists { // a link to no file: create the file it names
 		if !filepath.IsAbs(target) {
 			target = filepath.Join(filepath.Dir(path), target)
@@ -268,32 +269,6 @@ func replaceFile(path string, data []byte, exists bool) error {
 		if err := checkWritable(path); err != nil {
 			return err
 		}
-		fi, err := os.Stat(path)
-		if err != nil {
-			return err
-		}
-		mode = fi.Mode().Perm()
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("cannot write in %s: %w", filepath.Dir(path), err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(mode)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
-		return fmt.Errorf("cannot write %s: %w; the file is unchanged", path, err)
-	}
-	return nil
+	return atomicfile.WriteFile(path, data, 0o644)
 }
