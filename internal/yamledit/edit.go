@@ -1,0 +1,194 @@
+package yamledit
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+)
+
+// entryEnd returns where entry i's own text ends: after the last line its value needs. The comment
+// and blank lines between that and the next key stay when the entry is replaced or removed (they
+// may be about the next key). A comment-like or blank line inside a literal block is the value's:
+// the end is the first line end from which the entry alone reads as the same value.
+func (f *File) entryEnd(i int) int {
+	e := &f.entries[i]
+	if e.end > 0 {
+		return e.end
+	}
+	ends := lineEnds(f.src, e.start, e.limit)
+	first := 0 // the end of the last line that is neither blank nor only a comment
+	for j, end := range ends {
+		lineStart := e.start
+		if j > 0 {
+			lineStart = ends[j-1]
+		}
+		if !blankOrComment(f.src[lineStart:end]) {
+			first = j
+		}
+	}
+	want, _ := f.values.Get(e.key)
+	e.end = e.limit
+	for _, end := range ends[first:] {
+		if f.readsAs(i, end, want) {
+			e.end = end
+			break
+		}
+	}
+	return e.end
+}
+
+// readsAs reports whether entry i, cut at end, reads as the value want.
+func (f *File) readsAs(i, end int, want any) bool {
+	e := f.entries[i]
+	text := f.src[e.start:end]
+	if e.outside {
+		text = f.src[:end] // its aliases need the anchors before it
+	}
+	v, _, err := datafile.ParseYAML(text)
+	h, ok := v.(*model.Hash)
+	if err != nil || !ok {
+		return false
+	}
+	got, found := h.Get(e.key)
+	return found && sameValue(got, want)
+}
+
+// lineEnds returns the end of each line (after its line break) from start to limit.
+func lineEnds(src []byte, start, limit int) []int {
+	var ends []int
+	for i := start; i < limit; {
+		j := bytes.IndexByte(src[i:limit], '\n')
+		if j < 0 {
+			ends = append(ends, limit)
+			break
+		}
+		i += j + 1
+		ends = append(ends, i)
+	}
+	return ends
+}
+
+// blankOrComment reports whether a line holds only spaces or a comment.
+func blankOrComment(line []byte) bool {
+	line = bytes.TrimLeft(line, " \t")
+	return len(bytes.TrimRight(line, " \t\r\n")) == 0 || line[0] == '#'
+}
+
+// Set writes the root key key with the value v: in place of its entry when the file has it (the
+// comment lines before it kept), else appended at the end (before a "..." line), in the file's
+// line breaks, with a final line break added to the file when it had none. The result is read
+// back: every other root key must read as before and key as v, else nothing changes.
+func (f *File) Set(key string, v any, opts Options) error {
+	if err := f.Editable(key); err != nil {
+		return err
+	}
+	want := v
+	if !opts.Interpolate {
+		want = escapeValue(v)
+	}
+	var lastErr error
+	for _, blocks := range []bool{true, false} {
+		text, err := encodeEntry(key, want, f.nl, blocks)
+		if err != nil {
+			return err
+		}
+		if !readsBack(text, key, want) {
+			lastErr = fmt.Errorf("internal error: the value of key %q does not read back as written", key)
+			continue
+		}
+		text = indentLines(text, f.indent)
+		var out []byte
+		if i, ok := f.index[key]; ok {
+			e := f.entries[i]
+			out = slices.Concat(f.src[:e.start], text, f.src[f.entryEnd(i):])
+		} else {
+			at := f.docEnd
+			sep := []byte{}
+			if at > 0 && f.src[at-1] != '\n' {
+				sep = []byte(f.nl)
+			}
+			out = slices.Concat(f.src[:at], sep, text, f.src[at:])
+		}
+		g, err := f.edited(out, key, normalize(want), false)
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		*f = *g
+		return nil
+	}
+	return lastErr
+}
+
+// Delete removes the root key key's entry (the comment lines before it stay). It returns false
+// when the file has no such key, or when it cannot be removed safely (Editable says why).
+func (f *File) Delete(key string) bool {
+	i, ok := f.index[key]
+	if !ok || f.Editable(key) != nil {
+		return false
+	}
+	e := f.entries[i]
+	// Removing the comments after the entry too is the fallback for when they would become part
+	// of the value before it (a literal block that a more indented comment then continues).
+	for _, end := range []int{f.entryEnd(i), e.limit} {
+		g, err := f.edited(slices.Concat(f.src[:e.start], f.src[end:]), key, nil, true)
+		if err == nil {
+			*f = *g
+			return true
+		}
+	}
+	return false
+}
+
+// edited parses the edited text out and checks it: key reads as want (or is gone, deleting), every
+// other root key as before.
+func (f *File) edited(out []byte, key string, want any, deleting bool) (*File, error) {
+	g, err := Parse(f.name, out)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: the edit of key %q would make the file unreadable: %w", key, err)
+	}
+	if _, set := g.index[key]; set == deleting {
+		return nil, fmt.Errorf("internal error: the edit of key %q went wrong", key)
+	}
+	if !deleting {
+		got, _ := g.values.Get(key)
+		if !sameValue(got, want) {
+			return nil, f.errorf(g.entries[g.index[key]].line, "the key %q cannot be written here without its value taking in the lines after it", key)
+		}
+	}
+	if f.values != nil {
+		var changed error
+		f.values.Each(func(k, old any) bool {
+			if k == key {
+				return true
+			}
+			if now, ok := g.values.Get(k); !ok || !sameValue(now, old) {
+				changed = fmt.Errorf("internal error: the edit of key %q would change key %v", key, k)
+			}
+			return changed == nil
+		})
+		if changed != nil {
+			return nil, changed
+		}
+	}
+	return g, nil
+}
+
+// indentLines indents each line of an entry that has text by ind spaces (the root keys' column).
+func indentLines(text []byte, ind int) []byte {
+	if ind == 0 {
+		return text
+	}
+	pad := bytes.Repeat([]byte(" "), ind)
+	var out []byte
+	for _, line := range bytes.SplitAfter(text, []byte("\n")) {
+		if len(bytes.TrimRight(line, "\r\n")) > 0 {
+			out = append(out, pad...)
+		}
+		out = append(out, line...)
+	}
+	return out
+}

@@ -1,0 +1,347 @@
+package yamledit
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+	"gopkg.in/yaml.v3"
+)
+
+// File is a YAML data file being edited: its text, and where each root key's entry starts and
+// ends in it. Every edit keeps the bytes outside the entry it changes.
+type File struct {
+	name    string
+	src     []byte
+	nl      string // the file's line break: "\r\n" when its first one is, else "\n"
+	bom     int    // length of a byte order mark at the start
+	indent  int    // column of the root keys
+	entries []entry
+	index   map[string]int // string root key -> its entry
+	docEnd  int            // where a new entry goes: the start of a "..." line, else the end
+	values  *model.Hash    // the root keys' values as the engine reads the file
+}
+
+// entry is one root key's entry: its key line, its value's lines, and the comment and blank lines
+// after them up to the next key (limit), which are not the entry's own (end).
+type entry struct {
+	key      any // as the engine reads it
+	line     int // 1-based, of the key
+	start    int // the start of the key's line (after a byte order mark)
+	limit    int // the start of the next entry's key line, or docEnd
+	end      int // the end of the value's last line (with its line break); 0 until found
+	outside  bool
+	usedBy   []int // entries holding aliases of anchors defined in this one
+	anchored bool  // holds an anchor some other entry's alias names
+}
+
+// Parse reads a data file's text for editing. name is used in errors (with the line). It refuses
+// what cannot be edited safely: a text the engine cannot read, a top that is not a block mapping,
+// a root key given twice, a merge key or an explicit "?" key at the top, several documents, an
+// alias at the top level, a carriage return or Unicode line break that is not part of a "\r\n".
+// An empty file, or one with only comments and "---", is an empty mapping.
+func Parse(name string, src []byte) (*File, error) {
+	f := &File{name: name, src: src, nl: lineBreak(src), index: map[string]int{}}
+	if bytes.HasPrefix(src, []byte("\uFEFF")) {
+		f.bom = 3
+	}
+	if err := f.checkLineBreaks(); err != nil {
+		return nil, err
+	}
+	v, _, err := datafile.ParseYAML(src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	root, err := f.rootNode()
+	if err != nil {
+		return nil, err
+	}
+	starts := lineStarts(src)
+	if root != nil {
+		h, ok := v.(*model.Hash)
+		if !ok || root.Kind != yaml.MappingNode || root.Style&yaml.FlowStyle != 0 {
+			return nil, f.errorf(root.Line, "the top of the file is %s, not a block mapping of keys: it cannot be edited key by key", nodeKind(root))
+		}
+		f.values = h
+		if err := f.readEntries(root, starts); err != nil {
+			return nil, err
+		}
+	}
+	f.findDocEnd(starts)
+	for i := range f.entries {
+		if i+1 < len(f.entries) {
+			f.entries[i].limit = f.entries[i+1].start
+		} else {
+			f.entries[i].limit = f.docEnd
+		}
+	}
+	return f, nil
+}
+
+// errorf is an error about the line of the file.
+func (f *File) errorf(line int, format string, args ...any) error {
+	return fmt.Errorf("%s: line %d: %s", f.name, line, fmt.Sprintf(format, args...))
+}
+
+// lineBreak is the file's line break, from its first one.
+func lineBreak(src []byte) string {
+	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// checkLineBreaks refuses line breaks other than "\n" and "\r\n": YAML reads a lone "\r" and the
+// Unicode line breaks as line breaks too, and the entries are found by lines.
+func (f *File) checkLineBreaks() error {
+	line := 1
+	for i := 0; i < len(f.src); {
+		c := f.src[i]
+		switch {
+		case c == '\n':
+			line++
+		case c == '\r' && (i+1 == len(f.src) || f.src[i+1] != '\n'):
+			return f.errorf(line, "a carriage return that is not part of a line break \"\\r\\n\": the file cannot be edited safely")
+		case c >= 0x80:
+			r, size := utf8.DecodeRune(f.src[i:])
+			if r == 0x85 || r == 0x2028 || r == 0x2029 {
+				return f.errorf(line, "a Unicode line break (%U): the file cannot be edited safely", r)
+			}
+			i += size
+			continue
+		}
+		i++
+	}
+	return nil
+}
+
+// rootNode is the top node of the file's one document, nil when the document is empty.
+func (f *File) rootNode() (*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(f.src))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
+		return nil, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.name, err)
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
+		line := next.Line
+		if err != nil {
+			line = 0
+		}
+		return nil, f.errorf(max(line, 1), "the file holds several YAML documents (Puppet reads only the first): it cannot be edited safely")
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" && root.Value == "" && root.Anchor == "" {
+		return nil, nil // "---" alone
+	}
+	return root, nil
+}
+
+// nodeKind names what a top node is, for errors.
+func nodeKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a flow mapping ({...})"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	return "a single value"
+}
+
+// lineStarts returns the offset where each line starts.
+func lineStarts(src []byte) []int {
+	starts := []int{0}
+	for i, c := range src {
+		if c == '\n' && i+1 < len(src) {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// readEntries finds each root key's entry, and the anchors shared between entries.
+func (f *File) readEntries(root *yaml.Node, starts []int) error {
+	if root.Anchor != "" {
+		return f.errorf(root.Line, "an anchor on the whole mapping (&%s): the file cannot be edited key by key", root.Anchor)
+	}
+	keys := f.values.Keys()
+	n := len(root.Content) / 2
+	if len(keys) != n {
+		return f.duplicateError(root)
+	}
+	f.entries = make([]entry, n)
+	for i := range n {
+		k := root.Content[2*i]
+		if k.Kind != yaml.ScalarNode || k.Value == "<<" && k.Tag == "!!merge" {
+			return f.errorf(k.Line, "a top-level key that is not a plain key (a merge key, a list or hash, an alias): the file cannot be edited key by key")
+		}
+		start := starts[k.Line-1]
+		if k.Line == 1 {
+			start += f.bom
+		}
+		col := k.Column - 1
+		if i == 0 {
+			f.indent = col
+		}
+		if col != f.indent || start+col > len(f.src) || !onlySpaces(f.src[start:start+col]) {
+			return f.errorf(k.Line, "the key %q does not start its line at the top level's indentation (an explicit \"?\" key, or text before it): the file cannot be edited key by key", k.Value)
+		}
+		f.entries[i] = entry{key: keys[i], line: k.Line, start: start}
+		if s, ok := keys[i].(string); ok {
+			f.index[s] = i
+		}
+	}
+	return f.linkAnchors(root)
+}
+
+// duplicateError names a root key given twice.
+func (f *File) duplicateError(root *yaml.Node) error {
+	seen := map[string]int{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i]
+		name := k.Value
+		if len(name) > 1 && name[0] == ':' && k.Style == 0 {
+			name = name[1:] // a symbol key: Puppet makes it a string
+		}
+		if first, dup := seen[name]; dup {
+			return f.errorf(k.Line, "the key %q is given twice (first at line %d): the file cannot be edited until one is removed", name, first)
+		}
+		seen[name] = k.Line
+	}
+	return f.errorf(root.Line, "a key is given twice at the top, or the top mapping merges another: the file cannot be edited key by key")
+}
+
+func onlySpaces(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// linkAnchors records which entries hold aliases of anchors defined in other entries: such an
+// anchor's entry cannot be changed without changing theirs.
+func (f *File) linkAnchors(root *yaml.Node) error {
+	owner := map[*yaml.Node]int{}
+	for i := range f.entries {
+		walk(root.Content[2*i+1], func(n *yaml.Node) {
+			if n.Anchor != "" {
+				owner[n] = i
+			}
+		})
+	}
+	var err error
+	for i := range f.entries {
+		walk(root.Content[2*i+1], func(n *yaml.Node) {
+			if n.Kind != yaml.AliasNode || err != nil {
+				return
+			}
+			o, ok := owner[n.Alias]
+			switch {
+			case !ok:
+				err = f.errorf(n.Line, "an alias (*%s) of an anchor outside the top-level entries: the file cannot be edited key by key", n.Value)
+			case o != i:
+				f.entries[i].outside = true
+				f.entries[o].anchored = true
+				f.entries[o].usedBy = append(f.entries[o].usedBy, i)
+			}
+		})
+	}
+	return err
+}
+
+// walk calls fn on n and every node below it (an alias's target is not entered).
+func walk(n *yaml.Node, fn func(*yaml.Node)) {
+	fn(n)
+	for _, c := range n.Content {
+		walk(c, fn)
+	}
+}
+
+// findDocEnd finds where new entries go: before a "..." line after the last entry, else at the end.
+func (f *File) findDocEnd(starts []int) {
+	f.docEnd = len(f.src)
+	from := 0
+	if len(f.entries) > 0 {
+		from = f.entries[len(f.entries)-1].line // the line after the last key's
+	}
+	for _, s := range starts[from:] {
+		if s == 0 {
+			s = f.bom
+		}
+		if isMarker(f.src[s:], '.') {
+			f.docEnd = s
+			return
+		}
+	}
+}
+
+// isMarker reports whether text starts with "---" (c '-') or "..." (c '.') as a document marker.
+func isMarker(text []byte, c byte) bool {
+	if len(text) < 3 || text[0] != c || text[1] != c || text[2] != c {
+		return false
+	}
+	return len(text) == 3 || strings.IndexByte(" \t\r\n", text[3]) >= 0
+}
+
+// Keys returns the root keys that are strings, in file order.
+func (f *File) Keys() []string {
+	keys := make([]string, 0, len(f.entries))
+	for _, e := range f.entries {
+		if s, ok := e.key.(string); ok {
+			keys = append(keys, s)
+		}
+	}
+	return keys
+}
+
+// Line returns the 1-based line of the root key key.
+func (f *File) Line(key string) (int, bool) {
+	i, ok := f.index[key]
+	if !ok {
+		return 0, false
+	}
+	return f.entries[i].line, true
+}
+
+// Bytes returns the file's text (not to be modified).
+func (f *File) Bytes() []byte { return f.src }
+
+// Empty reports whether the file holds no root key and nothing else but blank lines and document
+// markers: a file the resource created and has emptied again, which it may remove.
+func (f *File) Empty() bool {
+	if len(f.entries) > 0 {
+		return false
+	}
+	for _, line := range bytes.Split(f.src[f.bom:], []byte("\n")) {
+		line = bytes.TrimRight(line, " \t\r")
+		if len(line) > 0 && string(line) != "---" && string(line) != "..." {
+			return false
+		}
+	}
+	return true
+}
+
+// Editable returns why the root key key cannot be changed or removed (an anchor in it that other
+// keys' aliases name), nil when it can (or is not in the file).
+func (f *File) Editable(key string) error {
+	i, ok := f.index[key]
+	if !ok || !f.entries[i].anchored {
+		return nil
+	}
+	user := f.entries[f.entries[i].usedBy[0]]
+	return f.errorf(f.entries[i].line, "the key %q holds an anchor that the key %v at line %d uses (an alias): changing or removing it would change that key too; edit them by hand", key, user.key, user.line)
+}
