@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/classparams"
 	"github.com/hieraform/terraform-provider-hiera/internal/facts"
+	"github.com/hieraform/terraform-provider-hiera/internal/fleet"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
@@ -78,7 +80,7 @@ func runCheck(args []string, env Env) int {
 	}
 	var nodes []*facts.Node
 	for _, p := range paths {
-		read, err := facts.Read(p)
+		read, err := readFactsPath(p)
 		if err != nil {
 			return fail(err)
 		}
@@ -467,4 +469,17 @@ func (p *progress) clear() {
 		_, _ = fmt.Fprint(p.out, "\r\x1b[K")
 		p.shown = false
 	}
+}
+
+// readFactsPath reads the nodes --facts names: a facts file, or a directory of them read as
+// hiera_nodes' facts_dir and diff --facts read one (fleet.Dir: no link out of it is followed).
+func readFactsPath(path string) ([]*facts.Node, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fleet.Dir(path).Facts(context.Background())
+	}
+	n, err := facts.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return []*facts.Node{n}, nil
 }

@@ -277,3 +277,21 @@ func TestCheckSetupProblemOnce(t *testing.T) {
 		t.Errorf("rc %d, stdout:\n%s\nstderr: %s", rc, out, errOut)
 	}
 }
+
+// check --facts DIR reads the directory as hiera_nodes and diff --facts do: a committed facts file
+// linking to a file of the runner (a registry login) is refused, never read into a message.
+func TestCheckFactsDirLinkOut(t *testing.T) {
+	dir := siteDir(t)
+	outside := filepath.Join(t.TempDir(), "login.json")
+	must(t, os.WriteFile(outside, []byte(`{"clientcert": "x.example.com", "registry_login": "hunter2-credential"}`), 0o644))
+	write := func(rel, text string) { must(t, os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644)) }
+	write("data/common.yaml", "port: \"%{facts.registry_login}\"\n")
+	write("types.yaml", "port: Integer\n")
+	factsDir := filepath.Join(dir, "facts")
+	must(t, os.MkdirAll(factsDir, 0o755))
+	must(t, os.Symlink(outside, filepath.Join(factsDir, "x.json")))
+	rc, out, errOut := run(t, "check", "--config", filepath.Join(dir, "hiera.yaml"), "--facts", factsDir, "--types", filepath.Join(dir, "types.yaml"))
+	if rc != 2 || strings.Contains(out+errOut, "hunter2") || !strings.Contains(errOut, "x.json: a symlink leading out of the directory") {
+		t.Errorf("rc %d, stdout %q, stderr %q; want 2, the link refused", rc, out, errOut)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hieraform/terraform-provider-hiera/internal/facts"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/datafile"
 	"github.com/hieraform/terraform-provider-hiera/internal/puppetdb/puppetdbtest"
 )
@@ -16,7 +15,7 @@ import (
 // fakePuppetDB serves the nodes of a facts directory (puppetdbtest.Fake).
 func fakePuppetDB(t *testing.T, dir string) string {
 	t.Helper()
-	nodes, err := facts.Read(dir)
+	nodes, err := readFactsPath(dir)
 	must(t, err)
 	var held []puppetdbtest.FakeNode
 	for _, n := range nodes {
@@ -106,7 +105,7 @@ func TestPuppetDBCommand(t *testing.T) {
 	r := newControlRepo(t)
 	tag := puppetdbtest.Tag(t)
 	all, web := t.TempDir(), t.TempDir()
-	nodes, err := facts.Read(r.facts)
+	nodes, err := readFactsPath(r.facts)
 	must(t, err)
 	for _, n := range nodes {
 		// certnames of this run alone (tests of other packages store web01.example.com too), the same facts on both sides

@@ -62,7 +62,7 @@ func TestRealRepos(t *testing.T) {
 		if len(envs) == 0 {
 			t.Fatalf("%s: no environments/ENV directory (the layout is in TestRealRepos' comment): %v", dir, err)
 		}
-		nodes, err := facts.Read(filepath.Join(dir, "facts"))
+		nodes, err := readFactsPath(filepath.Join(dir, "facts"))
 		must(t, err)
 		global := filepath.Join(dir, "hiera.yaml")
 		if _, err := os.Stat(global); err != nil {

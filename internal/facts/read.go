@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
@@ -17,9 +16,6 @@ import (
 
 // MaxFileSize bounds one facts file: `facter -j` of a large server is a few hundred kilobytes.
 const MaxFileSize = 16 << 20
-
-// maxDirFiles bounds how many facts files a directory may hold.
-const maxDirFiles = 100000
 
 // Node is the facts of one node.
 type Node struct {
@@ -48,48 +44,6 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("facts file %s%s: %s", e.File, pos, model.CutMessage(e.Msg)) // a reader's message may quote the text
 }
 
-// Read reads the facts file at path, or every facts file (*.json, *.yaml, *.yml) directly inside
-// the directory at path, in the order of their names.
-func Read(path string) ([]*Node, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, &Error{File: path, Msg: statMessage(err)}
-	}
-	if !fi.IsDir() {
-		n, err := ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		return []*Node{n}, nil
-	}
-	entries, err := os.ReadDir(path)
-	if err != nil {
-		return nil, &Error{File: path, Msg: err.Error()}
-	}
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() && IsFactsFile(e.Name()) {
-			names = append(names, e.Name())
-		}
-	}
-	switch {
-	case len(names) == 0:
-		return nil, &Error{File: path, Msg: "the directory holds no facts files (*.json, *.yaml, *.yml)"}
-	case len(names) > maxDirFiles:
-		return nil, &Error{File: path, Msg: fmt.Sprintf("the directory holds %d facts files, more than the %d allowed", len(names), maxDirFiles)}
-	}
-	sort.Strings(names)
-	nodes := make([]*Node, 0, len(names))
-	for _, name := range names {
-		n, err := ReadFile(filepath.Join(path, name))
-		if err != nil {
-			return nil, err
-		}
-		nodes = append(nodes, n)
-	}
-	return nodes, nil
-}
-
 // IsFactsFile tells whether a file of a directory is a facts file, by its extension.
 func IsFactsFile(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
@@ -97,13 +51,6 @@ func IsFactsFile(name string) bool {
 		return true
 	}
 	return false
-}
-
-func statMessage(err error) string {
-	if errors.Is(err, os.ErrNotExist) {
-		return "no such file or directory"
-	}
-	return err.Error()
 }
 
 // ReadFile reads one facts file.

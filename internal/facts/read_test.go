@@ -61,20 +61,6 @@ func TestReadForms(t *testing.T) {
 	}
 }
 
-func TestReadDirectory(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, dir, "web02.yaml", "fqdn: web02.example.com\n")
-	writeFile(t, dir, "web01.json", `{"clientcert": "web01.example.com"}`)
-	writeFile(t, dir, "README.md", "not facts")
-	nodes, err := Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(nodes) != 2 || nodes[0].Certname() != "web01.example.com" || nodes[1].Certname() != "web02.example.com" {
-		t.Fatalf("nodes %+v", nodes)
-	}
-}
-
 func TestReadErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -101,12 +87,8 @@ func TestReadErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Read(filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "no such file or directory") {
+	if _, err := ReadFile(filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "no such file or directory") {
 		t.Errorf("a missing path: %v", err)
-	}
-	empty := t.TempDir()
-	if _, err := Read(empty); err == nil || !strings.Contains(err.Error(), "no facts files") {
-		t.Errorf("an empty directory: %v", err)
 	}
 }
 

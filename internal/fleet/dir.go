@@ -17,10 +17,23 @@ import (
 // Dir is a facts directory as a node source: one node per facts file directly inside it.
 type Dir string
 
-// Nodes reads every facts file of the directory. An empty directory, more than MaxNodes entries,
-// a file that does not parse (its line) and a symlink leading out of the directory are errors
-// naming the file or directory.
+// Nodes reads every facts file of the directory (Facts), each node named by its certname.
 func (d Dir) Nodes(ctx context.Context) ([]Node, error) {
+	files, err := d.Facts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	nodes := make([]Node, len(files))
+	for i, n := range files {
+		nodes[i] = Node{Name: certname(n, n.File), Facts: n.Facts, Origin: n.File}
+	}
+	return nodes, nil
+}
+
+// Facts reads every facts file of the directory, in name order, each File named as it lies in
+// the directory. An empty directory, more than MaxNodes entries, a file that does not parse (its
+// line) and a symlink leading out of the directory are errors naming the file or directory.
+func (d Dir) Facts(ctx context.Context) ([]*facts.Node, error) {
 	dir := string(d)
 	files, err := d.files()
 	if err != nil {
@@ -29,7 +42,7 @@ func (d Dir) Nodes(ctx context.Context) ([]Node, error) {
 	if len(files) == 0 {
 		return nil, &facts.Error{File: dir, Msg: "the directory holds no facts files (*.json, *.yaml, *.yml); give one file per node"}
 	}
-	nodes := make([]Node, len(files))
+	nodes := make([]*facts.Node, len(files))
 	errs := make([]error, len(files))
 	Each(ctx, len(files), func(i int) {
 		n, err := facts.ReadFile(files[i].read)
@@ -41,7 +54,8 @@ func (d Dir) Nodes(ctx context.Context) ([]Node, error) {
 			errs[i] = err
 			return
 		}
-		nodes[i] = Node{Name: certname(n, files[i].path), Facts: n.Facts, Origin: files[i].path}
+		n.File = files[i].path
+		nodes[i] = n
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
