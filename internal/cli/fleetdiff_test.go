@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // As a reviewer's CI job runs it: the two commits of the control repository over every node of
@@ -147,8 +149,8 @@ func TestFleetDiffFailures(t *testing.T) {
 	compareEveryKey = true
 	rc, out, _ = run(t, same...)
 	compareEveryKey = false
-	if rc != 0 || !strings.Contains(out, "These fail alike on both sides") || !strings.Contains(out, "web01.example.com key profile::bad (from)") ||
-		!strings.Contains(out, "app01.example.com (to): Unable to parse") {
+	if rc != 0 || !strings.Contains(out, "These fail alike on both sides") || !strings.Contains(out, "web01.example.com key profile::bad (from and to)") ||
+		!strings.Contains(out, "app01.example.com (from and to): Unable to parse") {
 		t.Errorf("failing alike, every key compared: rc %d\n%s", rc, out)
 	}
 
@@ -223,5 +225,82 @@ func TestFleetMarkdownBounded(t *testing.T) {
 	}
 	if strings.Count(md, "<details>") != strings.Count(md, "</details>") {
 		t.Errorf("a <details> left open")
+	}
+}
+
+// outsideCode is Markdown with its code spans taken out: what GitHub renders as text (mentions,
+// issue references, links).
+func outsideCode(md string) string {
+	var out strings.Builder
+	for i := 0; i < len(md); {
+		if md[i] != '`' {
+			out.WriteByte(md[i])
+			i++
+			continue
+		}
+		n := 0
+		for i+n < len(md) && md[i+n] == '`' {
+			n++
+		}
+		fence := strings.Repeat("`", n)
+		end := i + n
+		for {
+			j := strings.Index(md[end:], fence)
+			if j < 0 {
+				out.WriteString(md[i:]) // no closing fence: text
+				return out.String()
+			}
+			end += j
+			if end+n < len(md) && md[end+n] == '`' { // a longer run closes nothing
+				for end < len(md) && md[end] == '`' {
+					end++
+				}
+				continue
+			}
+			break
+		}
+		i = end + n
+	}
+	return out.String()
+}
+
+// The failure lines of a pull-request comment hold their nodes, keys and reasons in code spans, as
+// the rest of the comment does: data turns into no @mention, issue reference or link. Identical
+// failures are one line with a count and the first nodes.
+func TestFleetMarkdownFailuresInCode(t *testing.T) {
+	d := &fleetDiff{nodes: 40, broken: true}
+	for i := range 30 {
+		node := fmt.Sprintf("@user%02d", i)
+		for _, side := range sideNames {
+			d.failed = append(d.failed, failure{node: node, side: side, key: "@org/team", reason: "Lookup of @org/team failed, see #1 and www.example.com"})
+		}
+	}
+	d.failed = append(d.failed, failure{node: "#2", side: "to", reason: "www.example.org/x @someone"})
+	md := fleetMarkdown(d, false)
+	if text := outsideCode(md); regexp.MustCompile(`@|#\d|www\.`).MatchString(text) {
+		t.Errorf("data outside code spans:\n%s", text)
+	}
+	for _, w := range []string{"- 30 nodes (`@user00`, `@user01`, ", " and 20 more) key `@org/team` (from and to): `Lookup of @org/team failed, see #1 and www.example.com`\n",
+		"- `#2` (to): `www.example.org/x @someone`\n"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("the Markdown does not show %q:\n%s", w, md)
+		}
+	}
+	if n := strings.Count(md, "\n- "); n != 2 {
+		t.Errorf("%d failure lines, want 2 (identical failures as one):\n%s", n, md)
+	}
+}
+
+// A key longer than a comment: the key table counts against the budget, the comment stays within
+// GitHub's 65,536 characters.
+func TestFleetMarkdownLongKey(t *testing.T) {
+	key := strings.Repeat("k", 70001)
+	d := &fleetDiff{nodes: 1, changed: 1, keys: []*keyGroup{{key: key, changes: []*changeGroup{{valueChange: valueChange{key: key, old: 1, new: 2, hasOld: true, hasNew: true}, nodes: []string{"n1"}}}}}}
+	md := fleetMarkdown(d, false)
+	if n := utf8.RuneCountInString(md); n > 65536 {
+		t.Errorf("%d characters, more than a comment holds", n)
+	}
+	if !strings.Contains(md, "| and 1 more keys | | |") || !strings.Contains(md, "1 more keys are left out here") {
+		t.Errorf("the key is not counted:\n%.500s", md)
 	}
 }

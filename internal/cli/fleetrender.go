@@ -7,6 +7,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
@@ -86,11 +87,48 @@ func writeFleetTable(w io.Writer, d *fleetDiff, reveal bool) {
 			_, _ = fmt.Fprintf(w, "  %s\n    %s: %s\n", arrow, count(len(c.nodes), "node"), nodeList(c.nodes, escapeControl))
 		}
 	}
-	writeFailures(w, d, escapeControl)
+	writeFailures(w, d, "  ", escapeControl)
 }
 
-// writeFailures lists the nodes and keys that could not be read, apart from the changes.
-func writeFailures(w io.Writer, d *fleetDiff, text func(string) string) {
+// failureGroup is one failure shared by several nodes: the same key (or the node itself, key ""),
+// the same reason, on the same sides.
+type failureGroup struct {
+	key, sides, reason string
+	nodes              []string
+}
+
+// failureGroups are the diff's failures, identical ones as one: a key failing alike on every node
+// (an eyaml value without the private key) is one line, not one per node and side. Grouped by
+// key, reason and side, then a group of the "to" side joined to the "from" one with the same nodes.
+func (d *fleetDiff) failureGroups() []*failureGroup {
+	var groups []*failureGroup
+	byFailure := map[[3]string]*failureGroup{}
+	for _, f := range d.failed { // sorted by node: so are each group's nodes
+		id := [3]string{f.key, f.reason, f.side}
+		g := byFailure[id]
+		if g == nil {
+			g = &failureGroup{key: f.key, sides: f.side, reason: f.reason}
+			byFailure[id] = g
+			groups = append(groups, g)
+		}
+		g.nodes = append(g.nodes, f.node)
+	}
+	kept := groups[:0]
+	for _, g := range groups {
+		if from := byFailure[[3]string{g.key, g.reason, sideNames[0]}]; g.sides == sideNames[1] && from != nil && slices.Equal(from.nodes, g.nodes) {
+			from.sides = sideNames[0] + " and " + sideNames[1]
+			continue
+		}
+		kept = append(kept, g)
+	}
+	return kept
+}
+
+// writeFailures lists the nodes and keys that could not be read, apart from the changes, each
+// failure shared by several nodes once: its nodes (the first, then how many more), the key, the
+// sides and why. code shows data (node names, keys, reasons): escaped for a terminal, in code spans
+// in Markdown, where plain text would mention people (@user), reference issues (#1) or link out.
+func writeFailures(w io.Writer, d *fleetDiff, item string, code func(string) string) {
 	if len(d.failed) == 0 {
 		return
 	}
@@ -99,12 +137,15 @@ func writeFailures(w io.Writer, d *fleetDiff, text func(string) string) {
 	} else {
 		_, _ = fmt.Fprintf(w, "\nThese fail alike on both sides, before the change and after (not compared):\n")
 	}
-	for _, f := range d.failed {
-		what := f.node
-		if f.key != "" {
-			what += " key " + f.key
+	for _, g := range d.failureGroups() {
+		what := nodeList(g.nodes, code)
+		if len(g.nodes) > 1 {
+			what = fmt.Sprintf("%s (%s)", count(len(g.nodes), "node"), what)
 		}
-		_, _ = fmt.Fprintf(w, "  %s (%s): %s\n", text(what), f.side, text(f.reason))
+		if g.key != "" {
+			what += " key " + code(g.key)
+		}
+		_, _ = fmt.Fprintf(w, "%s%s (%s): %s\n", item, what, g.sides, code(g.reason))
 	}
 }
 
@@ -167,11 +208,12 @@ func fleetMarkdown(d *fleetDiff, reveal bool) string {
 	if len(d.keys) > 0 {
 		b.WriteString("\n| key | changes | nodes |\n|---|--:|--:|\n")
 		for i, g := range d.keys {
-			if i == markdownKeyRows {
+			row := fmt.Sprintf("| %s | %d | %d |\n", mdCell(g.key), len(g.changes), g.nodeCount())
+			if i == markdownKeyRows || b.Len()+len(row) > markdownBudget { // the table counts against the budget too
 				_, _ = fmt.Fprintf(&b, "| and %d more keys | | |\n", len(d.keys)-i)
 				break
 			}
-			_, _ = fmt.Fprintf(&b, "| %s | %d | %d |\n", mdCell(g.key), len(g.changes), g.nodeCount())
+			b.WriteString(row)
 		}
 	}
 	for i, g := range d.keys {
@@ -199,12 +241,12 @@ func fleetMarkdown(d *fleetDiff, reveal bool) string {
 	}
 	if len(d.failed) > 0 {
 		var s strings.Builder
-		writeFailures(&s, d, mdPlain)
+		writeFailures(&s, d, "- ", mdCode)
 		text := s.String()
 		if b.Len()+len(text) > markdownBudget+4000 {
 			text = fmt.Sprintf("\n%d nodes or keys could not be read; `hieraform diff --render-as json` lists them.\n", len(d.failed))
 		}
-		b.WriteString(strings.ReplaceAll(text, "\n  ", "\n- "))
+		b.WriteString(text)
 	}
 	return b.String()
 }

@@ -448,9 +448,10 @@ func displayPath(path string) string {
 	return path
 }
 
-// readBaseline reads accepted findings from a file --render-as json wrote.
+// readBaseline reads accepted findings from a file --render-as json wrote: a regular file within
+// the bound of a data file (a link to /dev/zero, a sparse file or a pipe is refused, not read).
 func readBaseline(path string) ([]finding, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.Read(path, maxDataFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("--baseline: %w", err)
 	}

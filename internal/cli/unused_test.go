@@ -68,7 +68,7 @@ func TestUnusedControlRepo(t *testing.T) {
 	}{
 		{"no fleet", []string{"unused", "--environmentpath", r.envpath, "--environment", "production"}, "give --facts DIR"},
 		{"a bad baseline", append(args, "--baseline", filepath.Join(env, "hiera.yaml")), "is not what hieraform unused --render-as json writes"},
-		{"no baseline", append(args, "--baseline", filepath.Join(env, "nope.json")), "--baseline: open"},
+		{"no baseline", append(args, "--baseline", filepath.Join(env, "nope.json")), "--baseline: stat"},
 		{"a broken facts file", []string{"unused", "--environmentpath", r.envpath, "--environment", "production", "--facts", brokenFacts}, "broken.json"},
 	} {
 		if rc, _, errOut := run(t, c.args...); rc != 2 || !strings.Contains(errOut, c.want) {
