@@ -30,7 +30,7 @@ if [[ -z "$work" ]]; then
 	trap 'rm -rf "$work"' EXIT
 fi
 mkdir -p "$work"
-tf=$(find_terraform)
+tf=$(usable_terraform)
 tag=bench-$nodes # the fleet's nodes in PuppetDB carry it: hieraform_bench = tag
 
 echo "== building the provider and benchgen in $work"

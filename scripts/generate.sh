@@ -6,7 +6,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 dir=${1:-$root}
 
-tf=$(find_terraform)
+tf=$(usable_terraform)
 docs=$(go_tool tfplugindocs github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs "$TFPLUGINDOCS")
 cd "$dir"
 "$tf" fmt -recursive ./examples/

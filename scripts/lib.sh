@@ -169,12 +169,29 @@ GO
 	done
 }
 
-# find_terraform: echoes the newest terraform: the one on PATH when it is at least 1.10 (so that
-# the ephemeral resource's tests run), else TERRAFORM_NEWEST built from source.
+# find_terraform: echoes the newest terraform, TERRAFORM_NEWEST: the one on PATH when it is that
+# version, else built from source. Users run the newest, so every provider test runs under it.
 find_terraform() {
+	terraform_at "$TERRAFORM_NEWEST"
+}
+
+# usable_terraform: echoes a terraform for running the project rather than testing it (quickstart,
+# docs, benchmarks): the one on PATH when it is at least 1.10 (the ephemeral resource needs it),
+# else the newest, built from source.
+usable_terraform() {
 	local tf
 	tf=$(command -v terraform) && version_at_least "$(cli_version "$tf")" 1.10 && { echo "$tf"; return; }
-	terraform_at "$TERRAFORM_NEWEST"
+	find_terraform
+}
+
+# path_terraform: echoes the terraform on PATH when it is none of the pinned versions (a CLI this
+# machine's users have, tested too); fails otherwise.
+path_terraform() {
+	local tf version
+	tf=$(command -v terraform) || return 1
+	version=$(cli_version "$tf")
+	case $version in "$TERRAFORM_NEWEST" | "$TERRAFORM_PREVIOUS" | "$TERRAFORM_FUNCTIONS" | "$TERRAFORM_OLDEST" | "") return 1 ;; esac
+	echo "$tf"
 }
 
 # terraform_at VERSION: echoes terraform VERSION: the one on PATH when it is that version, else built.

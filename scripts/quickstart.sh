@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 cd "$root"
 
 case ${TOFU:-} in
-"") cli=$(find_terraform) ;;
+"") cli=$(usable_terraform) ;;
 1) cli=$(find_tofu) ;;
 *) cli=$TOFU ;;
 esac

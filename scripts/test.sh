@@ -2,7 +2,7 @@
 # Every check, as CI runs it: go vet, gofmt, the unit and Terraform tests (the real terraform CLI,
 # offline), then the checks that need tools of their own (golangci-lint, terraform fmt of the
 # examples, docs/ freshness with tfplugindocs, goreleaser check) and the version matrix
-# (scripts/matrix.sh: the provider tests under older Terraforms).
+# (scripts/matrix.sh: the provider tests under the other pinned Terraforms and OpenTofu).
 # The tools are built from source once per machine (scripts/lib.sh: the tool cache), each saying
 # what it builds, how long that usually takes and, every 30 seconds, how far it is. With 4 cores or
 # more (or TOOLS_IN_BACKGROUND=1) they are built while the tests run.
@@ -74,8 +74,10 @@ tool_builds() {
 	go_tool golangci-lint github.com/golangci/golangci-lint/v2/cmd/golangci-lint "$GOLANGCI_LINT" >/dev/null
 	go_tool tfplugindocs github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs "$TFPLUGINDOCS" >/dev/null
 	go_tool goreleaser github.com/goreleaser/goreleaser/v2 "$GORELEASER" >/dev/null
-	terraform_at "$TERRAFORM_OLDEST" >/dev/null
+	terraform_at "$TERRAFORM_PREVIOUS" >/dev/null
 	terraform_at "$TERRAFORM_FUNCTIONS" >/dev/null
+	terraform_at "$TERRAFORM_OLDEST" >/dev/null
+	[ "${TOFU:-}" = off ] || find_tofu >/dev/null
 	return 0 # a tool that fails to build fails its check later, with the reason
 }
 background=
@@ -134,8 +136,8 @@ check golangci-lint lint
 check "terraform fmt" "$tf" fmt -check -recursive -diff examples/
 check "docs current" docs_current
 check "goreleaser check" release_config
-# the provider tests again under the oldest Terraform the docs promise, the first with functions
-# and OpenTofu when it is built (scripts/matrix.sh says why only then); no race detector there
+# the provider tests again under the previous minor Terraform, the one on PATH, the first with
+# functions, the oldest the docs promise and OpenTofu (scripts/matrix.sh); no race detector there
 check "version matrix" bash scripts/matrix.sh
 
 echo "== all checks took $(elapsed "$start")"
