@@ -78,6 +78,7 @@ provider "hiera" {
 data "hiera_nodes" "fleet" {
   $nodes_arg
   keys = [${keylist%, }]
+  with_json = true
 }
 output "nodes" { value = length(data.hiera_nodes.fleet.node_names) }
 output "digest" { value = sha256(jsonencode(data.hiera_nodes.fleet.json)) }

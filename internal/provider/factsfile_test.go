@@ -337,6 +337,7 @@ data "hiera_nodes" "fleet" {
   facts_dir = "` + fleetDir + `"
   nodes     = { "n01.example.com" = { hostname = "n01" } }
   keys      = ["who", "first_role"]
+  with_json = true
 }
 data "hiera_node" "db01" {
   keys       = ["who", "first_role"]

@@ -31,10 +31,21 @@ import (
 // maxListedFailures is how many failing keys the read's error names one by one.
 const maxListedFailures = 20
 
-// nodeOutput is a read's computed attributes, each in msgpack as the state holds it.
+// nodeOutput is a read's computed attributes, each in msgpack as the state holds it. A fleet's
+// node's values (nodeParts.fleet) are the value alone, its type valuesType.
 type nodeOutput struct {
 	attributes map[string][]byte
+	valuesType *tfType
 }
+
+// nodeParts is what a node's read writes: hiera_node's attributes (wholeNode), or those of a node
+// of hiera_nodes (fleet: its values typed for the fleet, sources and json only when asked).
+type nodeParts struct {
+	fleet, sources, json bool
+}
+
+// wholeNode is hiera_node's nodeParts.
+var wholeNode = nodeParts{sources: true, json: true}
 
 // attribute is the msgpack encoding of the computed attribute name.
 func (o *nodeOutput) attribute(name string) ([]byte, error) {
@@ -71,9 +82,9 @@ func setComputed(ctx context.Context, sch schema.Schema, out nodeOutput, model a
 	return diags
 }
 
-// readNode answers hiera_node's arguments in m with the provider's engines. scope, when not nil,
-// is m's facts and scope converted already (scopeCache).
-func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera.Scope) (out nodeOutput, diags diag.Diagnostics) {
+// readNode answers hiera_node's arguments in m with the provider's engines, writing parts. scope,
+// when not nil, is m's facts and scope converted already (scopeCache).
+func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera.Scope, parts nodeParts) (out nodeOutput, diags diag.Diagnostics) {
 	defer func() {
 		if r := recover(); r != nil {
 			diags.AddError("Internal Error in the Hiera Provider",
@@ -130,7 +141,7 @@ func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera
 		}
 	}
 	addPitfalls(&diags, res.Pitfalls)
-	out, failures, failed := nodeAttributes(res.Answers, req.Keys != nil, configPath)
+	out, failures, failed := nodeAttributes(res.Answers, req.Keys != nil, configPath, parts)
 	if out.attributes != nil {
 		out.attributes["param_problems"] = appendParamProblems(problems, m.CheckParams.ValueBool())
 	}
@@ -152,11 +163,11 @@ func (pd *providerData) readNode(ctx context.Context, m *nodeModel, scope *hiera
 	return out, diags
 }
 
-// nodeAttributes builds the attributes of a node's answers. named tells whether keys were asked
-// for by name. A key that failed to look up: when named, failures words it as the single-key
+// nodeAttributes builds the attributes of a node's answers, those parts says. named tells whether
+// keys were asked for by name. A key that failed to look up: when named, failures words it as the single-key
 // data sources word it and the read fails (no attributes then); else it is one of the node's
 // failed keys (failed_keys: the node's other keys are answered still), with the same words.
-func nodeAttributes(answers []hiera.NodeAnswer, named bool, configPath string) (out nodeOutput, failures []string, failed []failedKey) {
+func nodeAttributes(answers []hiera.NodeAnswer, named bool, configPath string, parts nodeParts) (out nodeOutput, failures []string, failed []failedKey) {
 	var foundKeys, missing, secret []string
 	var plain []hiera.NodeAnswer // found and not secret, in the order found
 	for _, a := range answers {
@@ -178,7 +189,7 @@ func nodeAttributes(answers []hiera.NodeAnswer, named bool, configPath string) (
 	if len(failures) > 0 {
 		return out, failures, nil
 	}
-	values, sources, bad := writeValues(plain)
+	values, sources, bad := writeValues(plain, parts)
 	if len(bad) > 0 { // a value Terraform cannot hold (a number JSON has no word for: Infinity)
 		if named {
 			for _, f := range bad {
@@ -190,51 +201,83 @@ func nodeAttributes(answers []hiera.NodeAnswer, named bool, configPath string) (
 		isBad := func(key string) bool { return slices.ContainsFunc(bad, func(f failedKey) bool { return f.key == key }) }
 		plain = slices.DeleteFunc(plain, func(a hiera.NodeAnswer) bool { return isBad(a.Key) })
 		foundKeys = slices.DeleteFunc(foundKeys, isBad)
-		values, sources, _ = writeValues(plain)
+		values, sources, _ = writeValues(plain, parts)
 	}
-	doc := model.NewHash(len(plain)) // json: the order found
-	for _, a := range plain {
-		doc.Set(a.Key, a.Result.Value)
-	}
-	// room for about as much as values (the type and the msgpack) takes: no growing
-	js, err := datafile.AppendJSON(make([]byte, 0, len(values)), doc)
-	if err != nil { // never: what JSON cannot hold, Terraform cannot either (above)
-		return out, []string{fmt.Sprintf("The node's values cannot be written as JSON: %s.", err)}, nil
-	}
-	return nodeOutput{attributes: map[string][]byte{
-		"values":       values,
-		"json":         wire.AppendString(nil, js),
+	out = nodeOutput{valuesType: values.typ, attributes: map[string][]byte{
+		"values":       values.msgpack,
+		"json":         wire.AppendNil(nil),
 		"found_keys":   writeStrings(foundKeys),
 		"missing_keys": writeStrings(missing),
 		"secret_keys":  writeStrings(secret),
 		"sources":      sources,
 		"failed_keys":  appendFailedKeys(nil, failed),
-	}}, nil, failed
+	}}
+	if parts.json {
+		doc := model.NewHash(len(plain)) // json: the order found
+		for _, a := range plain {
+			doc.Set(a.Key, a.Result.Value)
+		}
+		// room for about as much as values (the type and the msgpack) takes: no growing
+		js, err := datafile.AppendJSON(make([]byte, 0, len(values.msgpack)), doc)
+		if err != nil { // never: what JSON cannot hold, Terraform cannot either (above)
+			return nodeOutput{}, []string{fmt.Sprintf("The node's values cannot be written as JSON: %s.", err)}, nil
+		}
+		out.attributes["json"] = wire.AppendString(nil, js)
+	}
+	return out, nil, failed
 }
 
-// writeValues writes values, a dynamic value ([its type as JSON, the object]), and sources, a map:
-// objects and maps in sorted key order, as terraform-plugin-go writes them. bad are the keys whose
-// value Terraform cannot hold, each with why (values is then of no use).
-func writeValues(plain []hiera.NodeAnswer) (values, sources []byte, bad []failedKey) {
+// writtenValues is a node's values written: hiera_node's a dynamic value ([its type as JSON, the
+// object]); a fleet's node's the object alone, its type typ.
+type writtenValues struct {
+	msgpack []byte
+	typ     *tfType
+}
+
+// writeValues writes values (objects and maps in sorted key order, as terraform-plugin-go writes
+// them) and, when parts asks for them, sources (a map; else null). bad are the keys whose value
+// Terraform cannot hold, each with why (values is then of no use).
+func writeValues(plain []hiera.NodeAnswer, parts nodeParts) (values writtenValues, sources []byte, bad []failedKey) {
 	sorted := slices.SortedFunc(slices.Values(plain), func(a, b hiera.NodeAnswer) int { return strings.Compare(a.Key, b.Key) })
-	w := newTFWriter()
+	w := newTFWriter(parts.fleet)
 	defer w.release()
-	w.typ, w.val = append(w.typ, `["object",{`...), wire.AppendMapHeader(w.val, len(sorted))
-	sources = wire.AppendMapHeader(make([]byte, 0, 160*len(sorted)), len(sorted)) // a source takes 100-200 bytes
+	w.val = wire.AppendMapHeader(w.val, len(sorted))
+	var names []string
+	var elems []*tfType
+	if parts.fleet {
+		names, elems = make([]string, len(sorted)), make([]*tfType, len(sorted))
+	} else {
+		w.typ = append(w.typ, `["object",{`...)
+	}
+	sources = wire.AppendNil(nil)
+	if parts.sources {
+		sources = wire.AppendMapHeader(make([]byte, 0, 160*len(sorted)), len(sorted)) // a source takes 100-200 bytes
+	}
 	for i, a := range sorted {
-		if i > 0 {
-			w.typ = append(w.typ, ',')
+		if !parts.fleet {
+			if i > 0 {
+				w.typ = append(w.typ, ',')
+			}
+			w.typ = append(appendJSONName(w.typ, a.Key), ':')
 		}
-		w.typ = append(appendJSONName(w.typ, a.Key), ':')
 		w.val = wire.AppendString(w.val, a.Key)
-		if err := w.value(a.Result.Value); err != nil {
+		t, err := w.value(a.Result.Value)
+		if err != nil {
 			bad = append(bad, failedKey{a.Key, fmt.Sprintf("The value of %q cannot be returned: %s.", a.Key, withPath(err, path.Root("values").AtMapKey(a.Key)))})
 		}
-		sources = appendSources(wire.AppendString(sources, a.Key), a.Result.Sources)
+		if parts.fleet {
+			names[i], elems[i] = a.Key, t
+		}
+		if parts.sources {
+			sources = appendSources(wire.AppendString(sources, a.Key), a.Result.Sources)
+		}
+	}
+	if parts.fleet { // a node's values are an object, as hiera_node's, whatever their types
+		return writtenValues{msgpack: slices.Clone(w.val), typ: &tfType{kind: kindObject, names: names, elems: elems}}, sources, bad
 	}
 	w.typ = append(w.typ, "}]"...)
-	values = wire.AppendBinary(wire.AppendArrayHeader(make([]byte, 0, 8+len(w.typ)+len(w.val)), 2), w.typ)
-	return append(values, w.val...), sources, bad
+	b := wire.AppendBinary(wire.AppendArrayHeader(make([]byte, 0, 8+len(w.typ)+len(w.val)), 2), w.typ)
+	return writtenValues{msgpack: append(b, w.val...)}, sources, bad
 }
 
 // failedKey is a key of a whole-node read whose lookup failed, and the message hiera_lookup

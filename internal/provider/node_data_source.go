@@ -132,7 +132,7 @@ func (d *nodeDataSource) Configure(_ context.Context, req datasource.ConfigureRe
 
 // Read is the framework's read; the server reads hiera_node directly (protocol.go) with the same readNode.
 func (d *nodeDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	readWhole(ctx, d.data, nodeSchema(), req, resp, func(m *nodeModel) (nodeOutput, diag.Diagnostics) { return d.data.readNode(ctx, m, nil) })
+	readWhole(ctx, d.data, nodeSchema(), req, resp, func(m *nodeModel) (nodeOutput, diag.Diagnostics) { return d.data.readNode(ctx, m, nil, wholeNode) })
 }
 
 // readWhole is the framework's Read of hiera_node and hiera_nodes: the configuration into a model

@@ -52,21 +52,25 @@ func nodeConfigs() map[string]map[string]tftypes.Value {
 // and nodes given by name, whole and with keys, selected, and each kind of failure.
 func nodesConfigs() map[string]map[string]tftypes.Value {
 	fleetDir := str6("testdata/fleet")
+	yes, no := tftypes.NewValue(tftypes.Bool, true), tftypes.NewValue(tftypes.Bool, false)
 	given := object6(map[string]tftypes.Value{"mail01.example.com": object6(map[string]tftypes.Value{"role": str6("web")}),
 		"db01.example.com": object6(map[string]tftypes.Value{})})
 	return map[string]map[string]tftypes.Value{
-		"facts_dir":         {"facts_dir": fleetDir},
-		"nodes":             {"nodes": given},
-		"keys":              {"facts_dir": fleetDir, "keys": list6(str6("tags"), str6("no::such::key"), str6("ntp::servers"))},
-		"select":            {"facts_dir": fleetDir, "select": list6(str6("web*"), str6("nothing*")), "prefixes": list6(str6("t"))},
-		"facts":             {"facts_dir": fleetDir, "facts": object6(map[string]tftypes.Value{"role": str6("db")})},
-		"environment":       {"facts_dir": fleetDir, "environment": str6(staging)},
-		"module warning":    {"facts_dir": fleetDir, "modulepath": list6(str6(warnModules))},
-		"failing keys":      {"facts_dir": fleetDir, "environment": str6(production), "keys": list6(str6("broken::setting"))},
-		"named twice":       {"facts_dir": fleetDir, "nodes": given},
-		"no nodes":          {},
-		"missing directory": {"facts_dir": str6("testdata/nowhere")},
-		"bad select":        {"nodes": given, "select": list6(str6("web["))},
-		"empty select":      {"nodes": given, "select": list6(str6(""))},
+		"facts_dir":          {"facts_dir": fleetDir},
+		"nodes":              {"nodes": given},
+		"keys":               {"facts_dir": fleetDir, "keys": list6(str6("tags"), str6("no::such::key"), str6("ntp::servers"))},
+		"select":             {"facts_dir": fleetDir, "select": list6(str6("web*"), str6("nothing*")), "prefixes": list6(str6("t"))},
+		"facts":              {"facts_dir": fleetDir, "facts": object6(map[string]tftypes.Value{"role": str6("db")})},
+		"environment":        {"facts_dir": fleetDir, "environment": str6(staging)},
+		"module warning":     {"facts_dir": fleetDir, "modulepath": list6(str6(warnModules))},
+		"failing keys":       {"facts_dir": fleetDir, "environment": str6(production), "keys": list6(str6("broken::setting"))},
+		"named twice":        {"facts_dir": fleetDir, "nodes": given},
+		"no nodes":           {},
+		"missing directory":  {"facts_dir": str6("testdata/nowhere")},
+		"bad select":         {"nodes": given, "select": list6(str6("web["))},
+		"empty select":       {"nodes": given, "select": list6(str6(""))},
+		"with sources, json": {"facts_dir": fleetDir, "with_sources": yes, "with_json": yes},
+		"keys, with sources": {"facts_dir": fleetDir, "keys": list6(str6("greeting"), str6("packages")), "with_sources": yes, "with_json": no},
+		"one type":           {"facts_dir": fleetDir, "keys": list6(str6("greeting"), str6("packages"))},
 	}
 }

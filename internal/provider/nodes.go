@@ -50,15 +50,6 @@ func largeFleetWarning(nodes int, size int64) diag.Diagnostic {
 // garbage took to the system before its state is made (readNodes).
 const giveBackAbove = 64 << 20
 
-// size is the bytes of o's attributes.
-func (o *nodeOutput) size() int64 {
-	var n int64
-	for _, b := range o.attributes {
-		n += int64(len(b))
-	}
-	return n
-}
-
 // perNodeAttributes are hiera_nodes' attributes that hold, per node, that node's hiera_node attribute.
 var perNodeAttributes = []string{"json", "found_keys", "missing_keys", "secret_keys", "failed_keys", "sources", "param_problems"}
 
@@ -109,13 +100,14 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 		diags diag.Diagnostics
 	}
 	nodeDiags := make([]diag.Diagnostics, len(nodes))
-	w := newFleetWriter(nodes, m.CheckParams.ValueBool())
+	parts := nodeParts{fleet: true, sources: m.WithSources.ValueBool(), json: m.WithJSON.ValueBool()}
+	w := newFleetWriter(nodes, parts, m.CheckParams.ValueBool())
 	defer func() {
 		if diags.HasError() {
 			w.free() // at once: the chunks are outside the collector's heap
 		}
 	}()
-	var held int64 // the bytes of the nodes' attributes read so far
+	var held int64 // the bytes of the nodes' attributes written so far
 	reading, stop := context.WithCancel(ctx)
 	defer stop()
 	fleet.EachInOrder(reading, len(nodes), func(i int) nodeRead {
@@ -127,15 +119,15 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 			below = shared
 		}
 		s := hiera.Scope{Facts: overlay(below.Facts, n.Facts), Vars: withCertname(shared.Vars, n.Name)}
-		out, diags := pd.readNode(reading, &nm, &s)
+		out, diags := pd.readNode(reading, &nm, &s, parts)
 		return nodeRead{out, diags}
 	}, func(i int, r nodeRead) {
 		nodeDiags[i] = r.diags
-		if held += r.out.size(); held > maxFleetBytes {
-			stop()
-		}
 		if !r.diags.HasError() { // a node failed: the read fails, its other nodes for their diagnostics only
 			w.add(i, r.out)
+		}
+		if held = w.size(); held > maxFleetBytes {
+			stop()
 		}
 	})
 	if held > maxFleetBytes {
@@ -385,25 +377,43 @@ func whichNodes(nodes []fleet.Node, of int) string {
 // fleetWriter puts the nodes' attributes together, keyed by node name, node after node in the
 // order of their names (as Terraform writes a map's keys): a whole fleet's attributes are hundreds
 // of megabytes, so each node's are written into the fleet's as soon as the nodes before it are,
-// and let go, and the fleet's are written in chunks (wire.Chunks), never copied to grow.
+// and let go, and the fleet's are written in chunks (wire.Chunks), never copied to grow. The
+// values' type is the one the nodes' share (fleet_types.go) while they share one, else each node's.
 type fleetWriter struct {
 	nodes       []fleet.Node
+	parts       nodeParts
 	checkParams bool
 	written     int          // the nodes written
-	types       *wire.Chunks // values' type, as JSON: each node's `"name":type`, comma-separated
+	shared      *tfType      // the type the values of the nodes written share; nil once they share none
+	types       *wire.Chunks // each node's values' type, as JSON: `"name":type`, comma-separated
 	values      *wire.Chunks // values' value: its map's pairs
 	perNode     map[string]*wire.Chunks
 	scratch     []byte
 	err         error
 }
 
-func newFleetWriter(nodes []fleet.Node, checkParams bool) *fleetWriter {
-	w := &fleetWriter{nodes: nodes, checkParams: checkParams, types: &wire.Chunks{}, values: &wire.Chunks{}, perNode: map[string]*wire.Chunks{}}
+func newFleetWriter(nodes []fleet.Node, parts nodeParts, checkParams bool) *fleetWriter {
+	w := &fleetWriter{nodes: nodes, parts: parts, checkParams: checkParams, types: &wire.Chunks{}, values: &wire.Chunks{}, perNode: map[string]*wire.Chunks{}}
 	for _, name := range perNodeAttributes {
-		w.perNode[name] = &wire.Chunks{}
-		w.perNode[name].Write(wire.AppendMapHeader(nil, len(nodes)))
+		if w.asked(name) {
+			w.perNode[name] = &wire.Chunks{}
+			w.perNode[name].Write(wire.AppendMapHeader(nil, len(nodes)))
+		}
 	}
 	return w
+}
+
+// asked tells whether the per-node attribute name is written (else it is null for the fleet).
+func (w *fleetWriter) asked(name string) bool {
+	switch name {
+	case "param_problems":
+		return w.checkParams
+	case "sources":
+		return w.parts.sources
+	case "json":
+		return w.parts.json
+	}
+	return true
 }
 
 // add writes the attributes out of nodes[i], the node after those written.
@@ -417,28 +427,29 @@ func (w *fleetWriter) add(i int, out nodeOutput) {
 	}
 	w.written++
 	name := w.nodes[i].Name
-	b, err := out.attribute("values")
+	value, err := out.attribute("values")
+	if err == nil && out.valuesType == nil {
+		err = fmt.Errorf("node %q: its values have no type", name)
+	}
 	if err != nil {
 		w.err = err
 		return
 	}
-	typ, value, ok := wire.SplitDynamic(b)
-	if !ok {
-		w.err = fmt.Errorf("node %q: its values are not a dynamic value", name)
-		return
-	}
-	if i > 0 {
+	if i == 0 {
+		w.shared = out.valuesType
+	} else {
+		w.shared = (&unifier{unifyWork}).unifyNodes(w.shared, out.valuesType)
 		w.types.Write([]byte{','})
 	}
-	w.types.Write(append(appendJSONName(w.scratch[:0], name), ':'))
-	w.types.Write(typ)
+	w.scratch = appendTypeJSON(append(appendJSONName(w.scratch[:0], name), ':'), out.valuesType)
+	w.types.Write(w.scratch)
 	key := wire.AppendString(w.scratch[:0], name) // the name as a msgpack map key
 	w.scratch = key
 	w.values.Write(key)
 	w.values.Write(value)
 	for _, attr := range perNodeAttributes {
-		if attr == "param_problems" && !w.checkParams {
-			continue // null for the fleet (output)
+		if !w.asked(attr) {
+			continue
 		}
 		b, err := out.attribute(attr)
 		if err != nil {
@@ -463,20 +474,42 @@ func (w *fleetWriter) output() (fleetOutput, error) {
 	for i, n := range w.nodes {
 		names[i] = n.Name
 	}
-	// values: [the type as JSON, the value], as terraform-plugin-go writes a dynamic value
-	const typeHead, typeTail = `["object",{`, `}]`
-	head := wire.AppendBinaryHeader(wire.AppendArrayHeader(nil, 2), len(typeHead)+w.types.Len()+len(typeTail))
+	// values: [the type as JSON, the value], as terraform-plugin-go writes a dynamic value: a map
+	// of the type the nodes share, else an object of each node's
+	var typ []wire.Piece
+	if w.shared != nil {
+		w.types.Free()
+		typ = []wire.Piece{{Bytes: append(appendTypeJSON([]byte(`["map",`), w.shared), ']')}}
+	} else {
+		typ = []wire.Piece{{Bytes: []byte(`["object",{`)}, {Chunks: w.types}, {Bytes: []byte(`}]`)}}
+	}
+	var typeLen int
+	for _, p := range typ {
+		typeLen += p.Len()
+	}
+	head := wire.Piece{Bytes: wire.AppendBinaryHeader(wire.AppendArrayHeader(nil, 2), typeLen)}
+	values := append(append([]wire.Piece{head}, typ...), wire.Piece{Bytes: wire.AppendMapHeader(nil, len(w.nodes))}, wire.Piece{Chunks: w.values})
 	out := fleetOutput{attributes: map[string][]wire.Piece{
-		"values":     {{Bytes: append(head, typeHead...)}, {Chunks: w.types}, {Bytes: wire.AppendMapHeader([]byte(typeTail), len(w.nodes))}, {Chunks: w.values}},
+		"values":     values,
 		"node_names": {{Bytes: writeStrings(names)}},
 	}}
 	for _, name := range perNodeAttributes {
-		out.attributes[name] = []wire.Piece{{Chunks: w.perNode[name]}}
-	}
-	if !w.checkParams {
-		out.attributes["param_problems"] = []wire.Piece{{Bytes: wire.AppendNil(nil)}} // not checked: null, not a map of nulls
+		if w.asked(name) {
+			out.attributes[name] = []wire.Piece{{Chunks: w.perNode[name]}}
+		} else {
+			out.attributes[name] = []wire.Piece{{Bytes: wire.AppendNil(nil)}} // not asked for: null, not a map of nulls
+		}
 	}
 	return out, nil
+}
+
+// size is the bytes w holds.
+func (w *fleetWriter) size() int64 {
+	n := w.types.Len() + w.values.Len()
+	for _, c := range w.perNode {
+		n += c.Len()
+	}
+	return int64(n)
 }
 
 // free gives back what w wrote, of a read that fails.

@@ -45,6 +45,8 @@ type nodesModel struct {
 	Sources       types.Map           `tfsdk:"sources"`
 	CheckParams   types.Bool          `tfsdk:"check_params"`
 	ParamProblems types.Map           `tfsdk:"param_problems"`
+	WithSources   types.Bool          `tfsdk:"with_sources"`
+	WithJSON      types.Bool          `tfsdk:"with_json"`
 }
 
 func (d *nodesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -121,18 +123,31 @@ func nodesSchema() schema.Schema {
 			Computed:            true,
 		},
 		"values": schema.DynamicAttribute{
-			MarkdownDescription: "An object of each node's name to its `values` as `hiera_node` gives them: each key found to its " +
+			MarkdownDescription: "Each node's name to its `values` as `hiera_node` gives them: each key found to its " +
 				"value, as `hiera_lookup` without a `merge` block answers it; secrets left out. `for_each = data.hiera_nodes.NAME.values` " +
-				"makes one instance per node.",
+				"makes one instance per node. A map when every node's values have one type (Terraform then reads one type, not one " +
+				"per node), else an object. So that the most fleets share one, an array is a list and a hash a map wherever their " +
+				"elements share a type (`hiera_node` gives tuples and objects): `for_each`, indexing and `jsonencode` give the same.",
 			Computed: true,
 		},
-		"json":         perNode("json", "its values as one JSON object, keys in the order found, hash keys in Hiera's order", types.StringType),
+		"with_sources": schema.BoolAttribute{
+			MarkdownDescription: "Fill `sources` (default false: null). Provenance is for the few nodes someone is looking at: " +
+				"with `select`, or `hiera_node`; for a whole fleet it is most of what Terraform spends on the answer.",
+			Optional: true,
+		},
+		"with_json": schema.BoolAttribute{
+			MarkdownDescription: "Fill `json` (default false: null).",
+			Optional:            true,
+		},
+		"json": perNode("json", "its values as one JSON object, keys in the order found, hash keys in Hiera's order; "+
+			"null unless `with_json = true`", types.StringType),
 		"found_keys":   perNode("found_keys", "the keys found, in the order found, the secret ones too", keyList),
 		"missing_keys": perNode("missing_keys", "the keys of `keys` that no hierarchy level has", keyList),
 		"secret_keys":  perNode("secret_keys", "the keys found whose value is secret, never in `values` or `json`", keyList),
 		"failed_keys": perNode("failed_keys", "without `keys`, each key whose lookup failed, with the message `hiera_lookup` "+
 			"would give; a warning names them", types.MapType{ElemType: types.StringType}),
-		"sources": perNode("sources", "for each key in its `values`, the data files that gave its value, most specific first",
+		"sources": perNode("sources", "for each key in its `values`, the data files that gave its value, most specific first; "+
+			"null unless `with_sources = true`",
 			types.MapType{ElemType: sourcesType}),
 	})
 	return schema.Schema{

@@ -53,9 +53,25 @@ func TestNodesDataSource_fleetAsHieraNodeAnswersEach(t *testing.T) {
 	unitTestFrom(t, terraformDataCLI, resource.TestStep{
 		Config: fleetProvider + `
 data "hiera_nodes" "fleet" {
+  facts_dir    = "testdata/fleet"
+  nodes        = local.given
+  facts        = local.common
+  with_sources = true
+  with_json    = true
+}
+# without with_sources and with_json: the same values and key lists, sources and json null
+data "hiera_nodes" "plain" {
   facts_dir = "testdata/fleet"
   nodes     = local.given
   facts     = local.common
+}
+output "plain" {
+  value = {
+    values     = jsonencode(data.hiera_nodes.plain.values) == jsonencode(data.hiera_nodes.fleet.values)
+    found_keys = data.hiera_nodes.plain.found_keys == data.hiera_nodes.fleet.found_keys
+    sources    = data.hiera_nodes.plain.sources == null
+    json       = data.hiera_nodes.plain.json == null
+  }
 }
 # count, not for_each: plugin-testing's state checks cannot read for_each instances
 data "hiera_node" "file" {
@@ -105,6 +121,10 @@ output "packages" {
 			statecheck.ExpectKnownOutputValue("same_as_hiera_node", knownvalue.MapExact(map[string]knownvalue.Check{
 				"app01.example.com": allTrue(), "db01.example.com": allTrue(), "mail01.example.com": allTrue(), "web01.example.com": allTrue(),
 			})),
+			statecheck.ExpectKnownOutputValue("plain", knownvalue.ObjectExact(map[string]knownvalue.Check{"values": knownvalue.Bool(true),
+				"found_keys": knownvalue.Bool(true), "sources": knownvalue.Bool(true), "json": knownvalue.Bool(true)})),
+			expect("data.hiera_nodes.plain", "sources", knownvalue.Null()),
+			expect("data.hiera_nodes.plain", "json", knownvalue.Null()),
 			statecheck.ExpectKnownOutputValue("packages", knownvalue.MapExact(map[string]knownvalue.Check{
 				"app01.example.com":  tuple(str("apt-transport-https")),
 				"db01.example.com":   tuple(str("vim"), str("git")),
@@ -130,6 +150,7 @@ data "hiera_nodes" "fleet" {
   facts_dir = "testdata/fleet"
   facts     = local.common
   keys      = concat(local.keys, ["no::such::key"])
+  with_json = true
 }
 locals {
   pairs = setproduct(keys(local.files), local.keys)
@@ -173,6 +194,7 @@ data "hiera_nodes" "web" {
   nodes     = local.given
   select    = ["web*", "mail01.example.co?", "nothing*"]
   keys      = ["tags"]
+  with_json = true
 }
 data "hiera_nodes" "none" {
   facts_dir = "testdata/fleet"
@@ -198,6 +220,7 @@ data "hiera_nodes" "fleet" {
   facts_dir = "testdata/fleet"
   nodes     = merge(local.given, { "db01.example.com" = { role = "web" } })
   keys      = ["packages"]
+  with_json = true
 }
 data "hiera_node" "db01_as_web" {
   facts_file = local.files["db01.example.com"]
@@ -369,10 +392,11 @@ func TestNodesDataSource_stateAsTerraformPluginGoEncodesIt(t *testing.T) {
 	for _, tc := range []struct {
 		glob        string
 		nodes       int
-		checkParams bool
+		checkParams bool // and neither sources nor json
 	}{{"*", 40, false}, {"node00[0-2].example.com", 3, true}} {
 		cfg := encodeConfig(t, ds.typ, map[string]tftypes.Value{"facts_dir": str6(factsDir), "select": list6(str6(tc.glob)),
-			"check_params": tftypes.NewValue(tftypes.Bool, tc.checkParams)})
+			"check_params": tftypes.NewValue(tftypes.Bool, tc.checkParams), "with_sources": tftypes.NewValue(tftypes.Bool, !tc.checkParams),
+			"with_json": tftypes.NewValue(tftypes.Bool, !tc.checkParams)})
 		r, err := direct.ReadDataSource(context.Background(), &tfprotov6.ReadDataSourceRequest{TypeName: "hiera_nodes", Config: &cfg})
 		if err != nil || len(r.Diagnostics) > 0 {
 			t.Fatalf("%s: %v %v", tc.glob, err, r.Diagnostics)
@@ -398,10 +422,14 @@ func TestNodesDataSource_stateAsTerraformPluginGoEncodesIt(t *testing.T) {
 		for _, name := range perNodeAttributes {
 			perNode[name] = attrs[name]
 		}
-		if !tc.checkParams {
-			perNode["param_problems"] = nil
-			if !bytes.Equal(attrs["param_problems"], []byte{0xc0}) {
-				t.Errorf("%s: param_problems %x without check_params, want null", tc.glob, attrs["param_problems"])
+		unasked := []string{"param_problems"}
+		if tc.checkParams {
+			unasked = []string{"sources", "json"}
+		}
+		for _, attr := range unasked {
+			perNode[attr] = nil
+			if !bytes.Equal(attrs[attr], []byte{0xc0}) {
+				t.Errorf("%s: %s %x not asked for, want null", tc.glob, attr, attrs[attr])
 			}
 		}
 		for attr, b := range perNode {
@@ -464,8 +492,9 @@ func TestNodesDataSource_failedKeys(t *testing.T) {
 	unitTest(t, resource.TestStep{
 		Config: `
 data "hiera_nodes" "fleet" {
-  config = "` + serverConfig + `"
-  nodes  = { "web01.example.com" = {}, "db01.example.com" = {} }
+  config    = "` + serverConfig + `"
+  nodes     = { "web01.example.com" = {}, "db01.example.com" = {} }
+  with_json = true
 }
 data "hiera_node" "db01" {
   config = "` + serverConfig + `"

@@ -68,7 +68,7 @@ func TestPitfalls_node(t *testing.T) {
 		pd := &providerData{engines: newEngineCache(), config: "testdata/site/hiera.yaml", facts: facts, pitfalls: on}
 		m := nodeModel{lookupArgs: lookupArgs{Facts: types.DynamicNull(), Scope: types.DynamicNull()},
 			Keys: types.ListNull(types.StringType), Prefixes: types.ListNull(types.StringType)}
-		out, diags := pd.readNode(context.Background(), &m, nil)
+		out, diags := pd.readNode(context.Background(), &m, nil, wholeNode)
 		// the node level is read: its file's tags
 		if js := string(out.attributes["json"]); diags.HasError() || !strings.Contains(js, `"tags":{"node":"web01"`) {
 			t.Fatalf("pitfall_warnings %v: %v %s", on, diags, js)

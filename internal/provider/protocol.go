@@ -106,7 +106,7 @@ func newServer(ctx context.Context, fw tfprotov6.ProviderServer, p *hieraProvide
 			if err == nil {
 				ds.read = func(ctx context.Context, pd *providerData, m any, scope *hiera.Scope) (appendAttribute, diag.Diagnostics) {
 					nm, _ := m.(*nodeModel) // the codec's model
-					out, diags := pd.readNode(ctx, nm, scope)
+					out, diags := pd.readNode(ctx, nm, scope, wholeNode)
 					return oneSlice(out.attribute), diags
 				}
 			}

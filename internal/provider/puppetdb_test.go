@@ -53,10 +53,14 @@ provider "hiera" {
   puppetdb { url = %q }
 }
 data "hiera_nodes" "dir" {
-  facts_dir = "testdata/fleet"
+  facts_dir    = "testdata/fleet"
+  with_json    = true
+  with_sources = true
 }
 data "hiera_nodes" "puppetdb" {
   puppetdb {}
+  with_json    = true
+  with_sources = true
 }
 data "hiera_node" "file" {
   facts_file = "testdata/fleet/web01.example.com.json"
@@ -78,6 +82,8 @@ output "same" {
   value = {
     names  = data.hiera_nodes.puppetdb.node_names == data.hiera_nodes.dir.node_names
     json   = jsonencode(data.hiera_nodes.puppetdb.json) == jsonencode(data.hiera_nodes.dir.json)
+    values = jsonencode(data.hiera_nodes.puppetdb.values) == jsonencode(data.hiera_nodes.dir.values)
+    source = jsonencode(data.hiera_nodes.puppetdb.sources) == jsonencode(data.hiera_nodes.dir.sources)
     node   = data.hiera_node.puppetdb.json == data.hiera_node.file.json
     lookup = data.hiera_lookup.puppetdb.json == data.hiera_lookup.file.json
     nodes  = length(data.hiera_nodes.dir.node_names)
@@ -86,7 +92,8 @@ output "same" {
 }
 `, pdb),
 		ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownOutputValue("same", knownvalue.ObjectExact(map[string]knownvalue.Check{
-			"names": knownvalue.Bool(true), "json": knownvalue.Bool(true), "node": knownvalue.Bool(true), "lookup": knownvalue.Bool(true),
+			"names": knownvalue.Bool(true), "json": knownvalue.Bool(true), "values": knownvalue.Bool(true), "source": knownvalue.Bool(true),
+			"node": knownvalue.Bool(true), "lookup": knownvalue.Bool(true),
 			"nodes": num(3), "keys": knownvalue.Int64Func(func(n int64) error {
 				if n < 3 {
 					return fmt.Errorf("%d keys: the comparison is empty", n)
@@ -229,21 +236,26 @@ provider "hiera" {
 }
 data "hiera_nodes" "dir" {
   facts_dir = %q
+  with_json = true
 }
 data "hiera_nodes" "web_dir" {
   facts_dir = %q
+  with_json = true
 }
 data "hiera_nodes" "puppetdb" {
   puppetdb { query = "%s }" }
+  with_json = true
 }
 data "hiera_nodes" "web" {
   puppetdb { query = "%s and facts.role = \"web\" }" }
+  with_json = true
 }
 data "hiera_nodes" "plain" {
   puppetdb {
     url   = %q
     query = "%s }"
   }
+  with_json = true
 }
 output "same" {
   value = {

@@ -19,10 +19,13 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/provider/wire"
 )
 
-// tfWriter writes values: their msgpack encoding into val, their Terraform types as JSON (as
-// tftypes' MarshalJSON writes them) into typ.
+// tfWriter writes values: their msgpack encoding into val, and their Terraform types, either as
+// JSON (as tftypes' MarshalJSON writes them) into typ, or, with shapes, as the tfType each value
+// returns, lists and maps where a fleet's values would be (fleet_types.go).
 type tfWriter struct {
 	val, typ []byte
+	shapes   bool
+	types    unifier       // with shapes
 	entries  [][]hashEntry // a hash's entries being sorted, per nesting depth: reused
 	depth    int
 }
@@ -37,13 +40,13 @@ type hashEntry struct {
 // them anew each time was a third of the conversion.
 var writers sync.Pool // *tfWriter
 
-// newTFWriter returns an empty writer, with the buffers of an earlier one.
-func newTFWriter() *tfWriter {
+// newTFWriter returns an empty writer, with the buffers of an earlier one; shapes as tfWriter says.
+func newTFWriter(shapes bool) *tfWriter {
 	if w, ok := writers.Get().(*tfWriter); ok {
-		w.val, w.typ, w.depth = w.val[:0], w.typ[:0], 0
+		w.val, w.typ, w.depth, w.shapes, w.types = w.val[:0], w.typ[:0], 0, shapes, unifier{unifyWork}
 		return w
 	}
-	return &tfWriter{}
+	return &tfWriter{shapes: shapes, types: unifier{unifyWork}}
 }
 
 // release gives the writer's buffers to the next one; nothing it wrote may be used after.
@@ -54,51 +57,51 @@ func (w *tfWriter) release() {
 	writers.Put(w)
 }
 
-// value writes v. Its errors are toTF's (convError: a number Terraform cannot hold, two hash keys
-// that read the same as strings).
-func (w *tfWriter) value(v any) error {
+// value writes v, and returns its type with shapes (else nil). Its errors are toTF's (convError:
+// a number Terraform cannot hold, two hash keys that read the same as strings).
+func (w *tfWriter) value(v any) (*tfType, error) {
 	switch t := v.(type) {
 	case nil:
-		w.val, w.typ = wire.AppendNil(w.val), append(w.typ, `"dynamic"`...)
+		w.val = wire.AppendNil(w.val)
+		return w.leaf(`"dynamic"`, dynamicType), nil
 	case bool:
-		w.val, w.typ = wire.AppendBool(w.val, t), append(w.typ, `"bool"`...)
+		w.val = wire.AppendBool(w.val, t)
+		return w.leaf(`"bool"`, boolType), nil
 	case string:
-		w.val, w.typ = wire.AppendString(w.val, t), append(w.typ, `"string"`...)
+		w.val = wire.AppendString(w.val, t)
+		return w.leaf(`"string"`, stringType), nil
 	case int64:
-		w.val, w.typ = wire.AppendInt(w.val, t), append(w.typ, `"number"`...)
+		w.val = wire.AppendInt(w.val, t)
+		return w.leaf(`"number"`, numberType), nil
 	case float64:
 		if math.IsNaN(t) || math.IsInf(t, 0) {
-			return &convError{msg: fmt.Sprintf("%v cannot be represented as a Terraform number", t)}
+			return nil, &convError{msg: fmt.Sprintf("%v cannot be represented as a Terraform number", t)}
 		}
-		w.number(big.NewFloat(t))
+		return w.number(big.NewFloat(t)), nil
 	case *big.Int:
-		w.number(new(big.Float).SetInt(t))
+		return w.number(new(big.Float).SetInt(t)), nil
 	case *big.Float:
-		w.number(t)
+		return w.number(t), nil
 	case []any:
-		w.val = wire.AppendArrayHeader(w.val, len(t))
-		w.typ = append(w.typ, `["tuple",[`...)
-		for i, e := range t {
-			if i > 0 {
-				w.typ = append(w.typ, ',')
-			}
-			if err := w.value(e); err != nil {
-				return within(err, func(p path.Path) path.Path { return p.AtListIndex(i) })
-			}
-		}
-		w.typ = append(w.typ, "]]"...)
+		return w.array(t)
 	case *model.Hash:
 		return w.hash(t)
-	default:
-		return &convError{msg: fmt.Sprintf("unsupported engine value of Go type %T", v)}
 	}
+	return nil, &convError{msg: fmt.Sprintf("unsupported engine value of Go type %T", v)}
+}
+
+// leaf writes the type of a value without parts: its JSON, or with shapes returns t.
+func (w *tfWriter) leaf(json string, t *tfType) *tfType {
+	if w.shapes {
+		return t
+	}
+	w.typ = append(w.typ, json...)
 	return nil
 }
 
 // number writes a number as terraform-plugin-go does: an integer when it is one that fits in 64
 // bits, else a float64 when that is exact, else its decimal text.
-func (w *tfWriter) number(n *big.Float) {
-	w.typ = append(w.typ, `"number"`...)
+func (w *tfWriter) number(n *big.Float) *tfType {
 	if i, acc := n.Int64(); acc == big.Exact {
 		w.val = wire.AppendInt(w.val, i)
 	} else if f, acc := n.Float64(); acc == big.Exact && !n.IsInt() {
@@ -106,10 +109,40 @@ func (w *tfWriter) number(n *big.Float) {
 	} else {
 		w.val = wire.AppendString(w.val, n.Text('f', -1))
 	}
+	return w.leaf(`"number"`, numberType)
 }
 
-// hash writes a hash as an object: its keys made strings (keyString), in sorted order.
-func (w *tfWriter) hash(h *model.Hash) error {
+// array writes an array as a tuple (with shapes, a list where its elements share a type).
+func (w *tfWriter) array(a []any) (*tfType, error) {
+	w.val = wire.AppendArrayHeader(w.val, len(a))
+	var elems []*tfType
+	if w.shapes {
+		elems = make([]*tfType, len(a))
+	} else {
+		w.typ = append(w.typ, `["tuple",[`...)
+	}
+	for i, e := range a {
+		if i > 0 && !w.shapes {
+			w.typ = append(w.typ, ',')
+		}
+		t, err := w.value(e)
+		if err != nil {
+			return nil, within(err, func(p path.Path) path.Path { return p.AtListIndex(i) })
+		}
+		if w.shapes {
+			elems[i] = t
+		}
+	}
+	if w.shapes {
+		return w.types.sequenceType(elems), nil
+	}
+	w.typ = append(w.typ, "]]"...)
+	return nil, nil
+}
+
+// hash writes a hash as an object (with shapes, a map where its values share a type): its keys
+// made strings (keyString), in sorted order.
+func (w *tfWriter) hash(h *model.Hash) (*tfType, error) {
 	if w.depth == len(w.entries) {
 		w.entries = append(w.entries, nil)
 	}
@@ -123,23 +156,37 @@ func (w *tfWriter) hash(h *model.Hash) error {
 	defer func() { w.depth-- }()
 	slices.SortFunc(entries, func(a, b hashEntry) int { return strings.Compare(a.name, b.name) })
 	w.val = wire.AppendMapHeader(w.val, len(entries))
-	w.typ = append(w.typ, `["object",{`...)
+	var names []string
+	var elems []*tfType
+	if w.shapes {
+		names, elems = make([]string, len(entries)), make([]*tfType, len(entries))
+	} else {
+		w.typ = append(w.typ, `["object",{`...)
+	}
 	for i, e := range entries {
-		if i > 0 {
-			if entries[i-1].name == e.name {
-				return &convError{msg: fmt.Sprintf("two hash keys read as %q once made strings", e.name)}
-			}
-			w.typ = append(w.typ, ',')
+		if i > 0 && entries[i-1].name == e.name {
+			return nil, &convError{msg: fmt.Sprintf("two hash keys read as %q once made strings", e.name)}
 		}
 		w.val = wire.AppendString(w.val, e.name)
-		w.typ = appendJSONName(w.typ, e.name)
-		w.typ = append(w.typ, ':')
-		if err := w.value(e.value); err != nil {
-			return within(err, func(p path.Path) path.Path { return p.AtName(e.name) })
+		if !w.shapes {
+			if i > 0 {
+				w.typ = append(w.typ, ',')
+			}
+			w.typ = append(appendJSONName(w.typ, e.name), ':')
+		}
+		t, err := w.value(e.value)
+		if err != nil {
+			return nil, within(err, func(p path.Path) path.Path { return p.AtName(e.name) })
+		}
+		if w.shapes {
+			names[i], elems[i] = e.name, t
 		}
 	}
+	if w.shapes {
+		return w.types.mappingType(names, elems), nil
+	}
 	w.typ = append(w.typ, "}]"...)
-	return nil
+	return nil, nil
 }
 
 // appendJSONName writes an object attribute's name in a type's JSON, as tftypes does (json.Marshal,

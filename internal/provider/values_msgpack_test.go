@@ -44,8 +44,8 @@ func TestTFWriter_sameAsTFTypes(t *testing.T) {
 	}
 	values["many"], values["many keys"] = many, manyKeys
 	for name, v := range values {
-		w := newTFWriter()
-		if err := w.value(v); err != nil {
+		w := newTFWriter(false)
+		if _, err := w.value(v); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		got := append(wire.AppendBinary(wire.AppendArrayHeader(nil, 2), w.typ), w.val...)
@@ -63,8 +63,8 @@ func TestTFWriter_sameAsTFTypes(t *testing.T) {
 		}
 	}
 	for name, v := range map[string]any{"NaN": []any{math.NaN()}, "twice the same key": hash(int64(1), "a", "1", "b")} {
-		w := newTFWriter()
-		err := w.value(v)
+		w := newTFWriter(false)
+		_, err := w.value(v)
 		_, want := toTF(v)
 		if err == nil || want == nil || withPath(err, path.Root("values")).Error() != withPath(want, path.Root("values")).Error() {
 			t.Errorf("%s: error %v, toTF's %v", name, err, want)

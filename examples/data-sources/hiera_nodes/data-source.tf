@@ -30,6 +30,10 @@ data "hiera_nodes" "web" {
   }
   select = ["web*"]
   facts  = { datacenter = "fra" } # every node gets these, below its own facts
+
+  # Provenance and Hiera-ordered JSON for the few nodes selected; without these both are null.
+  with_sources = true
+  with_json    = true
 }
 
 output "nodes" {
