@@ -35,8 +35,10 @@ hierarchy level, each once:
     to a class parameter must match the parameter's declared type, type aliases resolved, as
     Puppet says when it compiles the class.
 A datadir that depends on a fact is walked for each node given; with no --facts it is skipped
-with a warning. Exits 0 when all is well, 1 when it found problems, 2 when it cannot run. Secrets
-are checked but never shown.`
+with a warning. A problem or warning several nodes meet is one line naming them; what Puppet
+reads silently (a variable that is not set, a certname from networking.fqdn) is a warning of its
+kind, which --no-warn KIND hides. Exits 0 when all is well, 1 when it found problems, 2 when it
+cannot run. Secrets are checked but never shown.`
 
 const checkExample = `  hieraform check --environment production
   hieraform check --environment production --facts facts/ --types types.yaml
@@ -55,6 +57,8 @@ func runCheck(args []string, env Env) int {
 		"or a directory of them; repeat it for more (each node's certname from its file; default: the node with no facts)")
 	typesFile := fs.String("types", "", "a `file` mapping lookup keys to the Puppet types their values must have (YAML or JSON)")
 	strict := fs.Bool("strict", false, "a module's key that names no class parameter and no key a manifest looks up is a problem, not a note")
+	silenced := kindList{}
+	fs.Var(silenced, "no-warn", "hide the warnings of a `kind` (each warning shows its kind): "+warningKindNames()+"; repeat it or separate kinds with commas")
 	rest, err := parseArgs(fs, args)
 	if errors.Is(err, errHelp) {
 		return exitOK
@@ -100,7 +104,8 @@ func runCheck(args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
-	c := &checker{env: env, engine: engine, eyaml: st.eyaml, strict: *strict, reported: map[string]bool{}, warned: map[string]bool{}}
+	c := &checker{env: env, engine: engine, eyaml: st.eyaml, strict: *strict, reported: map[string]*reportLine{},
+		warnings: map[string]*reportLine{}, silenced: silenced, hidden: map[string]map[string]bool{}, warned: map[string]bool{}}
 	if env.ErrTerminal {
 		c.progress.out = env.progress
 	}
@@ -115,7 +120,7 @@ func runCheck(args []string, env Env) int {
 	for _, n := range nodes {
 		scopes = append(scopes, facts.Scope(n.Facts, n.Certname()))
 	}
-	failAfter := func(err error) int { c.progress.clear(); return fail(err) }
+	failAfter := func(err error) int { c.progress.clear(); c.out.print(env.Stdout); return fail(err) }
 	files, err := c.walk(scopes)
 	if err != nil {
 		return failAfter(err)
@@ -135,6 +140,7 @@ func runCheck(args []string, env Env) int {
 		}
 	}
 	c.progress.clear()
+	c.out.print(env.Stdout)
 	what := []string{count(files, "data file"), count(len(nodes), "node")}
 	if !given {
 		what[1] = "the node with no facts"
@@ -148,8 +154,11 @@ func runCheck(args []string, env Env) int {
 		notes = ", " + count(c.notes, "note")
 	}
 	if c.findings > 0 {
-		_, _ = fmt.Fprintf(env.Stdout, "%s: what Puppet reads silently, likely mistakes (a variable that is not set reads as an empty string)\n",
-			count(c.findings, "warning"))
+		_, _ = fmt.Fprintf(env.Stdout, "%s: what Puppet reads silently, likely mistakes (a variable that is not set reads as an empty string); "+
+			"--no-warn KIND hides a kind\n", count(c.findings, "warning"))
+	}
+	if hidden := hiddenSummary(c.hidden); hidden != "" {
+		_, _ = fmt.Fprintln(env.Stdout, hidden)
 	}
 	if c.problems > 0 {
 		_, _ = fmt.Fprintf(env.Stdout, "%s in %s (%s checked%s)\n", count(c.problems, "problem"), st.describe(), checked, notes)
@@ -183,8 +192,12 @@ type checker struct {
 	problems        int
 	findings        int // pitfalls the nodes met (finding)
 	notes           int
-	reported        map[string]bool // problems and notes by place and what, with their key or not (report)
-	warned          map[string]bool
+	reported        map[string]*reportLine     // problems and notes by place and what, with their key or not (report)
+	warnings        map[string]*reportLine     // findings by message (finding)
+	silenced        map[string]bool            // the kinds of findings --no-warn hides
+	hidden          map[string]map[string]bool // the nodes whose findings it hid, by kind
+	warned          map[string]bool            // stderr's warnings
+	out             report
 	progress        progress
 }
 
@@ -312,53 +325,73 @@ func beforeIndex(key string) string {
 	return key
 }
 
-// report prints a problem once: "file:line: level "x": message (key k, node n). hint". perKey
+// report records a problem once: "file:line: level "x": message (key k, node n). hint". perKey
 // says the problem is about the key's own value (a file check's finding, a value of the wrong
 // type): two keys meeting it at one place (two keys on one line, or in a HOCON file, which has no
 // lines) are two problems. Otherwise a problem is its place and message, whatever key's lookup
 // met it (a missing eyaml key, a broken file: once, not once per key), and one a file check
-// reported already for a key is not reported again.
+// reported already for a key is not reported again. A problem met by several nodes is one line
+// naming them all.
 func (c *checker) report(err error, node string, perKey bool) {
 	where, key := problemKey(err)
 	id := "key\x00" + where + "\x00" + key
 	if !perKey || key == "" {
 		id = "place\x00" + where
 	}
-	if c.reported[id] || c.reported["place\x00"+where] || (!perKey && c.reported["any\x00"+where]) {
-		return
+	for _, seen := range []string{id, "place\x00" + where, "any\x00" + where} {
+		if l := c.reported[seen]; l != nil && (seen != "any\x00"+where || !perKey) {
+			l.addNode(node)
+			return
+		}
 	}
-	c.reported[id], c.reported["any\x00"+where] = true, true
+	l := c.out.add(func(nodes []string) string { return problemLine(err, nodes) }, node)
+	c.reported[id] = l
+	if c.reported["any\x00"+where] == nil {
+		c.reported["any\x00"+where] = l
+	}
 	c.problems++
 	if c.eyamlKeyProblem == nil && errors.Is(err, hiera.ErrEyamlKey) {
 		c.eyamlKeyProblem = err
 	}
-	c.progress.clear()
-	_, _ = fmt.Fprintln(c.env.Stdout, problemLine(err, node))
 }
 
-// finding prints a pitfall a node's lookups met (a variable a hierarchy path or a value
-// interpolates that is not set, a certname taken from networking.fqdn) once, naming the first node
-// that met it: Puppet answers without a word, and check says it without failing.
+// finding records a pitfall a node's lookups met (a variable a hierarchy path or a value
+// interpolates that is not set, a certname taken from networking.fqdn) once, with every node that
+// met it: Puppet answers without a word, and check says it without failing, unless --no-warn
+// silences its kind.
 func (c *checker) finding(msg, node string) {
-	if c.warned["finding\x00"+msg] {
+	kind, group := pitfallKind(msg), msg
+	if kind == "certname" { // each node's own certname: one line for all of them
+		group = certnameFindings
+	}
+	if c.silenced[kind] {
+		if c.hidden[kind] == nil {
+			c.hidden[kind] = map[string]bool{}
+		}
+		c.hidden[kind][node] = true
 		return
 	}
-	c.warned["finding\x00"+msg] = true
+	if l := c.warnings[group]; l != nil {
+		l.addNode(node)
+		return
+	}
+	c.warnings[group] = c.out.add(func(nodes []string) string {
+		if len(nodes) > 1 {
+			msg = group
+		}
+		return fmt.Sprintf("warning (%s): %s (%s)", kind, msg, nodesNamed(nodes))
+	}, node)
 	c.findings++
-	c.progress.clear()
-	_, _ = fmt.Fprintf(c.env.Stdout, "warning: %s (node %s)\n", msg, node)
 }
 
-// note prints, once, a finding that is not a problem unless --strict: "file:line: level "x": note: ...".
+// note records, once, a finding that is not a problem unless --strict: "file:line: level "x": note: ...".
 func (c *checker) note(e *model.Error) {
 	where, _ := problemKey(e)
-	if id := "note\x00" + where; !c.reported[id] {
-		c.reported[id] = true
-		c.notes++
-		c.progress.clear()
+	if id := "note\x00" + where; c.reported[id] == nil {
 		noted := *e
 		noted.Message = "note: " + e.Message
-		_, _ = fmt.Fprintln(c.env.Stdout, problemLine(&noted, ""))
+		c.reported[id] = c.out.add(func([]string) string { return problemLine(&noted, nil) }, "")
+		c.notes++
 	}
 }
 
@@ -390,8 +423,9 @@ func problemKey(err error) (where, key string) {
 }
 
 // problemLine is one problem on one line: "file:line: level "x": message (key k, node n). hint"
-// (a message of several lines, such as Puppet's for each wrong element, joined with "; ").
-func problemLine(err error, node string) string {
+// (a message of several lines, such as Puppet's for each wrong element, joined with "; "; the
+// nodes that met it as nodeList names them).
+func problemLine(err error, nodes []string) string {
 	var he *model.Error
 	if !errors.As(err, &he) {
 		return oneLine(err.Error())
@@ -411,8 +445,8 @@ func problemLine(err error, node string) string {
 	if he.Key != "" {
 		about = append(about, "key "+he.Key)
 	}
-	if node != "" {
-		about = append(about, "node "+node)
+	if len(nodes) > 0 {
+		about = append(about, nodesNamed(nodes))
 	}
 	if len(about) > 0 {
 		msg += " (" + strings.Join(about, ", ") + ")"

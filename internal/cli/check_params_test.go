@@ -23,7 +23,7 @@ func TestCheckAgainstPuppetCode(t *testing.T) {
 		data("common.yaml") + `:10: level "common": key ntp::sever names no parameter of a class of module ntp and no key its manifests look up. Did you mean ntp::servers?`,
 		data("roles/db.yaml") + `:2: level "roles": Class[Ntp]: parameter 'keys_controlkey' expects a Ntp::Key_id = Integer[1, 65534] value, got Integer[70000, 70000] (key ntp::keys_controlkey, node ` + db01 + `). The parameter is declared at ` + manifest("ntp/manifests/init.pp") + `:6`,
 		data("nodes/db01.yaml") + `:3: level "nodes": Class[Profile::Base]: parameter 'verbose' expects a Boolean value, got Undef (key profile::base::verbose, node ` + db01 + `)`,
-		data("common.yaml") + `:19: level "common": Class[Profile::Web]: parameter 'api_token' expects a Sensitive[String] value, got String (key profile::web::api_token, node `,
+		data("common.yaml") + `:19: level "common": Class[Profile::Web]: parameter 'api_token' expects a Sensitive[String] value, got String (key profile::web::api_token, 2 nodes: ` + db01 + `, ` + web01 + `)`, // a problem both nodes share names both
 		manifest("profile/manifests/odd.pp") + `:2: Class[Profile::Odd]: parameter 'looping': Type alias 'Profile::Loop' cannot be resolved to a real type. The value of profile::odd::looping is not checked`,
 		manifest("profile/manifests/odd.pp") + `:3: Class[Profile::Odd]: parameter 'unknown': Resource type not found: Profile::Nope. The value of profile::odd::unknown is not checked`,
 		// three elements only once the roles' array is merged with common's (merge: unique)

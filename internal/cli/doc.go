@@ -15,7 +15,8 @@
 //	                          its flags and output, in pure Go (internal/eyaml)
 //
 // Files: cli.go (Run, the commands' table), one file per command (lookup.go, node.go, diff.go,
-// check.go, unused.go, eyaml.go with eyaml_edit.go and eyaml_recrypt.go), and what they share:
+// check.go with checkreport.go (its lines, each naming the nodes that meet it; warning kinds),
+// unused.go, eyaml.go with eyaml_edit.go and eyaml_recrypt.go), and what they share:
 // sourceflags.go (where data and facts come from), puppetdbflags.go (--puppetdb and its TLS
 // flags), eyaml_level.go (an eyaml level's keys), gitrev.go (a side of a diff from a git
 // revision), fleetdiff.go, changedkeys.go and fleetrender.go (a fleet diff: the nodes, the keys a

@@ -93,8 +93,8 @@ func TestNotSetWarningsInEveryCommand(t *testing.T) {
 		{[]string{"lookup", "rack"}, 0, []string{"--- 'rack '\n"}, []string{certname, valueNotSet, levelNotSet}},
 		{[]string{"node"}, 0, []string{"role: web"}, []string{certname, valueNotSet, levelNotSet}},
 		{[]string{"diff", "--node", "web01.example.com", "--node", "db01.example.com"}, 1, []string{"role"}, []string{valueNotSet, levelNotSet}},
-		{[]string{"check"}, 0, []string{"warning: " + certname + " (node " + facts + ")", "warning: " + levelNotSet,
-			"warning: " + valueNotSet, "3 warnings: what Puppet reads silently", "no problems: 2 data files and 1 node checked"}, nil},
+		{[]string{"check"}, 0, []string{"warning (certname): " + certname + " (node " + facts + ")", "warning (unset): " + levelNotSet,
+			"warning (unset): " + valueNotSet, "3 warnings: what Puppet reads silently", "no problems: 2 data files and 1 node checked"}, nil},
 	} {
 		rc, out, errOut := run(t, append(tc.args, "--config", config, "--facts", facts)...)
 		if rc != tc.rc {
