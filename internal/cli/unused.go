@@ -103,7 +103,7 @@ func runUnused(args []string, env Env) int {
 	if err != nil {
 		return fail(err)
 	}
-	u, err := findUnused(ctx, engine, nodes, env)
+	u, err := findUnused(ctx, engine, st.eyaml, nodes, env)
 	if err != nil {
 		return fail(err)
 	}
@@ -141,6 +141,7 @@ type fleetUse struct {
 // data file; for each (file, key) the nodes it gives a value; what failures hide.
 type fleetUsage struct {
 	mu          sync.Mutex
+	eyaml       hiera.EyamlKeys     // the keys the command is given, as hieraform node reads a node with them
 	fileKeys    map[string][]string // data file -> its root keys
 	dotted      map[string]bool     // root keys a lookup reads as a path (they dig into another key)
 	reached     map[string]int      // file -> nodes reaching it
@@ -148,6 +149,7 @@ type fleetUsage struct {
 	unknown     map[fileKeyPair]bool // (file, key) whose use a failing lookup hides
 	unknownFile map[string]bool      // files a node that could not be read reaches
 	failed      []string             // warnings about nodes
+	failedErrs  []error              // the failed lookups' errors, to say how to give eyaml keys
 }
 
 type fileKeyPair struct{ file, key string }
@@ -174,7 +176,7 @@ type nodeRead struct {
 // (no other file comes first or is merged in), so its lookup would tell nothing: in a fleet where
 // every node has a file of its own, most keys are such.
 func (u *fleetUsage) readNode(ctx context.Context, engine *hiera.Engine, scope hiera.Scope) nodeRead {
-	listing, err := engine.LookupNode(ctx, hiera.NodeRequest{Scope: scope, Only: func(string) bool { return false }})
+	listing, err := engine.LookupNode(ctx, hiera.NodeRequest{Scope: scope, EyamlKeys: u.eyaml, Only: func(string) bool { return false }})
 	if err == nil {
 		err = listing.ListErr
 	}
@@ -195,7 +197,7 @@ func (u *fleetUsage) readNode(ctx context.Context, engine *hiera.Engine, scope h
 			}
 		}
 	}
-	req := hiera.NodeRequest{Scope: scope}
+	req := hiera.NodeRequest{Scope: scope, EyamlKeys: u.eyaml}
 	if holders != nil {
 		req.Keys = []string{}
 		r.only = map[string]bool{}
@@ -237,11 +239,12 @@ func (u *fleetUsage) add(i int, name string, r nodeRead) {
 			}
 		}
 	}
-	failedKeys := 0
+	var failedKeys []string
 	for _, a := range r.answers {
 		switch {
 		case a.Err != nil:
-			failedKeys++
+			failedKeys = append(failedKeys, fmt.Sprintf("%s: %s", a.Key, oneLine(a.Err.Error())))
+			u.failedErrs = append(u.failedErrs, a.Err)
 			for _, f := range r.files {
 				u.unknown[fileKeyPair{f.File, a.Key}] = true
 			}
@@ -253,8 +256,9 @@ func (u *fleetUsage) add(i int, name string, r nodeRead) {
 			}
 		}
 	}
-	if failedKeys > 0 {
-		u.failed = append(u.failed, fmt.Sprintf("node %s: %s failed, where their values come from is not reported (hieraform node names them)", name, count(failedKeys, "key lookup")))
+	if len(failedKeys) > 0 {
+		u.failed = append(u.failed, fmt.Sprintf("node %s: %s failed, where their values come from is not reported:%s",
+			name, count(len(failedKeys), "key lookup"), keyList(failedKeys)))
 	}
 }
 
@@ -270,7 +274,7 @@ func (u *fleetUsage) contribution(p fileKeyPair) *users {
 }
 
 // findUnused reads every node and finds the unused files, keys and values.
-func findUnused(ctx context.Context, engine *hiera.Engine, nodes []fleet.Node, env Env) (*fleetUse, error) {
+func findUnused(ctx context.Context, engine *hiera.Engine, eyaml hiera.EyamlKeys, nodes []fleet.Node, env Env) (*fleetUse, error) {
 	scopes := make([]hiera.Scope, len(nodes))
 	for i, n := range nodes {
 		scopes[i] = facts.Scope(n.Facts, n.Name)
@@ -285,7 +289,7 @@ func findUnused(ctx context.Context, engine *hiera.Engine, nodes []fleet.Node, e
 	for _, w := range list.Warnings {
 		_, _ = fmt.Fprintf(env.Stderr, "Warning: %s\n", w)
 	}
-	u := &fleetUsage{fileKeys: map[string][]string{}, dotted: map[string]bool{}, reached: map[string]int{},
+	u := &fleetUsage{eyaml: eyaml, fileKeys: map[string][]string{}, dotted: map[string]bool{}, reached: map[string]int{},
 		contributes: map[fileKeyPair]*users{}, unknown: map[fileKeyPair]bool{}, unknownFile: map[string]bool{}}
 	for _, f := range list.Files {
 		u.fileKeys[f.File] = dataFileKeys(f.File)
@@ -303,6 +307,7 @@ func findUnused(ctx context.Context, engine *hiera.Engine, nodes []fleet.Node, e
 	for _, w := range u.failed {
 		_, _ = fmt.Fprintf(env.Stderr, "Warning: %s\n", w)
 	}
+	_, _ = fmt.Fprint(env.Stderr, eyamlKeyHint(errors.Join(u.failedErrs...)))
 	use := &fleetUse{files: len(list.Files)}
 	var candidates []redundancyCheck
 	for _, f := range list.Files {
@@ -326,7 +331,7 @@ func findUnused(ctx context.Context, engine *hiera.Engine, nodes []fleet.Node, e
 		}
 	}
 	redundant := make([]bool, len(candidates))
-	fleet.Each(ctx, len(candidates), func(i int) { redundant[i] = candidates[i].redundant(ctx, engine, scopes) })
+	fleet.Each(ctx, len(candidates), func(i int) { redundant[i] = candidates[i].redundant(ctx, engine, eyaml, scopes) })
 	for i, c := range candidates {
 		if redundant[i] {
 			use.findings = append(use.findings, c.finding)
@@ -368,9 +373,9 @@ type redundancyCheck struct {
 // with the node's: the cheapest correct test, since only a lookup knows what the rest of the
 // hierarchy, merges, lookup_options and interpolation make of the key without it. It stops at the
 // first node whose answer differs: most values are not redundant, one lookup each.
-func (c redundancyCheck) redundant(ctx context.Context, engine *hiera.Engine, scopes []hiera.Scope) bool {
+func (c redundancyCheck) redundant(ctx context.Context, engine *hiera.Engine, eyaml hiera.EyamlKeys, scopes []hiera.Scope) bool {
 	for i, n := range c.nodes {
-		without, err := engine.Lookup(ctx, hiera.Request{Key: c.Key, Scope: scopes[n], Without: hiera.Omission{File: c.File, Key: c.Key}})
+		without, err := engine.Lookup(ctx, hiera.Request{Key: c.Key, Scope: scopes[n], EyamlKeys: eyaml, Without: hiera.Omission{File: c.File, Key: c.Key}})
 		with := c.answers[i]
 		if err != nil || !without.Found || with.Sensitive != without.Sensitive || !model.Equal(with.Value, without.Value) {
 			return false

@@ -106,3 +106,25 @@ func TestUnusedFailures(t *testing.T) {
 		t.Errorf("--render-as yaml: rc %d, %q", rc, errOut)
 	}
 }
+
+// unused reads every node as hieraform node does, with the eyaml keys the command is given
+// (flags or HIERA_EYAML_*, in place of the server's paths hiera.yaml names): a key whose lookup
+// fails there fails in node too, and the warning names each key with its error.
+func TestUnusedFailedKeysAsNode(t *testing.T) {
+	config, keys := serverKeysRepo(t)
+	factsDir := t.TempDir()
+	writeFile(t, filepath.Join(factsDir, "db01.json"), `{"clientcert": "db01.example.com"}`)
+	env := map[string]string{"HIERA_EYAML_PRIVATE_KEY_PATH": filepath.Join(keys, "private_key.pkcs7.pem")}
+	_, _, nodeErr := runEnv(env, "node", "--config", config, "--facts", filepath.Join(factsDir, "db01.json"))
+	_, _, errOut := runEnv(env, "unused", "--config", config, "--facts", factsDir)
+	if strings.Contains(errOut, "eyaml private key") || strings.Contains(errOut, "hieraform node names them") {
+		t.Errorf("unused fails where node does not:\nnode: %s\nunused: %s", nodeErr, errOut)
+	}
+	// the fixture's key that fails in Puppet too (and unused looks up: others, held by one file,
+	// it need not): named with its error, as node names it
+	for _, key := range []string{"pins"} {
+		if !strings.Contains(nodeErr, "\n  "+key+": Lookup of key") || !strings.Contains(errOut, "1 key lookup failed, where their values come from is not reported:\n  "+key+": Lookup of key") {
+			t.Errorf("%s: not named by both:\nnode: %s\nunused: %s", key, nodeErr, errOut)
+		}
+	}
+}
