@@ -116,30 +116,45 @@ func (n node) children() ([]node, error) {
 	return out, nil
 }
 
-// octets returns an OCTET STRING's bytes; BER may split it into chunks.
-func (n node) octets(depth int) ([]byte, error) {
+// octets returns an OCTET STRING's bytes; BER may split it into chunks, constructed strings
+// nested at most maxDepth deep. The chunks are walked twice, to size the result and to fill it,
+// holding no chunk: a value of one-byte chunks costs its content's bytes, not a node per chunk.
+func (n node) octets() ([]byte, error) {
 	if !n.constructed {
 		return n.body, nil
 	}
-	if depth > maxDepth {
-		return nil, errors.New("ASN.1 nesting too deep")
-	}
-	kids, err := n.children()
-	if err != nil {
+	size := 0
+	if err := n.eachChunk(0, func(b []byte) { size += len(b) }); err != nil {
 		return nil, err
 	}
-	var out []byte
-	for _, k := range kids {
-		if !k.is(classUniversal, tagOctetString) {
-			return nil, errors.New("bad chunk in constructed OCTET STRING")
-		}
-		b, err := k.octets(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b...)
-	}
+	out := make([]byte, 0, size)
+	_ = n.eachChunk(0, func(b []byte) { out = append(out, b...) }) // the walk above met no error
 	return out, nil
+}
+
+// eachChunk calls each with the contents of every primitive chunk of an OCTET STRING, in order.
+func (n node) eachChunk(depth int, each func([]byte)) error {
+	if !n.constructed {
+		each(n.body)
+		return nil
+	}
+	if depth > maxDepth {
+		return errors.New("ASN.1 nesting too deep")
+	}
+	for rest := n.body; len(rest) > 0; {
+		c, r, err := parseNode(rest, 0)
+		if err != nil {
+			return err
+		}
+		if !c.is(classUniversal, tagOctetString) {
+			return errors.New("bad chunk in constructed OCTET STRING")
+		}
+		if err := c.eachChunk(depth+1, each); err != nil {
+			return err
+		}
+		rest = r
+	}
+	return nil
 }
 
 // oid returns an OBJECT IDENTIFIER in dotted form.

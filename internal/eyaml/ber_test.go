@@ -2,6 +2,8 @@ package eyaml
 
 import (
 	"bytes"
+	"crypto/rand"
+	"runtime"
 	"testing"
 )
 
@@ -66,12 +68,56 @@ func TestOctetsChunked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := n.octets(0); err != nil || string(got) != "ab" {
+	if got, err := n.octets(); err != nil || string(got) != "ab" {
 		t.Fatalf("got %q, %v", got, err)
 	}
 	bad := []byte{0x24, 0x03, 0x02, 0x01, 0x00} // INTEGER chunk
 	n, _, _ = parseNode(bad, 0)
-	if _, err := n.octets(0); err == nil {
+	if _, err := n.octets(); err == nil {
 		t.Fatal("accepted an INTEGER chunk")
+	}
+}
+
+// oneByteChunks is a value for plaintext whose encrypted content is BER chunks of one byte each
+// (valid: OpenSSL reads it), the form that costs the most per byte.
+func oneByteChunks(t testing.TB, plaintext []byte) string {
+	t.Helper()
+	der, err := encryptor(t, "public_key.pkcs7.pem").envelope(rand.Reader, plaintext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, _, _ := parseNode(der, 0)
+	ci, _ := top.children()
+	wrapped, _ := ci[1].children()
+	ed, _ := wrapped[0].children()
+	eci, _ := ed[2].children()
+	ct := eci[2].body
+	chunks := make([]byte, 0, 3*len(ct))
+	for _, b := range ct {
+		chunks = append(chunks, tagOctetString, 1, b)
+	}
+	content := tlv(derSequence, eci[0].raw, eci[1].raw, tlv(derContext0, chunks))
+	enveloped := tlv(derSequence, ed[0].raw, ed[1].raw, content)
+	return token(tlv(derSequence, oidDEREnveloped, tlv(derContext0, enveloped)))
+}
+
+// A value of one-byte chunks is decrypted in a few times its own bytes of memory: the base64
+// without spaces, the DER, the content and the plaintext (a node per chunk took 52 bytes per
+// byte of the value, 4 GiB for a 48 MB value under the data file's bounds).
+func TestDecryptOneByteChunksMemory(t *testing.T) {
+	plaintext := bytes.Repeat([]byte("0123456789abcdef"), 1<<14) // 256 KiB: a 1 MiB value
+	tok := oneByteChunks(t, plaintext)
+	d := ourKey(t)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got, err := d.Decrypt(tok)
+	runtime.ReadMemStats(&after)
+	if err != nil || got != string(plaintext) {
+		t.Fatalf("%d bytes, %v", len(got), err)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > uint64(4*len(tok)) {
+		t.Errorf("decrypting a value of %d bytes allocated %d bytes (%.1f per byte), want at most 4 per byte",
+			len(tok), allocated, float64(allocated)/float64(len(tok)))
 	}
 }

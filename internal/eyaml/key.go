@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
 )
@@ -18,7 +19,10 @@ import (
 // optionally, the matching certificate. It is safe for concurrent use.
 type Decryptor struct {
 	key  *rsa.PrivateKey
-	cert *x509.Certificate // nil: try every RSA recipient, as OpenSSL does without a cert
+	cert *x509.Certificate // nil: try each RSA recipient, as OpenSSL does without a cert
+
+	opened         openedCache  // what each value decrypted to
+	rsaDecryptions atomic.Int64 // made so far: what a value costs, for tests
 }
 
 // NewDecryptor parses a PEM private key as written by `eyaml createkeys`
@@ -68,7 +72,7 @@ func (d *Decryptor) WithCertificateFile(path string) (*Decryptor, error) {
 
 // WithCertificate returns a copy of d that also knows its public certificate
 // (eyaml's pkcs7_public_key). The certificate must hold d's public key; the
-// copy then only tries PKCS7 recipients issued to that certificate.
+// copy then only tries the first PKCS7 recipient issued to that certificate, as OpenSSL does.
 func (d *Decryptor) WithCertificate(certPEM []byte) (*Decryptor, error) {
 	if d == nil || d.key == nil {
 		return nil, newErr(KindKeyNotPEM, nil, "decryptor has no private key (use NewDecryptor)")

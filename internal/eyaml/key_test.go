@@ -77,12 +77,12 @@ func TestWithCertificate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Both recipients carry eyaml's issuer "/" and serial 1, so both match.
-	for _, f := range []string{"vectors/short.enc", "openssl/two_recipients.enc"} {
-		if got, err := dc.Decrypt(fixture(t, f)); err != nil || got != "secret" {
-			t.Errorf("%s: Decrypt = %q, %v", f, got, err)
-		}
+	if got, err := dc.Decrypt(fixture(t, "vectors/short.enc")); err != nil || got != "secret" {
+		t.Errorf("Decrypt = %q, %v", got, err)
 	}
+	// Both recipients carry eyaml's issuer "/" and serial 1: OpenSSL, and so the gem, tries the
+	// first only, the other key's, and fails ("bad decrypt", regen.sh checks it).
+	wantKind(t, ignore(dc.Decrypt(fixture(t, "openssl/two_recipients.enc"))), KindWrongKey, "of its 2 recipients, the first naming the public key's issuer and serial")
 	wantKind(t, ignore(dc.Decrypt(fixture(t, "openssl/other_key.enc"))), KindWrongKey, "encrypted for another key")
 
 	_, err = d.WithCertificate([]byte(fixture(t, "keys/other_public_key.pkcs7.pem")))

@@ -166,7 +166,7 @@ func parseRecipient(ri node) (recipient, error) {
 	if r.keyAlg, err = alg[0].oid(); err != nil {
 		return r, notPKCS7("bad keyEncryptionAlgorithm")
 	}
-	if r.encryptedKey, err = f[3].octets(0); err != nil {
+	if r.encryptedKey, err = f[3].octets(); err != nil {
 		return r, notPKCS7("encryptedKey: " + err.Error())
 	}
 	return r, nil
@@ -193,12 +193,12 @@ func (env *envelope) parseContent(n node) error {
 	// The IV is checked once we know the cipher; an unknown cipher may
 	// have other parameters, and should be reported as unsupported.
 	if len(alg) > 1 && alg[1].is(classUniversal, tagOctetString) {
-		if env.iv, err = alg[1].octets(0); err != nil {
+		if env.iv, err = alg[1].octets(); err != nil {
 			return notPKCS7("IV: " + err.Error())
 		}
 	}
 	// [0] IMPLICIT OCTET STRING: primitive, or chunked when constructed.
-	if env.ciphertext, err = eci[2].octets(0); err != nil {
+	if env.ciphertext, err = eci[2].octets(); err != nil {
 		return notPKCS7("encryptedContent: " + err.Error())
 	}
 	return nil

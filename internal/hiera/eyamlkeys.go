@@ -14,9 +14,9 @@ import (
 // store. The zero value replaces nothing.
 type EyamlKeys struct {
 	// PrivateKeyPath and PublicKeyPath are key files, taken as given (the caller makes them
-	// absolute). With a private key given and no public key, decryption tries every recipient of a
-	// value with the private key alone; hiera.yaml's public key, which pairs with its own private
-	// key, is not used then.
+	// absolute). With a private key given and no public key, decryption tries each recipient of a
+	// value (the first 16) with the private key alone; hiera.yaml's public key, which pairs with
+	// its own private key, is not used then.
 	PrivateKeyPath string
 	PublicKeyPath  string
 	// Key is a private key given as text (ParseEyamlKey); it wins over PrivateKeyPath, and over
