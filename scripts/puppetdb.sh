@@ -174,7 +174,7 @@ compile_once() {
 	classes=$state/classes-$sum
 	[ -f "$classes/.done" ] && { echo "$classes"; return; }
 	rm -rf "$state"/classes-* && mkdir -p "$classes"
-	say "compiling PuppetDB's Clojure once into $classes (about a minute on two cores; later starts skip it)"
+	say "compiling PuppetDB's Clojure once into $classes (about 2 minutes on two cores; later starts skip it)"
 	local namespaces
 	namespaces=$(sed -n 's|^\([a-z][^/# ]*\)/.*|\1|p' "$bootstrap" | sort -u | tr '\n' ' ')
 	local start=$SECONDS
@@ -200,12 +200,31 @@ compile_once() {
 	fi
 }
 
+# up_estimate says what a start has to do and how long it takes on two cores, in all: the steps
+# still to do (installing, compiling once) and the start itself, as long as the last one took.
+up_estimate() {
+	local steps="" total=0 start_s=60
+	[ -s "$state/start-seconds" ] && start_s=$(cat "$state/start-seconds")
+	if ! { [ -f "$jar" ] && command -v pg_ctlcluster >/dev/null && command -v java >/dev/null; }; then
+		steps="installing the packages, about 70 s; " total=$((total + 70))
+	fi
+	if ! compgen -G "$state/classes-*/.done" >/dev/null; then
+		steps+="compiling PuppetDB once, about 2 minutes; " total=$((total + 120))
+	fi
+	total=$((total + start_s))
+	local in_all="$total s"
+	((total < 90)) || in_all="$(((total + 30) / 60)) min"
+	echo "about $in_all in all on two cores (${steps}starting it, about $start_s s)"
+}
+
 up() {
 	mkdir -p "$state"
 	if running; then
 		say "PuppetDB is already running at $url (TLS: https://127.0.0.1:$ssl_port)"
 		return
 	fi
+	local up_start=$SECONDS
+	say "bringing PuppetDB up: $(up_estimate)"
 	install_packages
 	start_postgres
 	make_certificates
@@ -234,7 +253,8 @@ up() {
 		next=$((next + progress_every))
 		say "  ... waiting for PuppetDB to say running, $((SECONDS - start)) s"
 	done
-	say "PuppetDB is running at $url and https://127.0.0.1:$ssl_port after $((SECONDS - start)) s"
+	echo $((SECONDS - start)) >"$state/start-seconds"
+	say "PuppetDB is running at $url and https://127.0.0.1:$ssl_port after $((SECONDS - start)) s ($((SECONDS - up_start)) s in all)"
 }
 
 down() {
