@@ -271,6 +271,7 @@ func (pd *providerData) engineScopeOver(ctx context.Context, m *lookupArgs, prov
 		fileFacts = nodeFacts // in facts_file's place (they conflict)
 	}
 	var s hiera.Scope
+	var ownScope map[string]any
 	if fileFacts != nil && !pd.factsFileMerge { // the file names the node: its facts alone (factsFileReplaces)
 		providerFacts = nil
 	}
@@ -282,6 +283,9 @@ func (pd *providerData) engineScopeOver(ctx context.Context, m *lookupArgs, prov
 		out      **model.Hash
 	}{{"facts", m.Facts, providerFacts, fileFacts, &s.Facts}, {"scope", m.Scope, pd.scope, nil, &s.Vars}} {
 		own, err := objectArg(ctx, a.val, path.Root(a.name))
+		if a.name == "scope" {
+			ownScope = own
+		}
 		if err == nil {
 			*a.out, err = withOwn(a.provider, a.file, own)
 		}
@@ -289,7 +293,9 @@ func (pd *providerData) engineScopeOver(ctx context.Context, m *lookupArgs, prov
 			diags.AddAttributeError(path.Root(a.name), "Invalid Argument", err.Error())
 		}
 	}
-	if nodeFacts != nil { // trusted.certname is PuppetDB's certname unless scope sets it
+	// trusted.certname is the node's, over the provider's scope's (a provider set up for one node,
+	// as the quickstart's, names it), unless this data source's own scope sets it
+	if nodeFacts != nil && !setsCertname(ownScope) {
 		s.Vars = withCertname(s.Vars, m.PuppetDBNode.ValueString())
 	}
 	return s, diags

@@ -74,11 +74,15 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 		}
 		shared = &s
 	}
-	if name, set := scopeCertname(shared.Vars); set && len(nodes) > 1 {
-		diags.AddWarning("Same Certname For Every Node", fmt.Sprintf("scope (the provider's or this data source's) sets "+
+	// A provider set up for one node (the quickstart's) names it in its scope: each node of the
+	// fleet is still answered as itself, unless this data source's own scope names one.
+	own, _ := objectArg(ctx, m.Scope, path.Root("scope")) // its errors are engineScope's
+	ownCertname := setsCertname(own)
+	if name, set := scopeCertname(shared.Vars); set && ownCertname && len(nodes) > 1 {
+		diags.AddWarning("Same Certname For Every Node", fmt.Sprintf("This data source's scope sets "+
 			"trusted.certname to %q, so every node of the fleet is answered with that certname: %%{trusted.certname} in "+
 			"hiera.yaml finds %q's node-level data for each of the %d nodes, not the node's own. Leave trusted.certname out of "+
-			"scope (a provider set up for one node, as the quickstart's, sets it) to answer each node as itself.", name, name, len(nodes)))
+			"the data source's scope to answer each node as itself.", name, name, len(nodes)))
 	}
 	// A node of a facts file or of PuppetDB is read as hiera_node reads that file as its facts_file:
 	// the file names its own node, and replaces the provider's facts (unless facts_file_merge). A
@@ -118,7 +122,10 @@ func (pd *providerData) readNodes(ctx context.Context, m *nodesModel, scope *hie
 		if givenOnly[n.Name] {
 			below = shared
 		}
-		s := hiera.Scope{Facts: overlay(below.Facts, n.Facts), Vars: withCertname(shared.Vars, n.Name)}
+		s := hiera.Scope{Facts: overlay(below.Facts, n.Facts), Vars: shared.Vars}
+		if !ownCertname {
+			s.Vars = withCertname(shared.Vars, n.Name)
+		}
 		out, diags := pd.readNode(reading, &nm, &s, parts)
 		return nodeRead{out, diags}
 	}, func(i int, r nodeRead) {
@@ -267,8 +274,19 @@ func scopeCertname(vars *model.Hash) (any, bool) {
 	return t.Get("certname")
 }
 
-// withCertname is vars with trusted.certname set to name, unless vars set it already (or set
-// trusted to something other than a hash: the caller's choice). vars is not changed.
+// setsCertname tells whether scope, a data source's own, sets trusted.certname.
+func setsCertname(scope map[string]any) bool {
+	t, ok := scope["trusted"].(map[string]any)
+	if !ok {
+		return scope["trusted"] != nil // not a hash: the caller's choice, kept as is (withCertname)
+	}
+	_, set := t["certname"]
+	return set
+}
+
+// withCertname is vars with trusted.certname set to name, over the one vars set (the provider's:
+// a data source whose own scope sets it does not call this), unless vars set trusted to something
+// other than a hash (the caller's choice). vars is not changed.
 func withCertname(vars *model.Hash, name string) *model.Hash {
 	trusted := model.NewHash(1)
 	if vars != nil {
@@ -276,9 +294,6 @@ func withCertname(vars *model.Hash, name string) *model.Hash {
 		switch t := given.(type) {
 		case nil:
 		case *model.Hash:
-			if _, has := t.Get("certname"); has {
-				return vars
-			}
 			trusted = model.NewHash(t.Len() + 1)
 			t.Each(func(k, v any) bool { trusted.Set(k, v); return true })
 		default:

@@ -153,7 +153,7 @@ func nodesSchema() schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "Looks up a fleet's Hiera data in one data source: every node of a directory of facts files (such as a " +
 			"Puppet Server's facts cache) and of `nodes`, each answered exactly as one `hiera_node` with the same arguments answers it " +
-			"(its facts over the shared ones; `trusted.certname` is its name unless `scope` sets it), the results keyed by node name. " +
+			"(its facts over the shared ones; `trusted.certname` is its name unless this data source's `scope` sets it: the provider's never renames a node), the results keyed by node name. " +
 			"A plan reads one data source for the whole fleet instead of one per node.",
 		Attributes: attrs,
 		Blocks:     map[string]schema.Block{"eyaml": eyamlBlock(), "puppetdb": nodesPuppetDBBlock()},

@@ -520,24 +520,32 @@ output "same_as_hiera_node" {
 	})
 }
 
-// A scope that sets trusted.certname (the provider's, as the quickstart's does, or the data
-// source's own) names every node of the fleet alike: a warning says which name, once.
+// A data source's own scope that sets trusted.certname names every node of the fleet alike: a
+// warning says which name, once. The provider's (as the quickstart's) renames no node: no warning.
 func TestNodes_scopeCertnameWarning(t *testing.T) {
 	t.Parallel()
+	certname := map[string]any{"trusted": map[string]any{"certname": "web01.example.com"}}
 	for _, tc := range []struct {
-		scope map[string]any
+		scope map[string]any // the provider's
+		own   bool           // the data source's scope sets trusted.certname
 		want  string
 	}{
-		{map[string]any{"trusted": map[string]any{"certname": "web01.example.com"}}, "Same Certname For Every Node"},
-		{map[string]any{"trusted": map[string]any{"extensions": map[string]any{"pp_role": "web"}}}, ""},
-		{nil, ""},
+		{nil, true, "Same Certname For Every Node"},
+		{certname, false, ""},
+		{map[string]any{"trusted": map[string]any{"extensions": map[string]any{"pp_role": "web"}}}, false, ""},
+		{nil, false, ""},
 	} {
 		scope, err := toHash(tc.scope)
 		if err != nil {
 			t.Fatal(err)
 		}
+		own := types.DynamicNull()
+		if tc.own {
+			own = types.DynamicValue(types.ObjectValueMust(map[string]attr.Type{"trusted": types.ObjectType{AttrTypes: map[string]attr.Type{"certname": types.StringType}}},
+				map[string]attr.Value{"trusted": types.ObjectValueMust(map[string]attr.Type{"certname": types.StringType}, map[string]attr.Value{"certname": types.StringValue("web01.example.com")})}))
+		}
 		pd := &providerData{engines: newEngineCache(), factsFiles: newFactsFileCache(), config: "testdata/site/hiera.yaml", scope: scope}
-		m := nodesModel{lookupArgs: lookupArgs{Facts: types.DynamicNull(), Scope: types.DynamicNull(), FactsFile: types.StringNull()},
+		m := nodesModel{lookupArgs: lookupArgs{Facts: types.DynamicNull(), Scope: own, FactsFile: types.StringNull()},
 			FactsDir: types.StringValue("testdata/fleet"), Nodes: types.DynamicNull(), Keys: types.ListNull(types.StringType),
 			Prefixes: types.ListNull(types.StringType), Select: types.ListNull(types.StringType)}
 		_, diags := pd.readNodes(context.Background(), &m, nil)

@@ -133,7 +133,8 @@ func nodesPuppetDBBlock() dschema.SingleNestedBlock {
 const puppetdbNodeText = "Takes the node's facts from PuppetDB: the certname of a node it holds, such as `\"web01.example.com\"`, " +
 	"read from the provider's `puppetdb` block's PuppetDB (once per plan). Its facts come first, as a `facts_file`'s would, and " +
 	"`facts` is merged over them; its `$trusted` is the trusted data Puppet stored with them (else the certname's, as for a " +
-	"facts file). A node PuppetDB does not hold, or holds deactivated, is an error."
+	"facts file), its `trusted.certname` this certname unless this data source's `scope` sets one (the provider's `scope` does " +
+	"not rename the node). A node PuppetDB does not hold, or holds deactivated, is an error."
 
 // providerPuppetDB reads the provider's block (the environment's defaults already in it).
 // unknown is set when a value is not known yet.

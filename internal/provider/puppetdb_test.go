@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -304,4 +305,82 @@ func TestPuppetDB_ownPlainURLGetsNoToken(t *testing.T) {
 	if want := []string{"", "s3cr3t-token"}; !slices.Equal(tokens, want) {
 		t.Errorf("X-Authentication headers %q; want %q (none to the data source's own http url, the provider's to its own)", tokens, want)
 	}
+}
+
+// quickstartProvider is examples/quickstart's provider block as it stands (a provider set up for
+// one node: its scope names web01.example.com), its paths made the example's, and a puppetdb
+// block of url added.
+func quickstartProvider(t *testing.T, url string) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../examples/quickstart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(filepath.Join(dir, "main.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := regexp.MustCompile(`(?s)\nprovider "hiera" \{\n.*?\n\}\n`).FindString(string(text))
+	if !strings.Contains(block, `trusted = { certname = "web01.example.com" }`) {
+		t.Fatalf("the quickstart's provider block names no certname in its scope:\n%s", block)
+	}
+	block = strings.ReplaceAll(block, "${path.module}", dir)
+	return strings.TrimSuffix(block, "}\n") + "  puppetdb { url = \"" + url + "\" }\n}\n"
+}
+
+// Under the quickstart's provider block, whose scope names web01.example.com, every node of a
+// fleet (given in nodes, or from PuppetDB) and the node puppetdb_node names are answered as
+// themselves: only web01.example.com gets web01's node-level data (alice's shell /bin/zsh). A data
+// source's own scope naming a certname still wins.
+func TestNodes_providerCertnameRenamesNoNode(t *testing.T) {
+	facts := func(host string) []byte {
+		return []byte(`{"role": "web", "networking": {"hostname": "` + host + `"}, "os": {"family": "Debian", "release": {"major": "12"}}}`)
+	}
+	pdb := puppetdbtest.Fake(t, []puppetdbtest.FakeNode{{Certname: "web01.example.com", Facts: facts("web01")},
+		{Certname: "web02.example.com", Facts: facts("web02")}})
+	unitTest(t, resource.TestStep{
+		Config: quickstartProvider(t, pdb) + `
+data "hiera_nodes" "given" {
+  nodes = { "web01.example.com" = {}, "web02.example.com" = {} }
+  keys  = ["accounts::users"]
+}
+data "hiera_nodes" "puppetdb" {
+  puppetdb {}
+  keys = ["accounts::users"]
+}
+data "hiera_nodes" "own" {
+  nodes = { "web02.example.com" = {}, "web03.example.com" = {} }
+  scope = { trusted = { certname = "web01.example.com" } }
+  keys  = ["accounts::users"]
+}
+data "hiera_node" "web02" {
+  puppetdb_node = "web02.example.com"
+  keys          = ["accounts::users"]
+}
+data "hiera_lookup" "web02" {
+  key           = "accounts::users"
+  puppetdb_node = "web02.example.com"
+}
+data "hiera_lookup" "web02_own" {
+  key           = "accounts::users"
+  puppetdb_node = "web02.example.com"
+  scope         = { trusted = { certname = "web01.example.com" } }
+}
+output "alice_shell" {
+  value = {
+    given_web01    = data.hiera_nodes.given.values["web01.example.com"]["accounts::users"].alice.shell
+    given_web02    = data.hiera_nodes.given.values["web02.example.com"]["accounts::users"].alice.shell
+    puppetdb_web01 = data.hiera_nodes.puppetdb.values["web01.example.com"]["accounts::users"].alice.shell
+    puppetdb_web02 = data.hiera_nodes.puppetdb.values["web02.example.com"]["accounts::users"].alice.shell
+    own_web02      = data.hiera_nodes.own.values["web02.example.com"]["accounts::users"].alice.shell
+    node_web02     = data.hiera_node.web02.values["accounts::users"].alice.shell
+    lookup_web02   = data.hiera_lookup.web02.value.alice.shell
+    lookup_own     = data.hiera_lookup.web02_own.value.alice.shell
+  }
+}`,
+		ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownOutputValue("alice_shell", knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"given_web01": str("/bin/zsh"), "given_web02": str("/bin/bash"), "puppetdb_web01": str("/bin/zsh"), "puppetdb_web02": str("/bin/bash"),
+			"own_web02": str("/bin/zsh"), "node_web02": str("/bin/bash"), "lookup_web02": str("/bin/bash"), "lookup_own": str("/bin/zsh"),
+		}))},
+	})
 }
