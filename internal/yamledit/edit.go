@@ -29,7 +29,7 @@ func (f *File) entryEnd(i int) int {
 			first = j
 		}
 	}
-	want, _ := f.values.Get(e.key)
+	want, _ := f.valueIn(i, e.limit)
 	e.end = e.limit
 	for _, end := range ends[first:] {
 		if f.readsAs(i, end, want) {
@@ -42,18 +42,25 @@ func (f *File) entryEnd(i int) int {
 
 // readsAs reports whether entry i, cut at end, reads as the value want.
 func (f *File) readsAs(i, end int, want any) bool {
+	got, found := f.valueIn(i, end)
+	return found && sameValue(got, want)
+}
+
+// valueIn reads the value of entry i from its text up to end. Up to its limit, that is its value
+// in the file: a key's value is its own lines (and the anchors before it, which an entry holding
+// aliases of other entries' anchors reads with the whole text before it).
+func (f *File) valueIn(i, end int) (any, bool) {
 	e := f.entries[i]
 	text := f.src[e.start:end]
 	if e.outside {
-		text = f.src[:end] // its aliases need the anchors before it
+		text = f.src[:end]
 	}
 	v, _, err := datafile.ParseYAML(text)
 	h, ok := v.(*model.Hash)
 	if err != nil || !ok {
-		return false
+		return nil, false
 	}
-	got, found := h.Get(e.key)
-	return found && sameValue(got, want)
+	return h.Get(e.key)
 }
 
 // lineEnds returns the end of each line (after its line break) from start to limit.
@@ -143,38 +150,59 @@ func (f *File) Delete(key string) bool {
 	return false
 }
 
-// edited parses the edited text out and checks it: key reads as want (or is gone, deleting), every
-// other root key as before.
+// edited parses the edited text out and checks it: key reads as want (or is gone, deleting), and
+// every other root key as before, in the same order. An entry whose text (its lines up to the next
+// key) is unchanged reads as before unless it names anchors elsewhere; the others are read again.
 func (f *File) edited(out []byte, key string, want any, deleting bool) (*File, error) {
 	g, err := Parse(f.name, out)
 	if err != nil {
 		return nil, fmt.Errorf("internal error: the edit of key %q would make the file unreadable: %w", key, err)
 	}
-	if _, set := g.index[key]; set == deleting {
+	old, edited := f.index[key]
+	var others []int // g's entries, in f's order, without key's
+	for j := range g.entries {
+		if !sameValue(g.entries[j].key, key) {
+			others = append(others, j)
+		}
+	}
+	_, set := g.index[key]
+	if set == deleting || len(others) != len(f.entries)-boolInt(edited) {
 		return nil, fmt.Errorf("internal error: the edit of key %q went wrong", key)
 	}
 	if !deleting {
-		got, _ := g.values.Get(key)
-		if !sameValue(got, want) {
-			return nil, f.errorf(g.entries[g.index[key]].line, "the key %q cannot be written here without its value taking in the lines after it", key)
+		i := g.index[key]
+		if got, _ := g.valueIn(i, g.entries[i].limit); !sameValue(got, want) {
+			return nil, f.errorf(g.entries[i].line, "the key %q cannot be written here without its value taking in the lines after it", key)
 		}
 	}
-	if f.values != nil {
-		var changed error
-		f.values.Each(func(k, old any) bool {
-			if k == key {
-				return true
-			}
-			if now, ok := g.values.Get(k); !ok || !sameValue(now, old) {
-				changed = fmt.Errorf("internal error: the edit of key %q would change key %v", key, k)
-			}
-			return changed == nil
-		})
-		if changed != nil {
-			return nil, changed
+	n := 0
+	for i, e := range f.entries {
+		if edited && i == old {
+			continue
+		}
+		j := others[n]
+		n++
+		ge := g.entries[j]
+		if !sameValue(ge.key, e.key) {
+			return nil, fmt.Errorf("internal error: the edit of key %q changed the order of the keys", key)
+		}
+		if !e.outside && !ge.outside && bytes.Equal(f.src[e.start:e.limit], g.src[ge.start:ge.limit]) {
+			continue
+		}
+		before, _ := f.valueIn(i, e.limit)
+		after, _ := g.valueIn(j, ge.limit)
+		if !sameValue(before, after) {
+			return nil, f.errorf(e.line, "writing the key %q would change the value of the key %v (a block that runs to the end of the file without a final line break, say): the file is left as it was", key, e.key)
 		}
 	}
 	return g, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // indentLines indents each line of an entry that has text by ind spaces (the root keys' column).

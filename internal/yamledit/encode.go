@@ -185,6 +185,9 @@ func (e *encoder) scalarKey(s string, root bool) (string, error) {
 		return "", fmt.Errorf("key %q is not UTF-8 text, which YAML cannot hold", s)
 	}
 	text := plainOrQuoted(s, true)
+	if s == "<<" {
+		text = "!!str <<" // plain or quoted, "<<" is a merge key to Psych when its value is a hash or a list of them
+	}
 	if len(text) > maxKeyText {
 		if root {
 			return "", fmt.Errorf("key %.40q... is longer than YAML allows for a key (%d characters written)", s, maxKeyText)

@@ -24,7 +24,6 @@ type File struct {
 	entries []entry
 	index   map[string]int // string root key -> its entry
 	docEnd  int            // where a new entry goes: the start of a "..." line, else the end
-	values  *model.Hash    // the root keys' values as the engine reads the file
 }
 
 // entry is one root key's entry: its key line, its value's lines, and the comment and blank lines
@@ -45,6 +44,10 @@ type entry struct {
 // a root key given twice, a merge key or an explicit "?" key at the top, several documents, an
 // alias at the top level, a carriage return or Unicode line break that is not part of a "\r\n".
 // An empty file, or one with only comments and "---", is an empty mapping.
+//
+// The text is read with the engine's data file reader. A file in plain block style (most are) is
+// only skimmed: its keys and their lines come from the skim, and no value is built; any other is
+// read whole, and its keys found in yaml.v3's node tree, with the anchors shared between them.
 func Parse(name string, src []byte) (*File, error) {
 	f := &File{name: name, src: src, nl: lineBreak(src), index: map[string]int{}}
 	if bytes.HasPrefix(src, []byte("\uFEFF")) {
@@ -53,24 +56,17 @@ func Parse(name string, src []byte) (*File, error) {
 	if err := f.checkLineBreaks(); err != nil {
 		return nil, err
 	}
-	v, _, err := datafile.ParseYAML(src)
+	v, err := datafile.ReadYAML(src, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	root, err := f.rootNode()
-	if err != nil {
-		return nil, err
-	}
-	starts := lineStarts(src)
-	if root != nil {
-		h, ok := v.(*model.Hash)
-		if !ok || root.Kind != yaml.MappingNode || root.Style&yaml.FlowStyle != 0 {
-			return nil, f.errorf(root.Line, "the top of the file is %s, not a block mapping of keys: it cannot be edited key by key", nodeKind(root))
-		}
-		f.values = h
-		if err := f.readEntries(root, starts); err != nil {
+	starts := &lineCursor{src: src, line: 1}
+	if lz, ok := v.(*datafile.LazyYAML); ok && lz.Roots() == lz.Keys.Len() {
+		if err := f.skimmedEntries(lz, starts); err != nil {
 			return nil, err
 		}
+	} else if err := f.readEntries(v, starts); err != nil {
+		return nil, err
 	}
 	f.findDocEnd(starts)
 	for i := range f.entries {
@@ -81,6 +77,48 @@ func Parse(name string, src []byte) (*File, error) {
 		}
 	}
 	return f, nil
+}
+
+// skimmedEntries finds the entries of a file the engine's skim read: a block mapping, no anchor,
+// alias, tag, directive or second document, each key a plain or quoted scalar on its own line.
+func (f *File) skimmedEntries(lz *datafile.LazyYAML, starts *lineCursor) error {
+	f.entries = make([]entry, lz.Roots())
+	var err error
+	lz.Keys.Each(func(k, at any) bool {
+		i, _ := at.(int) // Keys holds indexes
+		line := lz.RootLine(i)
+		err = f.addEntry(i, k, line, starts, countSpaces(f.src[starts.start(line):]))
+		return err == nil
+	})
+	return err
+}
+
+// countSpaces is the number of spaces text starts with.
+func countSpaces(text []byte) int {
+	n := 0
+	for n < len(text) && text[n] == ' ' {
+		n++
+	}
+	return n
+}
+
+// addEntry records the entry i of the root key k, on line at column col (0-based).
+func (f *File) addEntry(i int, k any, line int, starts *lineCursor, col int) error {
+	start := starts.start(line)
+	if line == 1 {
+		start += f.bom
+	}
+	if i == 0 {
+		f.indent = col
+	}
+	if col != f.indent || start+col > len(f.src) || !onlySpaces(f.src[start:start+col]) {
+		return f.errorf(line, "the key %v does not start its line at the top level's indentation (an explicit \"?\" key, or text before it): the file cannot be edited key by key", model.Inspect(k))
+	}
+	f.entries[i] = entry{key: k, line: line, start: start}
+	if s, ok := k.(string); ok {
+		f.index[s] = i
+	}
+	return nil
 }
 
 // errorf is an error about the line of the file.
@@ -121,7 +159,13 @@ func (f *File) checkLineBreaks() error {
 }
 
 // rootNode is the top node of the file's one document, nil when the document is empty.
-func (f *File) rootNode() (*yaml.Node, error) {
+func (f *File) rootNode() (root *yaml.Node, err error) {
+	defer func() {
+		// yaml.v3 has a few internal panics on odd input (the engine's reader guards against them too)
+		if p := recover(); p != nil {
+			root, err = nil, fmt.Errorf("%s: cannot read YAML: %v", f.name, p)
+		}
+	}()
 	dec := yaml.NewDecoder(bytes.NewReader(f.src))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
@@ -140,7 +184,7 @@ func (f *File) rootNode() (*yaml.Node, error) {
 	if len(doc.Content) == 0 {
 		return nil, nil
 	}
-	root := doc.Content[0]
+	root = doc.Content[0]
 	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" && root.Value == "" && root.Anchor == "" {
 		return nil, nil // "---" alone
 	}
@@ -160,23 +204,49 @@ func nodeKind(n *yaml.Node) string {
 	return "a single value"
 }
 
-// lineStarts returns the offset where each line starts.
-func lineStarts(src []byte) []int {
-	starts := []int{0}
-	for i, c := range src {
-		if c == '\n' && i+1 < len(src) {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
+// lineCursor finds where lines start, for lines asked for in increasing order (the root keys'),
+// without indexing every line of a large file.
+type lineCursor struct {
+	src  []byte
+	line int // the line starting at off
+	off  int
 }
 
-// readEntries finds each root key's entry, and the anchors shared between entries.
-func (f *File) readEntries(root *yaml.Node, starts []int) error {
+// start returns the offset where the 1-based line starts (len(src) past the last line).
+func (c *lineCursor) start(line int) int {
+	if line < c.line {
+		c.line, c.off = 1, 0
+	}
+	for c.line < line && c.off < len(c.src) {
+		i := bytes.IndexByte(c.src[c.off:], '\n')
+		if i < 0 {
+			c.off = len(c.src)
+			break
+		}
+		c.off += i + 1
+		c.line++
+	}
+	return c.off
+}
+
+// readEntries finds each root key's entry in a file read whole (v), with yaml.v3's node tree, and
+// the anchors shared between entries.
+func (f *File) readEntries(v any, starts *lineCursor) error {
+	root, err := f.rootNode()
+	if err != nil || root == nil {
+		return err
+	}
+	h, ok := v.(*model.Hash)
+	if lz, isLazy := v.(*datafile.LazyYAML); isLazy {
+		h, ok = lz.Keys, true // a key given twice: the skim's keys, told apart below
+	}
+	if !ok || root.Kind != yaml.MappingNode || root.Style&yaml.FlowStyle != 0 {
+		return f.errorf(root.Line, "the top of the file is %s, not a block mapping of keys: it cannot be edited key by key", nodeKind(root))
+	}
 	if root.Anchor != "" {
 		return f.errorf(root.Line, "an anchor on the whole mapping (&%s): the file cannot be edited key by key", root.Anchor)
 	}
-	keys := f.values.Keys()
+	keys := h.Keys()
 	n := len(root.Content) / 2
 	if len(keys) != n {
 		return f.duplicateError(root)
@@ -187,20 +257,8 @@ func (f *File) readEntries(root *yaml.Node, starts []int) error {
 		if k.Kind != yaml.ScalarNode || k.Value == "<<" && k.Tag == "!!merge" {
 			return f.errorf(k.Line, "a top-level key that is not a plain key (a merge key, a list or hash, an alias): the file cannot be edited key by key")
 		}
-		start := starts[k.Line-1]
-		if k.Line == 1 {
-			start += f.bom
-		}
-		col := k.Column - 1
-		if i == 0 {
-			f.indent = col
-		}
-		if col != f.indent || start+col > len(f.src) || !onlySpaces(f.src[start:start+col]) {
-			return f.errorf(k.Line, "the key %q does not start its line at the top level's indentation (an explicit \"?\" key, or text before it): the file cannot be edited key by key", k.Value)
-		}
-		f.entries[i] = entry{key: keys[i], line: k.Line, start: start}
-		if s, ok := keys[i].(string); ok {
-			f.index[s] = i
+		if err := f.addEntry(i, keys[i], k.Line, starts, k.Column-1); err != nil {
+			return err
 		}
 	}
 	return f.linkAnchors(root)
@@ -272,13 +330,13 @@ func walk(n *yaml.Node, fn func(*yaml.Node)) {
 }
 
 // findDocEnd finds where new entries go: before a "..." line after the last entry, else at the end.
-func (f *File) findDocEnd(starts []int) {
+func (f *File) findDocEnd(starts *lineCursor) {
 	f.docEnd = len(f.src)
-	from := 0
+	line := 1
 	if len(f.entries) > 0 {
-		from = f.entries[len(f.entries)-1].line // the line after the last key's
+		line = f.entries[len(f.entries)-1].line + 1 // the line after the last key's
 	}
-	for _, s := range starts[from:] {
+	for s := starts.start(line); s < len(f.src); s = starts.start(line) {
 		if s == 0 {
 			s = f.bom
 		}
@@ -286,6 +344,7 @@ func (f *File) findDocEnd(starts []int) {
 			f.docEnd = s
 			return
 		}
+		line++
 	}
 }
 

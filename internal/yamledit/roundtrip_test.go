@@ -122,12 +122,13 @@ func TestSet_valuesReadBackByLookup(t *testing.T) {
 		"emptylist": []any{},
 		"nested": map[string]any{
 			"yes":   []any{"no", int64(1), nil, []any{}, []any{"a", []any{"b"}}, map[string]any{"k": "v", "o": map[string]any{}}},
-			"a: b":  map[string]any{"%{x}": "%{y}", "": "empty key", " ": "space"},
+			"a: b":  map[string]any{"%{x}": "%{y}", "": "empty key", " ": "space", "<<": map[string]any{"not": "merged"}},
 			"multi": "line one\nline two\n",
 			"list":  []any{"first\nsecond", " lead\nx", map[string]any{"deep": "x\n\n"}},
 		},
 		"a.b":     "dotted root key",
 		"it's":    "quote in key",
+		"<<":      map[string]any{"root": "not merged"},
 		"ordered": hashOf("z", int64(1), "a", int64(2), int64(5), "int key", 2.5, "float key"),
 	}
 	f, err := Parse("common.yaml", nil)
@@ -232,4 +233,18 @@ func readBothWays(t testing.TB, text []byte, key string) (full, lazy any) {
 		t.Fatalf("ReadYAML gave %T", r)
 	}
 	return full, lazy
+}
+
+// Multi-line strings are literal blocks wherever they stand: a hash's value, a list's item, with
+// an indentation indicator when the first line starts with a space.
+func TestEncode_literalBlocksNested(t *testing.T) {
+	v := map[string]any{"h": " lead\nx\n", "l": []any{"a\nb", []any{"c\nd\n\n"}}}
+	got, err := Encode("k", v, Options{}, "\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "k:\n  h: |2\n     lead\n    x\n  l:\n    - |-\n      a\n      b\n    -\n      - |+\n        c\n        d\n\n"
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
 }

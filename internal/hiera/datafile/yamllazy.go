@@ -186,6 +186,14 @@ func indexAny3(src []byte, i int, a, b, c byte) int {
 // may be false.
 func zeroByte(x uint64) uint64 { return (x - eachByte01) &^ x & eachByte80 }
 
+// Roots is the number of root keys the skim found, a key given twice counted twice (Keys holds
+// it once).
+func (lz *LazyYAML) Roots() int { return len(lz.roots) }
+
+// RootLine is the 1-based line of the root key with index i (Keys' value for it): where an
+// editor finds the key without reading the file again (internal/yamledit).
+func (lz *LazyYAML) RootLine(i int) int { return lz.roots[i].at.line }
+
 // Value returns the value of the root key root, and the type Puppet names for it when it is not
 // RichData ("" when it is).
 func (lz *LazyYAML) Value(root string) (v any, found bool, badType string, err error) {
