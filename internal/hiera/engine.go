@@ -56,7 +56,8 @@ type Engine struct {
 		err  error
 	}
 
-	files      sync.Map // fileKey -> *fileSlot
+	files      sync.Map  // fileKey -> *fileSlot
+	parsed     fileCache // which slots keep their parse (filecache.go)
 	absent     atomic.Int64
 	decryptors sync.Map // decryptorKey -> *eyaml.Decryptor
 	share      model.Sharing
@@ -70,6 +71,8 @@ type Engine struct {
 	// nestedComputed counts the nested lookups computed (not answered from memory, answers.go):
 	// work a test can bound.
 	nestedComputed atomic.Int64
+	// fileParses counts the data files parsed: work a test can bound (filecache.go).
+	fileParses atomic.Int64
 }
 
 // valueTypeCache holds the value_types parsed, by their text: a Pattern compiles its regexps once,
@@ -180,6 +183,7 @@ func (e *Engine) dataFor(key fileKey) (df *dataFile, exists bool, until int64) {
 				return nil, false, seen.until
 			}
 			if cached := slot.current.Load(); cached != nil && cached.stamp == seen.stamp {
+				e.parsed.read(slot)
 				return cached, true, seen.until
 			}
 		}
@@ -209,19 +213,22 @@ func (e *Engine) dataFor(key fileKey) (df *dataFile, exists bool, until int64) {
 	}
 	stamp := seen.stamp
 	if cached := slot.current.Load(); cached.current(stamp) {
+		e.parsed.read(slot)
 		return cached, true, seen.until
 	}
 	// One parse per file version: concurrent lookups wait for it instead of parsing again.
 	slot.mu.Lock()
 	defer slot.mu.Unlock()
 	if cached := slot.current.Load(); cached.current(stamp) {
+		e.parsed.read(slot)
 		return cached, true, seen.until
 	}
 	df = parseDataFile(dataSource{path: path, configDir: key.configDir, share: &e.share}, fn, stamp)
+	e.fileParses.Add(1)
 	if fe, ok := df.err.(*model.Error); ok {
 		fe.OfDataFile = true
 	}
-	slot.current.Store(df)
+	e.parsed.store(slot, df)
 	return df, true, seen.until
 }
 
@@ -233,11 +240,13 @@ type fileKey struct {
 	configDir string
 }
 
-// fileSlot holds the current parse of one data file, and what its last stat saw.
+// fileSlot holds the current parse of one data file (nil once the cache let it go), and what its
+// last stat saw.
 type fileSlot struct {
 	mu      sync.Mutex
 	current atomic.Pointer[dataFile]
 	seen    atomic.Pointer[fileSeen]
+	links   cacheLinks // its place in Engine.parsed
 }
 
 // fileSeen is a file's state at a stat, trusted until the given time (Unix nanoseconds).

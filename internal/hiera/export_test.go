@@ -25,3 +25,22 @@ func SetListBounds(files, entries int) (restore func()) {
 
 // NestedComputed counts the nested lookups the engine computed (not answered from memory).
 func NestedComputed(e *Engine) int64 { return e.nestedComputed.Load() }
+
+// SetCacheBounds sets the data-file cache's bounds (probation, protected) and the result cache's,
+// in bytes, until the returned function restores them.
+func SetCacheBounds(probation, protected, results int64) (restore func()) {
+	p, q, r := maxProbationBytes, maxProtectedBytes, maxResultBytes
+	maxProbationBytes, maxProtectedBytes, maxResultBytes = probation, protected, results
+	return func() { maxProbationBytes, maxProtectedBytes, maxResultBytes = p, q, r }
+}
+
+// CachePeaks is the most bytes the engine's data-file cache and result cache held at once.
+func CachePeaks(e *Engine) (files, results int64) {
+	_, _, files = e.parsed.bytes()
+	e.results.mu.RLock()
+	defer e.results.mu.RUnlock()
+	return files, e.results.peak
+}
+
+// FileParses counts the data files the engine parsed.
+func FileParses(e *Engine) int64 { return e.fileParses.Load() }

@@ -2,12 +2,14 @@ package hiera
 
 import (
 	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"sync"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/hieraconfig"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/merge"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // The result cache makes warm lookups cheap. A search's merged value depends only on which files
@@ -15,12 +17,18 @@ import (
 // changed a value (facts, lookup()), decryption happened or a warning was raised, in which case the
 // search is not cached. Cached values are shared and never mutated.
 
-const maxCachedResults = 1 << 16
+// maxResultBytes bounds the result cache by the bytes its entries hold (resultBytes: the keys,
+// signatures, searched levels, sources and values, as estimated); full, it starts over. A fleet's
+// read gives every node a signature of its own, so each node's results would otherwise stay until
+// the process exits (10,000 nodes x 4 keys of the benchmarks' fleet: 100 MB). An entry of more than an eighth of it is not
+// kept: its search runs again.
+var maxResultBytes int64 = 16 << 20 // a variable for its test
 
 type resultCache struct {
 	mu      sync.RWMutex
 	entries map[string]map[string]cachedResult // by hierarchy signature, then root key and merge
-	size    int
+	bytes   int64
+	peak    int64 // the most bytes held at once, for tests
 }
 
 type cachedResult struct {
@@ -40,20 +48,73 @@ func (c *resultCache) get(sig, key []byte) (cachedResult, bool) {
 }
 
 func (c *resultCache) put(sig, key []byte, r cachedResult) {
+	limit := maxResultBytes / 8
+	size := resultBytes(r, int64(len(key)), limit)
+	if size > limit {
+		return
+	}
+	sigSize := entryOverhead + int64(len(sig)) // when the entry is its signature's first
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.entries == nil || c.size >= maxCachedResults {
-		c.entries, c.size = make(map[string]map[string]cachedResult), 0 // simple bound: start over
+	if c.entries == nil || c.bytes+size+sigSize > maxResultBytes {
+		c.entries, c.bytes = make(map[string]map[string]cachedResult), 0 // simple bound: start over
 	}
 	byKey := c.entries[string(sig)]
 	if byKey == nil {
 		byKey = map[string]cachedResult{}
 		c.entries[string(sig)] = byKey
+		c.bytes += sigSize
 	}
-	if _, ok := byKey[string(key)]; !ok {
-		c.size++
+	if _, ok := byKey[string(key)]; ok {
+		return // another lookup put it meanwhile (a search's result depends only on its keys)
 	}
 	byKey[string(key)] = r
+	c.bytes += size
+	c.peak = max(c.peak, c.bytes)
+}
+
+// entryOverhead is what an entry of a map, its string header and slices take besides their bytes.
+const entryOverhead = 64
+
+// resultBytes estimates the bytes r and its key hold, counting no further than limit: its value
+// whole, even where it is a data file's own (a first found value), so that the estimate is never
+// less than what the entry alone keeps alive.
+func resultBytes(r cachedResult, keyLen, limit int64) int64 {
+	n := entryOverhead + keyLen + int64(16*len(r.searched))
+	for _, s := range r.searched {
+		n += int64(len(s))
+	}
+	for _, s := range r.sources {
+		n += entryOverhead + int64(len(s.Layer)+len(s.Module)+len(s.Level)+len(s.File))
+	}
+	return valueBytes(r.value, n, limit)
+}
+
+// valueBytes adds to n the bytes of the engine value v (the headers and contents of its strings,
+// arrays and hashes), stopping once the sum passes limit.
+func valueBytes(v any, n, limit int64) int64 {
+	n += 16 // the interface
+	switch t := v.(type) {
+	case string:
+		n += 16 + int64(len(t))
+	case []any:
+		n += 24
+		for _, e := range t {
+			if n > limit {
+				return n
+			}
+			n = valueBytes(e, n, limit)
+		}
+	case *model.Hash:
+		n += entryOverhead
+		t.Each(func(k, e any) bool {
+			n = valueBytes(e, valueBytes(k, n, limit), limit)
+			return n <= limit
+		})
+	case *big.Int, *big.Float:
+		n += 32
+	}
+	return n
 }
 
 // hierarchySignature identifies the files the layers' hierarchies resolve to for this
