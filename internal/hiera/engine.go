@@ -19,8 +19,9 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/ptype"
 )
 
-// maxDataFileSize bounds the memory one data file can take; larger files are a clear error.
-const maxDataFileSize = 64 << 20
+// MaxDataFileSize bounds the memory one data file can take; larger files are a clear error (to
+// read, and to edit: the provider's hiera_data).
+const MaxDataFileSize = 64 << 20
 
 // StampCheckInterval is how long the engine trusts what it last saw of a file (hiera.yaml, a data
 // file, present or absent) before it looks at the file's size and modification time again. Stat
@@ -259,8 +260,8 @@ type fileSeen struct {
 func parseDataFile(src dataSource, fn *hieraconfig.Function, stamp fileStamp) *dataFile {
 	path := src.path
 	df := &dataFile{stamp: stamp}
-	if stamp.size > maxDataFileSize {
-		df.err = &model.Error{Message: fmt.Sprintf("Unable to parse (%s): the file is %d bytes, more than the limit of %d", path, stamp.size, maxDataFileSize), File: path, ValueFree: true}
+	if stamp.size > MaxDataFileSize {
+		df.err = &model.Error{Message: fmt.Sprintf("Unable to parse (%s): the file is %d bytes, more than the limit of %d", path, stamp.size, MaxDataFileSize), File: path, ValueFree: true}
 		return df
 	}
 	var scratch []byte
@@ -271,7 +272,7 @@ func parseDataFile(src dataSource, fn *hieraconfig.Function, stamp fileStamp) *d
 			scratch = *b
 		}
 	}
-	text, err := boundedfile.ReadInto(path, maxDataFileSize, scratch)
+	text, err := boundedfile.ReadInto(path, MaxDataFileSize, scratch)
 	if err != nil {
 		df.err = &model.Error{Message: fmt.Sprintf("Unable to read (%s): %v", path, err), File: path, Err: err, ValueFree: true}
 		return df
@@ -337,8 +338,8 @@ func errorLine(err error) int {
 // text of a fleet's many small files was a third of the bytes its parse allocated.
 var textBuffers sync.Pool // *[]byte
 
-// readLimited reads a regular file of at most maxDataFileSize bytes.
-func readLimited(path string) ([]byte, error) { return boundedfile.Read(path, maxDataFileSize) }
+// readLimited reads a regular file of at most MaxDataFileSize bytes.
+func readLimited(path string) ([]byte, error) { return boundedfile.Read(path, MaxDataFileSize) }
 
 // Lookup runs one lookup. A key found nowhere is not an error: Result.Found is false and Value is
 // the request's default, if it has one. Errors are *Error values; no panic escapes.

@@ -14,7 +14,7 @@ import (
 // keyLine is the 1-based line of a value in a YAML or JSON data file, reached by its root key, then
 // hash keys and array indexes (the deepest step found); 0 when the file does not read as YAML (HOCON).
 func keyLine(file string, path ...any) int {
-	text, err := boundedfile.Read(file, maxDataFileSize)
+	text, err := boundedfile.Read(file, MaxDataFileSize)
 	if err != nil {
 		return 0
 	}
@@ -62,7 +62,7 @@ func KeyLine(file, key string) (line int, whole bool) {
 	if err != nil {
 		return 0, false
 	}
-	text, err := boundedfile.Read(file, maxDataFileSize)
+	text, err := boundedfile.Read(file, MaxDataFileSize)
 	if err != nil {
 		return 0, false
 	}

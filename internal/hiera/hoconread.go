@@ -55,8 +55,8 @@ func readHOCONData(src dataSource) (any, []includedFile, error) {
 		if fi.IsDir() {
 			return nil, false, errors.New("is a directory")
 		}
-		if total += fi.Size(); total > maxDataFileSize {
-			return nil, false, fmt.Errorf("the data file and the files it includes hold more than %d bytes together", maxDataFileSize)
+		if total += fi.Size(); total > MaxDataFileSize {
+			return nil, false, fmt.Errorf("the data file and the files it includes hold more than %d bytes together", MaxDataFileSize)
 		}
 		data, err := readLimited(clean)
 		if err != nil {

@@ -34,7 +34,9 @@ type providerData struct {
 	factsFileMerge bool
 	scope          *model.Hash
 	eyaml          hiera.EyamlKeys // the provider's eyaml block
-	pitfalls       bool            // pitfall_warnings: ask the engine for pitfalls and warn about them
+	// eyamlPublicKeyPEM is the eyaml block's public_key_pem: what hiera_data encrypts for.
+	eyamlPublicKeyPEM string
+	pitfalls          bool // pitfall_warnings: ask the engine for pitfalls and warn about them
 	// explainPaths is the provider's explain_paths ("" for the default, absolute).
 	explainPaths string
 	// unknown is set when a provider argument is not known yet (it depends on something computed

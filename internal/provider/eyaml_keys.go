@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
@@ -150,4 +151,34 @@ func eyamlKeyHint(err error) string {
 		"private_key_path and public_key_path, or the key itself from a sensitive variable with private_key_pem " +
 		"(or the environment variables " + hiera.EyamlKeyEnv.PrivateKeyPath + ", " + hiera.EyamlKeyEnv.PrivateKeyPEM + "). " +
 		"A data source's own eyaml block takes paths too."
+}
+
+// encryptor is the eyaml public key a resource encrypts for: its own key text (own) when given,
+// else the provider's eyaml block (public_key_pem, then public_key_path, each else its
+// environment variable). No key at all is an error saying where to give one.
+func (pd *providerData) encryptor(own string) (*eyaml.Encryptor, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	var enc *eyaml.Encryptor
+	var err error
+	switch {
+	case own != "":
+		if enc, err = eyaml.NewEncryptor([]byte(own)); err != nil {
+			diags.AddAttributeError(path.Root("eyaml_public_key"), "Invalid eyaml Public Key", eyaml.Detail(err))
+		}
+		return enc, diags
+	case pd != nil && pd.eyamlPublicKeyPEM != "":
+		enc, err = eyaml.NewEncryptor([]byte(pd.eyamlPublicKeyPEM))
+	case pd != nil && pd.eyaml.PublicKeyPath != "":
+		enc, err = eyaml.LoadEncryptor(pd.eyaml.PublicKeyPath)
+	default:
+		diags.AddAttributeError(path.Root("secret_values_wo"), "No eyaml Public Key",
+			"Secrets are encrypted for an eyaml public key, and none is given: set eyaml_public_key (the PEM certificate, "+
+				"such as file(\"keys/public_key.pkcs7.pem\")), or the provider's eyaml block's public_key_path or public_key_pem "+
+				"(or the environment variables "+hiera.EyamlKeyEnv.PublicKeyPath+", "+hiera.EyamlKeyEnv.PublicKeyPEM+").")
+		return nil, diags
+	}
+	if err != nil {
+		diags.AddError("Invalid eyaml Public Key", "The provider's eyaml public key cannot encrypt: "+eyaml.Detail(err))
+	}
+	return enc, diags
 }

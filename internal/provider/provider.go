@@ -175,11 +175,15 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 	eyamlKeys, unknown, diags := providerEyamlKeys(m.Eyaml)
 	resp.Diagnostics.Append(diags...)
 	pd.eyaml, pd.unknown = eyamlKeys, pd.unknown || unknown
+	if m.Eyaml != nil {
+		pd.eyamlPublicKeyPEM = m.Eyaml.PublicKeyPEM.ValueString()
+	}
 	pdb, unknown, diags := providerPuppetDB(m.PuppetDB)
 	resp.Diagnostics.Append(diags...)
 	pd.puppetdb, pd.unknown = pdb, pd.unknown || unknown
 	resp.DataSourceData = pd
 	resp.EphemeralResourceData = pd
+	resp.ResourceData = pd
 	p.configured.Store(pd)
 }
 
@@ -201,4 +205,6 @@ func (p *hieraProvider) Functions(context.Context) []func() function.Function {
 	}
 }
 
-func (p *hieraProvider) Resources(context.Context) []func() resource.Resource { return nil }
+func (p *hieraProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{NewDataResource}
+}

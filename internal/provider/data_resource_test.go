@@ -1,0 +1,486 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-testing/config"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
+)
+
+// dataSite is a control repository in a temporary directory: hiera.yaml with an eyaml level for
+// nodes and a plain common level, the eyaml keys of testdata/eyaml, and a common.yaml a person
+// wrote (comments, a blank line, ---, a key).
+type dataSite struct {
+	dir, config, common, node, publicKey, privateKey string
+}
+
+const dataCommon = "---\n# written by hand\nntp::servers:\n  - ntp1.example.com # first\n\nother: kept\n"
+
+func newDataSite(t *testing.T) dataSite {
+	t.Helper()
+	dir := t.TempDir()
+	s := dataSite{dir: dir, config: filepath.Join(dir, "hiera.yaml"), common: filepath.Join(dir, "data", "common.yaml"),
+		node:      filepath.Join(dir, "data", "nodes", "web01.example.com.yaml"),
+		publicKey: filepath.Join(dir, "keys", "public_key.pkcs7.pem"), privateKey: filepath.Join(dir, "keys", "private_key.pkcs7.pem")}
+	writeFile(t, s.config, `version: 5
+defaults:
+  datadir: data
+hierarchy:
+  - name: "Nodes"
+    lookup_key: eyaml_lookup_key
+    path: "nodes/%{trusted.certname}.yaml"
+    options:
+      pkcs7_private_key: keys/private_key.pkcs7.pem
+      pkcs7_public_key: keys/public_key.pkcs7.pem
+  - name: "Common"
+    data_hash: yaml_data
+    path: common.yaml
+`)
+	writeFile(t, s.common, dataCommon)
+	for _, k := range []string{"public_key.pkcs7.pem", "private_key.pkcs7.pem"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "eyaml", "keys", k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, "keys", k), string(b))
+	}
+	return s
+}
+
+// lookup asks a fresh engine for key on node web01.example.com, as Puppet would answer it.
+func (s dataSite) lookup(key string) (any, bool, error) {
+	e := hiera.NewEngine(s.config)
+	vars, err := toHash(map[string]any{"trusted": map[string]any{"certname": "web01.example.com"}})
+	if err != nil {
+		return nil, false, err
+	}
+	res, err := e.Lookup(context.Background(), hiera.Request{Key: key, Scope: hiera.Scope{Vars: vars}})
+	return res.Value, res.Found, err
+}
+
+// fileIs checks the file's bytes.
+func fileIs(p, want string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if string(b) != want {
+			return fmt.Errorf("%s holds %q, want %q", p, b, want)
+		}
+		return nil
+	}
+}
+
+func fileGone(p string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if _, err := os.Lstat(p); !os.IsNotExist(err) {
+			return fmt.Errorf("%s still exists (%v)", p, err)
+		}
+		return nil
+	}
+}
+
+// answers checks that Hiera answers each key with the value (engine values, compared by model.Equal).
+func (s dataSite) answers(want map[string]any) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		for k, w := range want {
+			wv, err := model.FromGo(w)
+			if err != nil {
+				return err
+			}
+			got, found, err := s.lookup(k)
+			switch {
+			case err != nil:
+				return fmt.Errorf("lookup %s: %v", k, err)
+			case !found:
+				return fmt.Errorf("lookup %s: not found", k)
+			case !model.Equal(got, wv):
+				return fmt.Errorf("lookup %s = %s, want %s", k, model.Inspect(got), model.Inspect(wv))
+			}
+		}
+		return nil
+	}
+}
+
+func hcl(s string) string { return fmt.Sprintf("%q", s) }
+
+// Values of every kind written into a file a person wrote: Hiera answers each exactly, every other
+// byte is kept; an update rewrites what changed and removes what left; destroy restores the file.
+func TestData_valuesRoundTripAndDestroyRestores(t *testing.T) {
+	s := newDataSite(t)
+	big1 := new(big.Int)
+	big1.SetString("12345678901234567890123", 10)
+	config := func(values string) string {
+		return fmt.Sprintf("resource \"hiera_data\" \"common\" {\n  path = %s\n  values = %s\n}\n", hcl(s.common), values)
+	}
+	unitTest(t,
+		resource.TestStep{
+			Config: config(`{
+    "profile::web::workers" = 8
+    "profile::web::vhosts"  = { www = { port = 443, aliases = ["w3"] } }
+    "yes_string"            = "yes"
+    "hex"                   = "0x1F"
+    "tilde"                 = "~"
+    "date"                  = "2026-01-01"
+    "empty"                 = ""
+    "nothing"               = null
+    "percent"               = "100%%{x}"
+    "multi"                 = "line one\nline two\n"
+    "big"                   = 12345678901234567890123
+    "ratio"                 = 0.25
+    "flag"                  = false
+  }`),
+			Check: resource.ComposeTestCheckFunc(
+				s.answers(map[string]any{
+					"profile::web::workers": 8, "yes_string": "yes", "hex": "0x1F", "tilde": "~", "date": "2026-01-01", "empty": "",
+					"percent": "100%{x}", "multi": "line one\nline two\n", "big": big1, "ratio": 0.25, "flag": false,
+					"profile::web::vhosts": map[string]any{"www": map[string]any{"port": 443, "aliases": []any{"w3"}}},
+					"other":                "kept",
+				}),
+				func(*terraform.State) error {
+					b, _ := os.ReadFile(s.common)
+					if !strings.HasPrefix(string(b), dataCommon) {
+						return fmt.Errorf("the hand-written part was not kept:\n%s", b)
+					}
+					v, found, err := s.lookup("nothing")
+					if err != nil || !found || v != nil {
+						return fmt.Errorf("nothing: %v %v %v, want found null", v, found, err)
+					}
+					return nil
+				},
+			),
+		},
+		resource.TestStep{ // changed, removed
+			Config: config(`{ "profile::web::workers" = 9 }`),
+			Check: resource.ComposeTestCheckFunc(
+				s.answers(map[string]any{"profile::web::workers": 9, "other": "kept"}),
+				func(*terraform.State) error {
+					if _, found, _ := s.lookup("yes_string"); found {
+						return fmt.Errorf("yes_string was not removed")
+					}
+					return nil
+				},
+			),
+		},
+		resource.TestStep{Config: config(`{ "profile::web::workers" = 9 }`), PlanOnly: true},
+		resource.TestStep{Config: `# destroyed`, Check: fileIs(s.common, dataCommon)},
+	)
+}
+
+// Two resources write different keys of one file in one apply; destroy removes the file each
+// created only when nothing is left.
+func TestData_twoResourcesOneFile(t *testing.T) {
+	s := newDataSite(t)
+	unitTest(t,
+		resource.TestStep{
+			Config: fmt.Sprintf(`
+resource "hiera_data" "a" {
+  path   = %[1]s
+  values = { "profile::a" = "a", "profile::shared_list" = [1, 2] }
+}
+resource "hiera_data" "b" {
+  path   = %[1]s
+  values = { "profile::b" = "b" }
+}
+resource "hiera_data" "c" {
+  path   = %[2]s
+  values = { "profile::c" = "c" }
+}`, hcl(s.node), hcl(s.common)),
+			Check: s.answers(map[string]any{"profile::a": "a", "profile::b": "b", "profile::c": "c", "profile::shared_list": []any{1, 2}}),
+		},
+		resource.TestStep{Config: `# destroyed`, Check: resource.ComposeTestCheckFunc(fileGone(s.node), fileIs(s.common, dataCommon))},
+	)
+}
+
+// A key the file already holds is not taken over: an error naming the file and line, saying how
+// to import; two resources on one key: the second names the first's.
+func TestData_conflicts(t *testing.T) {
+	s := newDataSite(t)
+	unitTest(t,
+		resource.TestStep{
+			Config: fmt.Sprintf(`
+resource "hiera_data" "a" {
+  path   = %s
+  values = { "other" = "mine" }
+}`, hcl(s.common)),
+			ExpectError: errorRE(`The key "other" is already in .*common.yaml line 6, not written by this resource. .*terraform import`),
+		},
+		resource.TestStep{
+			Config: fmt.Sprintf(`
+resource "hiera_data" "a" {
+  path   = %[1]s
+  values = { "profile::x" = 1 }
+}
+resource "hiera_data" "b" {
+  path   = %[1]s
+  values = { "profile::x" = 2 }
+}`, hcl(s.node)),
+			ExpectError: errorRE(`The key "profile::x" is already in .*web01.example.com.yaml line 1, written by another hiera_data resource in this apply`),
+		},
+	)
+	b, _ := os.ReadFile(s.common)
+	if string(b) != dataCommon {
+		t.Errorf("the refused apply changed the file:\n%s", b)
+	}
+}
+
+// A key edited or removed by hand shows in the plan and is written again; a file removed by hand
+// is created again.
+func TestData_drift(t *testing.T) {
+	s := newDataSite(t)
+	config := fmt.Sprintf(`
+resource "hiera_data" "n" {
+  path   = %s
+  values = { "profile::port" = 8080, "profile::name" = "web" }
+}`, hcl(s.node))
+	edit := func(from, to string) func() {
+		return func() {
+			b, err := os.ReadFile(s.node)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), from) {
+				t.Fatalf("%s does not hold %q:\n%s", s.node, from, b)
+			}
+			writeFile(t, s.node, strings.Replace(string(b), from, to, 1))
+		}
+	}
+	want := s.answers(map[string]any{"profile::port": 8080, "profile::name": "web"})
+	unitTest(t,
+		resource.TestStep{Config: config, Check: want},
+		resource.TestStep{PreConfig: edit("8080", "9090"), Config: config, PlanOnly: true, ExpectNonEmptyPlan: true},
+		resource.TestStep{Config: config, Check: want,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("hiera_data.n", plancheck.ResourceActionUpdate)}}},
+		resource.TestStep{PreConfig: edit("profile::name: web\n", ""), Config: config, Check: want,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("hiera_data.n", plancheck.ResourceActionUpdate)}}},
+		resource.TestStep{PreConfig: func() { _ = os.Remove(s.node) }, Config: config, Check: want,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("hiera_data.n", plancheck.ResourceActionCreate)}}},
+		resource.TestStep{Config: config, PlanOnly: true},
+	)
+}
+
+// Import takes every root key the file holds; the same keys in the configuration then plan nothing.
+func TestData_import(t *testing.T) {
+	s := newDataSite(t)
+	config := fmt.Sprintf(`
+resource "hiera_data" "common" {
+  path   = %s
+  values = { "ntp::servers" = ["ntp1.example.com"], "other" = "kept" }
+}`, hcl(s.common))
+	unitTest(t,
+		resource.TestStep{Config: config, ResourceName: "hiera_data.common", ImportState: true, ImportStateId: s.common, ImportStatePersist: true},
+		resource.TestStep{Config: config, PlanOnly: true},
+		resource.TestStep{Config: `# destroyed: the keys it imported go, the file stays (it did not create it)`,
+			Check: fileIs(s.common, "---\n# written by hand\n\n")},
+	)
+}
+
+// Refused with the file untouched: a file that does not parse, a symbolic link, a key no lookup
+// can name, a key both plain and secret, a secret without a public key.
+func TestData_refusals(t *testing.T) {
+	s := newDataSite(t)
+	bad := filepath.Join(s.dir, "data", "bad.yaml")
+	writeFile(t, bad, "a: 1\nb: [unclosed\n")
+	link := filepath.Join(s.dir, "data", "link.yaml")
+	if err := os.Symlink(s.common, link); err != nil {
+		t.Fatal(err)
+	}
+	step := func(body string, re string) resource.TestStep {
+		return resource.TestStep{Config: "resource \"hiera_data\" \"x\" {\n" + body + "\n}", ExpectError: errorRE(re)}
+	}
+	unitTest(t,
+		step(`path = `+hcl(bad)+`
+values = { k = 1 }`, `bad.yaml.*line`),
+		step(`path = `+hcl(link)+`
+values = { k = 1 }`, `link.yaml is a symbolic link`),
+		step(`path = `+hcl(s.node)+`
+values = { "a.'b\"c" = 1 }`, `no lookup can name it`),
+		step(`path = `+hcl(s.node)+`
+values = { k = 1 }
+secret_values_wo = { k = "x" }`, `The key "k" is in both values and secret_values_wo`),
+		step(`path = `+hcl(s.node)+`
+secret_values_wo = { k = "x" }`, `No eyaml Public Key`),
+	)
+	for p, want := range map[string]string{bad: "a: 1\nb: [unclosed\n", s.common: dataCommon} {
+		if b, _ := os.ReadFile(p); string(b) != want {
+			t.Errorf("%s changed:\n%s", p, b)
+		}
+	}
+	if _, err := os.Stat(s.node); !os.IsNotExist(err) {
+		t.Errorf("%s was written", s.node)
+	}
+}
+
+// With config, a file no level of the hierarchy reads is refused at plan.
+func TestData_outsideHierarchy(t *testing.T) {
+	s := newDataSite(t)
+	unitTest(t,
+		resource.TestStep{
+			Config: fmt.Sprintf(`
+resource "hiera_data" "x" {
+  path   = %s
+  config = %s
+  values = { k = 1 }
+}`, hcl(filepath.Join(s.dir, "data", "roles", "web.yaml")), hcl(s.config)),
+			ExpectError: errorRE(`No level of the hierarchy of .*hiera.yaml reads .*roles/web.yaml`),
+		},
+		resource.TestStep{
+			Config: fmt.Sprintf(`
+resource "hiera_data" "x" {
+  path   = %s
+  config = %s
+  values = { k = 1 }
+}`, hcl(filepath.Join(s.dir, "data", "nodes", "db01.example.com.yaml")), hcl(s.config)),
+		},
+	)
+}
+
+// Secrets: encrypted for the public key (decrypted by the private key, as Puppet reads them),
+// never in the state; a ciphertext edited by hand shows in the plan and is written again.
+func TestData_secrets(t *testing.T) {
+	s := newDataSite(t)
+	const secret = "pw-Zx81-hiera_data-TOPSECRET %{not_interpolated}"
+	cfg := fmt.Sprintf(`
+variable "pw" {
+  type      = string
+  sensitive = true
+  ephemeral = true # kept out of the saved plan: what is checked is that the provider stores none
+}
+resource "hiera_data" "n" {
+  path                     = %s
+  values                   = { "profile::db::user" = "app" }
+  secret_values_wo         = { "profile::db::password" = var.pw }
+  secret_values_wo_version = 1
+  eyaml_public_key         = file(%s)
+}`, hcl(s.node), hcl(s.publicKey))
+	vars := config.Variables{"pw": config.StringVariable(secret)}
+	decrypts := func(*terraform.State) error {
+		b, err := os.ReadFile(s.node)
+		if err != nil {
+			return err
+		}
+		if strings.Contains(string(b), "TOPSECRET") {
+			return fmt.Errorf("the plaintext is in the file:\n%s", b)
+		}
+		m := regexp.MustCompile(`ENC\[PKCS7,[^\]]+\]`).FindString(string(b))
+		dec, err := eyaml.LoadDecryptor(s.privateKey)
+		if err != nil {
+			return err
+		}
+		plain, err := dec.Decrypt(m)
+		if err != nil {
+			return err
+		}
+		if want := "pw-Zx81-hiera_data-TOPSECRET %{literal('%')}{not_interpolated}"; plain != want {
+			return fmt.Errorf("decrypted %q, want %q", plain, want)
+		}
+		return s.answers(map[string]any{"profile::db::password": secret})(nil)
+	}
+	dir := t.TempDir()
+	clean := noPlaintext{dir}
+	secretTest(t, dir, writeOnlyCLI,
+		resource.TestStep{Config: cfg, ConfigVariables: vars, Check: decrypts,
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{clean}},
+			ConfigStateChecks: []statecheck.StateCheck{clean}},
+		resource.TestStep{Config: cfg, ConfigVariables: vars, PlanOnly: true},
+		resource.TestStep{
+			PreConfig: func() {
+				b, _ := os.ReadFile(s.node)
+				writeFile(t, s.node, regexp.MustCompile(`ENC\[PKCS7,[^\]]+\]`).ReplaceAllString(string(b), "hand-edited"))
+			},
+			Config: cfg, ConfigVariables: vars, Check: decrypts,
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("hiera_data.n", plancheck.ResourceActionUpdate), clean}},
+			ConfigStateChecks: []statecheck.StateCheck{clean},
+		},
+	)
+}
+
+// writeOnlyCLI: write-only attributes need Terraform 1.11.
+var writeOnlyCLI = needsCLI{"write-only attributes", version.Must(version.NewVersion("1.11.0")), version.Must(version.NewVersion("1.11.0"))}
+
+var _ tfversion.TerraformVersionCheck = writeOnlyCLI
+
+// The secret is in no log line at TRACE, the provider's or Terraform's.
+func TestData_secretNotInTraceLog(t *testing.T) { //nolint:paralleltest // sets the log variables of the process
+	s := newDataSite(t)
+	logFile := filepath.Join(t.TempDir(), "trace.log")
+	t.Setenv("TF_LOG", "trace")
+	t.Setenv("TF_ACC_LOG_PATH", logFile)
+	t.Setenv("TF_LOG_SDK", "trace")
+	resource.UnitTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{writeOnlyCLI},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+variable "pw" {
+  type      = string
+  sensitive = true
+}
+resource "hiera_data" "n" {
+  path             = %s
+  secret_values_wo = { "profile::db::password" = var.pw }
+  eyaml_public_key = file(%s)
+}`, hcl(s.node), hcl(s.publicKey)),
+			ConfigVariables: config.Variables{"pw": config.StringVariable("pw-Lg7-trace-TOPSECRET")},
+			Check:           s.answers(map[string]any{"profile::db::password": "pw-Lg7-trace-TOPSECRET"}),
+		}},
+	})
+	b, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "hiera_data") {
+		t.Fatalf("the trace log (%d bytes) does not show the resource's calls: not a test", len(b))
+	}
+	if i := strings.Index(string(b), "TOPSECRET"); i >= 0 {
+		t.Errorf("the trace log holds the secret: ...%s...", b[max(0, i-200):i])
+	}
+}
+
+// Terraform before 1.11 has no write-only attributes: a secret is refused with the version named,
+// before anything is written.
+func TestData_secretsNeedTerraform111(t *testing.T) {
+	s := newDataSite(t)
+	unitTestFrom(t, belowCLI{writeOnlyCLI},
+		resource.TestStep{
+			Config: fmt.Sprintf(`
+resource "hiera_data" "n" {
+  path             = %s
+  secret_values_wo = { "profile::db::password" = "x" }
+  eyaml_public_key = file(%s)
+}`, hcl(s.node), hcl(s.publicKey)),
+			ExpectError: errorRE(`Write-only attributes are only supported in Terraform 1.11 and later`),
+		},
+	)
+	if _, err := os.Stat(s.node); !os.IsNotExist(err) {
+		t.Errorf("%s was written", s.node)
+	}
+}
+
+// belowCLI runs a test only on CLIs older than n's feature (what they do without it).
+type belowCLI struct{ n needsCLI }
+
+func (b belowCLI) CheckTerraformVersion(ctx context.Context, req tfversion.CheckTerraformVersionRequest, resp *tfversion.CheckTerraformVersionResponse) {
+	var has tfversion.CheckTerraformVersionResponse
+	b.n.CheckTerraformVersion(ctx, req, &has)
+	if has.Skip == "" && has.Error == nil {
+		resp.Skip = fmt.Sprintf("%s: this run's %s has them; the test is of older versions", b.n.feature, req.TerraformVersion)
+	}
+}
