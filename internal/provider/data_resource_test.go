@@ -484,3 +484,38 @@ func (b belowCLI) CheckTerraformVersion(ctx context.Context, req tfversion.Check
 		resp.Skip = fmt.Sprintf("%s: this run's %s has them; the test is of older versions", b.n.feature, req.TerraformVersion)
 	}
 }
+
+// check_params: a key near a class parameter is refused with did-you-mean, a value of the wrong
+// type in Puppet's words, at plan.
+func TestData_checkParams(t *testing.T) {
+	s := newDataSite(t)
+	site := filepath.Join(s.dir, "site")
+	writeFile(t, filepath.Join(site, "profile", "manifests", "web.pp"),
+		"class profile::web (\n  Integer $workers = 4,\n  String $backend,\n) {\n}\n")
+	step := func(values, re string) resource.TestStep {
+		return resource.TestStep{
+			Config: fmt.Sprintf(`
+resource "hiera_data" "x" {
+  path         = %s
+  modulepath   = [%s]
+  check_params = true
+  values       = %s
+}`, hcl(s.node), hcl(site), values),
+			ExpectError: errorRE(re),
+		}
+	}
+	unitTest(t,
+		step(`{ "profile::web::wrokers" = 8 }`, `Did you mean profile::web::workers\?`),
+		step(`{ "profile::web::workers" = "eight" }`, `Class\[Profile::Web\]: parameter 'workers' expects an Integer value, got String`),
+		resource.TestStep{
+			Config: fmt.Sprintf(`
+resource "hiera_data" "x" {
+  path         = %s
+  modulepath   = [%s]
+  check_params = true
+  values       = { "profile::web::workers" = 8, "profile::web::backend" = "10.0.0.1" }
+}`, hcl(s.node), hcl(site)),
+			Check: s.answers(map[string]any{"profile::web::workers": 8}),
+		},
+	)
+}
