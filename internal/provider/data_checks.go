@@ -23,7 +23,7 @@ import (
 func (r *dataResource) check(ctx context.Context, m *dataModel, want *desired, owned []string) diag.Diagnostics {
 	diags := want.checkKeys()
 	name := m.Path.ValueString()
-	f, err := openDataFile(name)
+	f, err := openDataFileLocked(name) // locked: a resource writing the file now has noted its keys
 	if err != nil {
 		diags.AddAttributeError(path.Root("path"), "Cannot Edit the Data File", err.Error())
 		return diags

@@ -5,6 +5,7 @@ package provider
 // file's lock, so that several resources on one file in one apply take turns.
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -38,6 +39,8 @@ type dataFile struct {
 	mode   fs.FileMode
 	edit   *yamledit.File
 	values *model.Hash // the root keys' values as the engine reads them (before interpolation); nil when none
+	// unterminated: the file's last line has no line break (an edit adds one: destroy takes it away)
+	unterminated bool
 }
 
 // openDataFile reads the file at name (relative to the working directory). A file that does not
@@ -71,6 +74,7 @@ func openDataFile(name string) (*dataFile, error) {
 	if f.edit, err = yamledit.Parse(name, src); err != nil {
 		return nil, err // names the file and line
 	}
+	f.unterminated = len(src) > 0 && src[len(src)-1] != '\n'
 	root, _, err := datafile.ParseYAML(src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -83,6 +87,16 @@ func openDataFile(name string) (*dataFile, error) {
 		return nil, fmt.Errorf("%s holds %s, not a hash of keys: hiera_data edits data files whose root is a hash", name, model.TypeName(root))
 	}
 	return f, nil
+}
+
+// openDataFileLocked is openDataFile under the file's lock, to read it between two writes.
+func openDataFileLocked(name string) (*dataFile, error) {
+	unlock, err := atomicfile.Lock(name)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return openDataFile(name)
 }
 
 // unwrapPathError is an os error without the absolute path it names (messages name the given one).
@@ -201,16 +215,32 @@ type writeRequest struct {
 }
 
 type writeResult struct {
-	created bool              // the file did not exist
-	digests map[string]string // of the secrets written
+	created bool // the file did not exist
+	// lineBreakAdded: the file's last line had no line break, and writing added one
+	lineBreakAdded bool
+	digests        map[string]string // of the secrets written
 }
 
 // writtenKeys are the keys each file's hiera_data resources wrote in this process, by absolute
 // path: a key another resource wrote in this apply is that conflict, not a key to import.
 var writtenKeys = struct {
 	sync.Mutex
-	files map[string]map[string]bool
-}{files: map[string]map[string]bool{}}
+	files   map[string]map[string]bool
+	created map[string]bool // files a hiera_data resource created in this process
+}{files: map[string]map[string]bool{}, created: map[string]bool{}}
+
+// noteCreated records a file a resource created; createdHere tells one.
+func noteCreated(abs string) {
+	writtenKeys.Lock()
+	defer writtenKeys.Unlock()
+	writtenKeys.created[abs] = true
+}
+
+func createdHere(abs string) bool {
+	writtenKeys.Lock()
+	defer writtenKeys.Unlock()
+	return writtenKeys.created[abs]
+}
 
 func noteWritten(abs string, keys []string, written bool) {
 	writtenKeys.Lock()
@@ -330,15 +360,21 @@ func (r *dataResource) write(m *dataModel, req writeRequest) (writeResult, diag.
 		diags.AddAttributeError(path.Root("path"), "Cannot Write the Data File", fmt.Sprintf("%s: %v", name, unwrapPathError(err)))
 		return res, diags
 	}
-	res.created = !f.exists
+	// Resources sharing a file one of them created in this apply count as its creators: whichever
+	// is destroyed last removes it, once nothing is left in it.
+	res.created = !f.exists || createdHere(abs)
+	if !f.exists {
+		noteCreated(abs)
+	}
+	res.lineBreakAdded = f.unterminated && bytes.HasSuffix(f.edit.Bytes(), []byte("\n"))
 	noteWritten(abs, append(slices.Clone(req.values), req.secrets...), true)
 	noteWritten(abs, req.remove, false)
 	return res, diags
 }
 
 // removeKeys is destroy: the keys leave the file, and the file goes when the resource created it
-// and nothing is left in it.
-func removeKeys(name string, keys []string, created bool) diag.Diagnostics {
+// and nothing is left in it; a line break the resource added at the end of the file goes too.
+func removeKeys(name string, keys []string, private dataPrivate) diag.Diagnostics {
 	var diags diag.Diagnostics
 	abs, err := filepath.Abs(name)
 	if err != nil {
@@ -366,13 +402,21 @@ func removeKeys(name string, keys []string, created bool) diag.Diagnostics {
 		return diags
 	}
 	noteWritten(abs, keys, false)
-	if created && f.edit.Empty() {
+	if private.Created && f.edit.Empty() {
+		writtenKeys.Lock()
+		delete(writtenKeys.created, abs)
+		writtenKeys.Unlock()
 		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			diags.AddAttributeError(path.Root("path"), "Cannot Remove the Data File", fmt.Sprintf("%s: %v", name, unwrapPathError(err)))
 		}
 		return diags
 	}
-	if err := atomicfile.WriteFile(abs, f.edit.Bytes(), f.mode); err != nil {
+	out := f.edit.Bytes()
+	if private.LineBreakAdded {
+		out = bytes.TrimSuffix(out, []byte("\n"))
+		out = bytes.TrimSuffix(out, []byte("\r"))
+	}
+	if err := atomicfile.WriteFile(abs, out, f.mode); err != nil {
 		diags.AddAttributeError(path.Root("path"), "Cannot Write the Data File", fmt.Sprintf("%s: %v", name, unwrapPathError(err)))
 	}
 	return diags

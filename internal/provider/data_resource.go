@@ -249,7 +249,7 @@ func (r *dataResource) Create(ctx context.Context, req resource.CreateRequest, r
 	plan.SecretKeys = stringListValue(want.secretKeys())
 	plan.SecretDigests = stringMapValue(result.digests)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(writePrivate(ctx, resp.Private, dataPrivate{Created: result.created, Digests: result.digests})...)
+	resp.Diagnostics.Append(writePrivate(ctx, resp.Private, dataPrivate{Created: result.created, LineBreakAdded: result.lineBreakAdded, Digests: result.digests})...)
 }
 
 func (r *dataResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -320,7 +320,7 @@ func (r *dataResource) Update(ctx context.Context, req resource.UpdateRequest, r
 	plan.SecretKeys = stringListValue(want.secretKeys())
 	plan.SecretDigests = stringMapValue(digests)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(writePrivate(ctx, resp.Private, dataPrivate{Created: private.Created, Digests: digests})...)
+	resp.Diagnostics.Append(writePrivate(ctx, resp.Private, dataPrivate{Created: private.Created, LineBreakAdded: private.LineBreakAdded || result.lineBreakAdded, Digests: digests})...)
 }
 
 func (r *dataResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -330,7 +330,7 @@ func (r *dataResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	}
 	private, diags := readPrivate(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
-	resp.Diagnostics.Append(removeKeys(state.Path.ValueString(), state.managedKeys(ctx), private.Created)...)
+	resp.Diagnostics.Append(removeKeys(state.Path.ValueString(), state.managedKeys(ctx), private)...)
 }
 
 // ImportState takes the file's every root key: plain values as values, eyaml values as secret_keys.
@@ -421,8 +421,11 @@ func without(keys, drop []string) []string {
 // destroy removes it when nothing else is left), and the digest of each secret as written (the
 // state's digests are the file's, refreshed).
 type dataPrivate struct {
-	Created bool              `json:"created,omitempty"`
-	Digests map[string]string `json:"digests,omitempty"`
+	Created bool `json:"created,omitempty"`
+	// LineBreakAdded: the file's last line had no line break until the resource wrote (destroy
+	// takes it away, so that the file is as it was).
+	LineBreakAdded bool              `json:"line_break_added,omitempty"`
+	Digests        map[string]string `json:"digests,omitempty"`
 }
 
 const privateKey = "hiera_data"

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -391,6 +392,9 @@ resource "hiera_data" "n" {
 		if want := "pw-Zx81-hiera_data-TOPSECRET %{literal('%')}{not_interpolated}"; plain != want {
 			return fmt.Errorf("decrypted %q, want %q", plain, want)
 		}
+		if err := gemDecrypts(s, m, plain); err != nil {
+			return err
+		}
 		return s.answers(map[string]any{"profile::db::password": secret})(nil)
 	}
 	dir := t.TempDir()
@@ -518,4 +522,48 @@ resource "hiera_data" "x" {
 			Check: s.answers(map[string]any{"profile::web::workers": 8}),
 		},
 	)
+}
+
+// A CRLF file whose last line has no line break: the key is written in CRLF, and destroy gives
+// back the file byte for byte (the line break the write added at its end goes too).
+func TestData_destroyRestoresUnterminatedCRLF(t *testing.T) {
+	s := newDataSite(t)
+	const original = "---\r\n# people's\r\nother: kept # no line break after this"
+	writeFile(t, s.common, original)
+	unitTest(t,
+		resource.TestStep{
+			Config: fmt.Sprintf(`
+resource "hiera_data" "c" {
+  path   = %s
+  values = { "profile::x" = "multi\nline\n" }
+}`, hcl(s.common)),
+			Check: resource.ComposeTestCheckFunc(
+				s.answers(map[string]any{"profile::x": "multi\nline\n", "other": "kept"}),
+				func(*terraform.State) error {
+					b, _ := os.ReadFile(s.common)
+					if strings.Count(string(b), "\n") != strings.Count(string(b), "\r\n") {
+						return fmt.Errorf("a bare line break in a CRLF file: %q", b)
+					}
+					return nil
+				},
+			),
+		},
+		resource.TestStep{Config: `# destroyed`, Check: fileIs(s.common, original)},
+	)
+}
+
+// gemDecrypts checks that the hiera-eyaml gem decrypts token to plain, when the gem is on PATH
+// (apt-get install hiera-eyaml); without it, internal/eyaml's Decryptor alone has checked it.
+func gemDecrypts(s dataSite, token, plain string) error {
+	if _, err := exec.LookPath("eyaml"); err != nil {
+		return nil //nolint:nilerr // no gem here
+	}
+	out, err := exec.Command("eyaml", "decrypt", "-s", token, "--pkcs7-private-key", s.privateKey, "--pkcs7-public-key", s.publicKey).Output()
+	if err != nil {
+		return fmt.Errorf("eyaml decrypt: %v", err)
+	}
+	if got := strings.TrimSuffix(string(out), "\n"); got != plain {
+		return fmt.Errorf("the gem decrypts %d bytes, not the %d written", len(got), len(plain))
+	}
+	return nil
 }
