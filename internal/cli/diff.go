@@ -22,7 +22,7 @@ const diffSynopsis = `diff [flags]
 Compares two nodes as the node command answers them: the keys one side has and the other not, and
 the keys whose values differ, each with the data file that gave each side its value. A flag given
 twice gives each side its value (two --facts: two nodes; two --environment: two environments; two
---environmentpath or --config: two checkouts); a flag given once applies to both. --git-rev given
+--environmentpath, --environment-dir or --config: two checkouts); a flag given once applies to both. --git-rev given
 twice compares two revisions of the git repository the data paths lie in, as committed (read with
 git into a temporary directory, removed after; the checkout is not touched; facts are read where
 they are).
@@ -39,7 +39,8 @@ could not be read). Secrets are compared, never shown (--reveal shows a fleet's)
 const diffExample = `  hieraform diff --environment production --facts facts/web01.json --facts facts/web02.json
   hieraform diff --git-rev origin/main --git-rev HEAD --environment production --facts facts/web01.json
   hieraform diff --environmentpath main/environments --environmentpath branch/environments --environment production --facts web01.json
-  hieraform diff --git-rev origin/main --git-rev HEAD --environmentpath .. --environment control-repo --facts facts/ --render-as markdown`
+  # an r10k control repository (the repository is the environment), from its root
+  hieraform diff --git-rev origin/main --git-rev HEAD --environment-dir . --environment production --facts facts/ --render-as markdown`
 
 // keyChange is one key that differs between the sides.
 type keyChange struct {
@@ -140,11 +141,11 @@ func diffSides(ctx context.Context, src *sourceFlags, revs stringList) (setups [
 		return setups, nil, fmt.Errorf("--git-rev is given %d times: give it twice, the revision of each side (--git-rev origin/main --git-rev HEAD)", len(revs))
 	}
 	twice := false
-	for _, l := range []stringList{src.config, src.environment, src.environmentpath, src.modulepath, src.facts, src.node} {
+	for _, l := range []stringList{src.config, src.environment, src.environmentDir, src.environmentpath, src.modulepath, src.facts, src.node} {
 		twice = twice || len(l) == 2
 	}
 	if !twice {
-		return setups, nil, errors.New("nothing to compare: give --git-rev twice, or --facts, --environment, --environmentpath, --config, --modulepath or --node twice, once per side")
+		return setups, nil, errors.New("nothing to compare: give --git-rev twice, or --facts, --environment, --environment-dir, --environmentpath, --config, --modulepath or --node twice, once per side")
 	}
 	for i := range setups {
 		if setups[i], err = src.side(i, 2); err != nil {
@@ -241,10 +242,10 @@ func sourceCell(r *hiera.Result, st setup, key string) string {
 // whole path); as it is when it lies elsewhere (a module outside the environment, a revision's).
 func (st setup) tablePath(file string) string {
 	root := filepath.Dir(st.config)
-	if st.environment != "" {
-		root = filepath.Join(st.environmentpath, st.environment)
+	if st.environment != "" || st.envDir != "" {
+		root = st.environmentDir()
 	}
-	if st.config == "" && st.environment == "" {
+	if st.config == "" && st.environment == "" && st.envDir == "" {
 		return file
 	}
 	abs, err := filepath.Abs(root)

@@ -293,7 +293,7 @@ func revisionSides(ctx context.Context, src *sourceFlags, revs []string) (sides 
 	for _, f := range []struct {
 		name string
 		list stringList
-	}{{"config", src.config}, {"environment", src.environment}, {"environmentpath", src.environmentpath}, {"modulepath", src.modulepath}} {
+	}{{"config", src.config}, {"environment", src.environment}, {"environment-dir", src.environmentDir}, {"environmentpath", src.environmentpath}, {"modulepath", src.modulepath}} {
 		if len(f.list) > 1 {
 			return sides, nil, fmt.Errorf("--%s is given %d times: with --git-rev give it once, each revision's tree is read at that path", f.name, len(f.list))
 		}

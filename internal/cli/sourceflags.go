@@ -17,7 +17,7 @@ import (
 // sourceFlags are the flags that say where data and facts come from, as puppet lookup names them.
 // diff takes each twice (its two sides); the other commands once.
 type sourceFlags struct {
-	config, environment, environmentpath, modulepath, facts, node stringList
+	config, environment, environmentDir, environmentpath, modulepath, facts, node stringList
 	// eyaml are the key files of the flags, once for all sides; getenv gives the rest (EyamlKeyArgs.WithEnv).
 	eyaml  hiera.EyamlKeyArgs
 	getenv func(string) string
@@ -41,7 +41,10 @@ func (s *sourceFlags) registerData(fs *flag.FlagSet, env Env) {
 	s.pdb.register(fs, env)
 	fs.Var(&s.config, "hiera_config", "the same as --config: puppet lookup's name for it")
 	fs.Var(&s.config, "config", "the global `hiera.yaml` (default: hiera.yaml here, unless --environment or --modulepath is given)")
-	fs.Var(&s.environment, "environment", "the Puppet environment `NAME`: the directory NAME under --environmentpath")
+	fs.Var(&s.environment, "environment", "the Puppet environment `NAME`: the directory NAME under --environmentpath, "+
+		"or with --environment-dir only its name (%{environment})")
+	fs.Var(&s.environmentDir, "environment-dir", "the Puppet environment's `directory` itself, as the provider's environment argument "+
+		"(an r10k control repository: the repository); its name is --environment, else the directory's")
 	fs.Var(&s.environmentpath, "environmentpath", "the `directory` holding the environments (default: environments)")
 	fs.Var(&s.modulepath, "modulepath", "module `directories`, separated by ':' (default: the environment's environment.conf, else its modules/)")
 	fs.StringVar(&s.eyaml.PrivateKeyPath, "eyaml-private-key", "", "the eyaml private key `file`, in place of the one hiera.yaml names "+
@@ -54,6 +57,7 @@ func (s *sourceFlags) registerData(fs *flag.FlagSet, env Env) {
 // tree the data paths lie in (--git-rev), if any.
 type setup struct {
 	config, environment, environmentpath, modulepath, facts, node string
+	envDir                                                        string // --environment-dir: the environment's directory itself
 	rev                                                           *revisionTree
 	eyaml                                                         hiera.EyamlKeys
 	pdb                                                           *puppetdbFlags // the node's facts from PuppetDB; nil: none
@@ -62,10 +66,10 @@ type setup struct {
 // setDefaultPaths sets the data paths engine would take by default (hiera.yaml here, the
 // environments directory), so that they can be mapped.
 func (st *setup) setDefaultPaths() {
-	if st.config == "" && st.environment == "" && st.modulepath == "" {
+	if st.config == "" && st.environment == "" && st.envDir == "" && st.modulepath == "" {
 		st.config = "hiera.yaml"
 	}
-	if st.environment != "" && st.environmentpath == "" {
+	if st.environment != "" && st.environmentpath == "" && st.envDir == "" {
 		st.environmentpath = "environments"
 	}
 }
@@ -84,6 +88,9 @@ func (st *setup) dataPaths() []string {
 
 // environmentDir is the environment's directory, "" for none.
 func (st *setup) environmentDir() string {
+	if st.envDir != "" {
+		return st.envDir
+	}
 	if st.environment == "" {
 		return ""
 	}
@@ -99,7 +106,14 @@ func (st *setup) mapPaths(to func(string) (string, error)) error {
 			return err
 		}
 	}
-	if dir := st.environmentDir(); dir != "" {
+	if st.envDir != "" { // its name is the directory's as given, not the one it is mapped to
+		if st.environment == "" {
+			st.environment = environmentDirName(st.envDir)
+		}
+		if st.envDir, err = to(st.envDir); err != nil {
+			return err
+		}
+	} else if dir := st.environmentDir(); dir != "" {
 		mapped, err := to(dir)
 		if err != nil {
 			return err
@@ -139,7 +153,7 @@ func (s *sourceFlags) side(i, sides int) (setup, error) {
 		name string
 		list stringList
 		out  *string
-	}{{"config", s.config, &st.config}, {"environment", s.environment, &st.environment},
+	}{{"config", s.config, &st.config}, {"environment", s.environment, &st.environment}, {"environment-dir", s.environmentDir, &st.envDir},
 		{"environmentpath", s.environmentpath, &st.environmentpath}, {"modulepath", s.modulepath, &st.modulepath},
 		{"facts", s.facts, &st.facts}, {"node", s.node, &st.node}} {
 		switch n := len(f.list); {
@@ -159,16 +173,36 @@ func (s *sourceFlags) side(i, sides int) (setup, error) {
 	return st, err
 }
 
+// environmentDirName is %{environment} of an environment given by its directory, as the engine
+// names it: the directory's name (an absolute path's: "." is the working directory's).
+func environmentDirName(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return filepath.Base(dir)
+}
+
 // environmentName is a valid environment name, as Puppet's Environment.valid_name? checks it.
 var environmentName = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 
 // engine builds the engine of the setup's data, checking that an environment exists, as Puppet does.
 func (st setup) engine() (*hiera.Engine, error) {
 	var layers hiera.Layers
-	if st.environment == "" && st.environmentpath != "" {
+	switch {
+	case st.envDir != "" && st.environmentpath != "":
+		return nil, fmt.Errorf("--environment-dir names the environment's directory itself: give it or --environmentpath, not both")
+	case st.environment == "" && st.environmentpath != "":
 		return nil, fmt.Errorf("--environmentpath needs --environment NAME")
 	}
-	if st.environment != "" {
+	if st.envDir != "" {
+		if fi, err := os.Stat(st.envDir); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("--environment-dir %s is not a directory: give the environment's directory (an r10k control repository: the repository)", st.envDir)
+		}
+		if st.environment != "" && !environmentName.MatchString(st.environment) {
+			return nil, fmt.Errorf("--environment %q is not a Puppet environment name (letters, digits and _)", st.environment)
+		}
+		layers.Environment, layers.EnvironmentName = st.envDir, st.environment
+	} else if st.environment != "" {
 		path := st.environmentpath
 		if path == "" {
 			path = "environments"
@@ -210,7 +244,15 @@ func (st setup) describe() string {
 	if st.config != "" {
 		parts = append(parts, st.shown(st.config))
 	}
+	envName := st.environment
+	if envName == "" && st.envDir != "" {
+		envName = environmentDirName(st.envDir)
+	}
 	switch {
+	case st.envDir != "" && st.rev == nil: // two checkouts differ there
+		parts = append(parts, "environment "+envName+" ("+st.envDir+")")
+	case st.envDir != "":
+		parts = append(parts, "environment "+envName)
 	case st.environment != "" && st.environmentpath != "" && st.rev == nil: // two checkouts differ there
 		parts = append(parts, "environment "+filepath.Join(st.environmentpath, st.environment))
 	case st.environment != "":

@@ -25,6 +25,9 @@ type Layers struct {
 	// Environment is a Puppet environment directory: its hiera.yaml is the environment layer, its
 	// name is %{environment}, its environment.conf modulepath names the module directories. "" for none.
 	Environment string
+	// EnvironmentName is %{environment}, "" for the Environment directory's name (an r10k control
+	// repository, which is the environment, is checked out under any name).
+	EnvironmentName string
 	// Modulepath lists directories whose subdirectories are modules, the first holding a module of a
 	// name winning. nil: the environment's environment.conf modulepath, else <Environment>/modules.
 	Modulepath []string
@@ -74,6 +77,9 @@ func NewLayeredEngine(configPath string, layers Layers) *Engine {
 	if layers.Environment != "" {
 		layers.Environment = absPath(layers.Environment)
 		e.envName = filepath.Base(layers.Environment)
+		if layers.EnvironmentName != "" {
+			e.envName = layers.EnvironmentName
+		}
 		e.envConfig = filepath.Join(layers.Environment, "hiera.yaml")
 	}
 	if layers.Modulepath != nil {
