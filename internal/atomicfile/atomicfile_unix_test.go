@@ -178,3 +178,25 @@ func assertOnlyFiles(t *testing.T, dir string, want ...string) {
 		t.Errorf("%s holds %v, want %v", dir, names, want)
 	}
 }
+
+// Lock holds an flock on the file's directory, which another process's Lock waits for.
+func TestLock_flockOnDirectory(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := Lock(filepath.Join(dir, "data.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := os.Open(dir) // another open file description: as another process's
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = other.Close() }()
+	if err := syscall.Flock(int(other.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); !errors.Is(err, syscall.EWOULDBLOCK) {
+		t.Errorf("while locked: flock %v, want EWOULDBLOCK", err)
+	}
+	unlock()
+	unlock() // a second call does nothing
+	if err := syscall.Flock(int(other.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Errorf("once unlocked: flock %v", err)
+	}
+}

@@ -138,11 +138,17 @@ func (f *File) Delete(key string) bool {
 		return false
 	}
 	e := f.entries[i]
-	// Removing the comments after the entry too is the fallback for when they would become part
-	// of the value before it (a literal block that a more indented comment then continues).
-	for _, end := range []int{f.entryEnd(i), e.limit} {
-		g, err := f.edited(slices.Concat(f.src[:e.start], f.src[end:]), key, nil, true)
-		if err == nil {
+	end := f.entryEnd(i)
+	tries := [][]byte{
+		slices.Concat(f.src[:e.start], f.src[end:]),
+		// the comments after the entry too, when they would become part of the value before it
+		// (a literal block that a more indented comment then continues)
+		slices.Concat(f.src[:e.start], f.src[e.limit:]),
+		// the last key before a "..." with no "---": an empty document needs its "---"
+		slices.Concat(f.src[:e.start], []byte("---"+f.nl), f.src[end:]),
+	}
+	for _, out := range tries {
+		if g, err := f.edited(out, key, nil, true); err == nil {
 			*f = *g
 			return true
 		}

@@ -188,6 +188,7 @@ func TestParse_refusals(t *testing.T) {
 		"bare CR":        {"a: 1\rb: 2\n", "f.yaml: line 1: a carriage return"},
 		"unicode break":  {"a: \"x\u2028y\"\n", "f.yaml: line 1: a Unicode line break (U+2028)"},
 		"anchor on root": {"--- &r\na: 1\n", "an anchor on the whole mapping"},
+		"tag on root":    {"!0\nA:\n", "f.yaml: line 1: a tag on the whole mapping (!0)"},
 	}
 	for name, c := range cases {
 		_, err := Parse("f.yaml", []byte(c.text))
@@ -255,6 +256,39 @@ func TestSet_blockWouldSwallowFollowingLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := string(f.Bytes()); got != "a: \"two\\nlines\"\n   # indented note about b\nb: 2\n" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// A keep block's trailing blank lines are its value's; when removing the key after it would
+// lengthen it, the blank lines before the next key go too.
+func TestEdit_keepBlocks(t *testing.T) {
+	f, _ := Parse("f.yaml", []byte("a: |+\n  x\n\n# about b\nb: 1\n"))
+	if got := entryText(f, "a"); got != "a: |+\n  x\n\n" {
+		t.Errorf("a: %q", got)
+	}
+	g, _ := Parse("f.yaml", []byte("a: |+\n  x\nb: 1\n\nc: 2\n"))
+	if !g.Delete("b") {
+		t.Fatal("Delete b")
+	}
+	if got := string(g.Bytes()); got != "a: |+\n  x\nc: 2\n" {
+		t.Errorf("after Delete b: %q", got)
+	}
+	h, _ := Parse("f.yaml", []byte("a: |+\n  x\n "))
+	err := h.Set("b", 1, Options{})
+	if err == nil || !strings.Contains(err.Error(), `f.yaml: line 1: writing the key "b" would change the value of the key a`) || string(h.Bytes()) != "a: |+\n  x\n " {
+		t.Errorf("append after a keep block without a final line break: %v, %q", err, h.Bytes())
+	}
+}
+
+// Removing the last key of a document that ends with "..." and has no "---" leaves an empty
+// document, which needs its "---".
+func TestDelete_lastKeyBeforeDocumentEnd(t *testing.T) {
+	f, _ := Parse("f.yaml", []byte("# c\r\nA: 1\r\n...\r\n# tail\r\n"))
+	if !f.Delete("A") {
+		t.Fatal("Delete A")
+	}
+	if got := string(f.Bytes()); got != "# c\r\n---\r\n...\r\n# tail\r\n" {
 		t.Errorf("got %q", got)
 	}
 }

@@ -166,7 +166,7 @@ func (f *File) rootNode() (root *yaml.Node, err error) {
 			root, err = nil, fmt.Errorf("%s: cannot read YAML: %v", f.name, p)
 		}
 	}()
-	dec := yaml.NewDecoder(bytes.NewReader(f.src))
+	dec := yaml.NewDecoder(bytes.NewReader(yaml12As11(f.src)))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
 		return nil, nil
@@ -189,6 +189,19 @@ func (f *File) rootNode() (root *yaml.Node, err error) {
 		return nil, nil // "---" alone
 	}
 	return root, nil
+}
+
+// yaml12As11 is src with a "%YAML 1.2" directive read as "%YAML 1.1" (same length, so lines
+// stay), as the engine's reader does: libyaml, which Puppet uses, reads both alike; yaml.v3 refuses
+// 1.2.
+func yaml12As11(src []byte) []byte {
+	i := bytes.Index(src, []byte("%YAML 1.2"))
+	if i < 0 || i > 0 && src[i-1] != '\n' && i != 3 {
+		return src
+	}
+	out := bytes.Clone(src)
+	out[i+8] = '1'
+	return out
 }
 
 // nodeKind names what a top node is, for errors.
@@ -245,6 +258,9 @@ func (f *File) readEntries(v any, starts *lineCursor) error {
 	}
 	if root.Anchor != "" {
 		return f.errorf(root.Line, "an anchor on the whole mapping (&%s): the file cannot be edited key by key", root.Anchor)
+	}
+	if root.Style&yaml.TaggedStyle != 0 {
+		return f.errorf(root.Line, "a tag on the whole mapping (%s): the file cannot be edited key by key", root.Tag)
 	}
 	keys := h.Keys()
 	n := len(root.Content) / 2

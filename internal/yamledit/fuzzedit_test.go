@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -49,7 +50,8 @@ func FuzzEdit(f *testing.F) {
 			if !h.Delete(key) {
 				t.Fatalf("%q: Delete %q failed", src, key)
 			}
-			if out := h.Bytes(); !bytes.Equal(out, append(src[:start:start], src[end:]...)) && !bytes.Equal(out, append(src[:start:start], src[limit:]...)) {
+			if out := h.Bytes(); !bytes.Equal(out, append(src[:start:start], src[end:]...)) && !bytes.Equal(out, append(src[:start:start], src[limit:]...)) &&
+				!bytes.Equal(out, slices.Concat(src[:start], []byte("---"+h.nl), src[end:])) {
 				t.Fatalf("%q: Delete %q gave %q", src, key, out)
 			}
 		}
