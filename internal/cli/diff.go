@@ -34,7 +34,10 @@ Markdown for a pull-request comment. A node that cannot be read on a side is lis
 why; so is a key whose lookup fails (a key failing alike on both sides is no change).
 
 Exits 0 when the sides agree, 1 when they differ, 2 when they cannot be compared (or a node
-could not be read). Secrets are compared, never shown (--reveal shows a fleet's).`
+could not be read). Secrets are compared, never shown (--reveal shows a fleet's). Without the
+eyaml private key (none given, and hiera.yaml's not there), secrets are compared by their
+ciphertext: the same is no change, another is "(secret changed, no key to compare)". A key
+rotation: --eyaml-private-key twice, the old key for the first side, the new for the second.`
 
 const diffExample = `  hieraform diff --environment production --facts facts/web01.json --facts facts/web02.json
   hieraform diff --git-rev origin/main --git-rev HEAD --environment production --facts facts/web01.json
@@ -98,6 +101,9 @@ func runDiff(args []string, env Env) int {
 	afterRevisionsRead(ctx)
 	if err = cmp.Or(interrupted(ctx), err); err != nil {
 		return fail(err)
+	}
+	for i := range setups {
+		setups[i].eyaml.Ciphertext = true // without the private key, secrets compare by ciphertext
 	}
 	if source != nil {
 		return runFleetDiff(ctx, env, setups, source, req, *renderAs, *reveal)
@@ -331,6 +337,9 @@ type valueChange struct {
 	key            string
 	old, new       any
 	hasOld, hasNew bool
+	// opaque is a secret's change seen by its ciphertext only (no eyaml private key): another
+	// ciphertext may hold the same plaintext.
+	opaque bool
 }
 
 // kind is added, removed or changed.

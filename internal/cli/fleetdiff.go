@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -130,6 +131,7 @@ func diffNode(ctx context.Context, engines [2]*hiera.Engine, sides [2]setup, nod
 	var answers [2]map[string]hiera.NodeAnswer
 	var order [2][]string
 	var reasons [2]string
+	keyMissing := false
 	req.Scope = facts.Scope(node.Facts, node.Name)
 	for i, e := range engines {
 		req.EyamlKeys = sides[i].eyaml
@@ -141,8 +143,9 @@ func diffNode(ctx context.Context, engines [2]*hiera.Engine, sides [2]setup, nod
 			err = failingKeys(res)
 		}
 		if err != nil {
-			reasons[i] = sides[i].shown(oneLine(err.Error()))
-			nd.failed = append(nd.failed, failure{node: node.Name, side: sideNames[i], reason: reasons[i]})
+			reasons[i] = sides[i].neutral(oneLine(err.Error()))
+			keyMissing = keyMissing || errors.Is(err, hiera.ErrEyamlKey)
+			nd.failed = append(nd.failed, failure{node: node.Name, side: sideNames[i], reason: sides[i].shown(oneLine(err.Error()))})
 			continue
 		}
 		answers[i] = make(map[string]hiera.NodeAnswer, len(res.Answers))
@@ -152,7 +155,7 @@ func diffNode(ctx context.Context, engines [2]*hiera.Engine, sides [2]setup, nod
 		}
 	}
 	if len(nd.failed) > 0 {
-		nd.broken = reasons[0] != reasons[1] // failing alike, before and after: the change makes no difference
+		nd.broken = reasons[0] != reasons[1] || keyMissing // as keyFailures
 		return nd
 	}
 	seen := make(map[string]bool, len(order[0]))
@@ -175,6 +178,7 @@ func diffNode(ctx context.Context, engines [2]*hiera.Engine, sides [2]setup, nod
 		vc := valueChange{key: key, old: l.Result.Value, new: r.Result.Value, hasOld: lFound, hasNew: rFound}
 		switch {
 		case secret && !reveal:
+			vc.opaque = lFound && rFound && (hiera.Undecrypted(l.Result.Value) || hiera.Undecrypted(r.Result.Value))
 			vc.old, vc.new = nil, nil
 			nd.add(vc, true)
 		case secret || !lFound || !rFound:
@@ -207,13 +211,27 @@ func (nd *nodeDiff) keyFailures(node string, sides [2]setup, key string, errs ..
 	var reasons [2]string
 	for i, err := range errs {
 		if err != nil {
-			reasons[i] = sides[i].shown(oneLine(err.Error()))
-			nd.failed = append(nd.failed, failure{node: node, side: sideNames[i], key: key, reason: reasons[i]})
+			reasons[i] = sides[i].neutral(oneLine(err.Error()))
+			nd.failed = append(nd.failed, failure{node: node, side: sideNames[i], key: key, reason: sides[i].shown(oneLine(err.Error()))})
 		}
 	}
-	if reasons[0] != reasons[1] {
+	// failing alike, the change makes no difference; but a missing eyaml key hides whether the
+	// secret changed
+	if reasons[0] != reasons[1] || errors.Is(errs[0], hiera.ErrEyamlKey) || errors.Is(errs[1], hiera.ErrEyamlKey) {
 		nd.broken = true
 	}
+}
+
+// neutral is a message of the side's data with its roots (sideRoots) named by role, so that the
+// same failure on both sides reads the same though each side's files lie elsewhere (two
+// revisions' trees, two checkouts).
+func (st setup) neutral(msg string) string {
+	for r, root := range sideRoots(st) {
+		if abs, err := filepath.Abs(root); root != "" && err == nil {
+			msg = strings.ReplaceAll(msg, abs+string(filepath.Separator), fmt.Sprintf("<root %d>/", r))
+		}
+	}
+	return msg
 }
 
 // compareEveryKey makes diffFleet compare every key, as when changedKeys cannot tell (for tests).
@@ -271,6 +289,9 @@ func changeIdentity(vc valueChange) string {
 			b.WriteByte('=')
 			b.Write(js)
 		}
+	}
+	if vc.opaque {
+		b.WriteString("\x00ciphertext")
 	}
 	return b.String()
 }

@@ -154,6 +154,20 @@ func TestFleetDiffFailures(t *testing.T) {
 		t.Errorf("failing alike, every key compared: rc %d\n%s", rc, out)
 	}
 
+	// Two revisions that both fail alike: the same failures, each side's files named by its revision.
+	f, err := os.OpenFile(filepath.Join(env, "data", "roles", "web.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+	must(t, err)
+	_, err = f.WriteString("profile::extra: 1\n")
+	must(t, err)
+	must(t, f.Close())
+	r.commit("fourth")
+	compareEveryKey = true
+	rc, out, _ = run(t, "diff", "--git-rev", "main~1", "--git-rev", "main", "--environmentpath", r.envpath, "--environment", "production", "--facts", r.facts)
+	compareEveryKey = false
+	if rc != 1 || !strings.Contains(out, "These fail alike on both sides") || !strings.Contains(out, "web01.example.com key profile::bad (from)") {
+		t.Errorf("failing alike in two revisions: rc %d\n%s", rc, out)
+	}
+
 	must(t, os.WriteFile(filepath.Join(r.facts, "broken.json"), []byte(`{"os": `), 0o644))
 	rc, out, errOut = run(t, args...)
 	if rc != 2 || out != "" || !strings.Contains(errOut, "broken.json") {
@@ -302,5 +316,81 @@ func TestFleetMarkdownLongKey(t *testing.T) {
 	}
 	if !strings.Contains(md, "| and 1 more keys | | |") || !strings.Contains(md, "1 more keys are left out here") {
 		t.Errorf("the key is not counted:\n%.500s", md)
+	}
+}
+
+// eyaml secrets in a pull request's diff, as a CI job without the private key and a key rotation
+// review them: without the key, a secret whose ciphertext did not change did not change and one
+// whose ciphertext changed says so, nothing fails; with the old key for the old revision and the
+// new key for the new one (--eyaml-private-key twice), a rotation changes no secret.
+func TestFleetDiffEyamlKeys(t *testing.T) {
+	keys := eyamlDir(t) // keys/ (the old pair) and other/ (the new pair)
+	encrypt := func(plaintext, pair string) string {
+		public := map[string]string{"old": "keys/public_key.pkcs7.pem", "new": "other/public.pem"}[pair]
+		rc, token, errOut := eyamlRun(t, keys, "", "encrypt", "-o", "string", "-s", plaintext, "--pkcs7-public-key", public)
+		if rc != 0 {
+			t.Fatalf("encrypt: %s", errOut)
+		}
+		return strings.TrimSpace(token)
+	}
+	repo := t.TempDir()
+	// the keys where the Puppet server has them, not on the CI runner
+	writeFile(t, filepath.Join(repo, "hiera.yaml"), "version: 5\nhierarchy:\n  - name: secrets\n    lookup_key: eyaml_lookup_key\n    path: common.eyaml\n"+
+		"    options:\n      pkcs7_private_key: /nonexistent/eyaml/private_key.pkcs7.pem\n      pkcs7_public_key: /nonexistent/eyaml/public_key.pkcs7.pem\n")
+	for i := range 3 {
+		writeFile(t, filepath.Join(repo, "facts", fmt.Sprintf("web%02d.json", i)), fmt.Sprintf(`{"clientcert": "web%02d.example.com"}`, i))
+	}
+	// pin is converted to an Integer: its ciphertext cannot be, and without the key it fails on both
+	// sides; whether it changed cannot be told then (only the keys whose text changed are looked up,
+	// unless every key is compared)
+	data := func(password, token, pin string) {
+		writeFile(t, filepath.Join(repo, "data", "common.eyaml"), "lookup_options:\n  pin:\n    convert_to: Integer\n"+
+			"db::password: "+password+"\napi::token: "+token+"\npin: "+pin+"\n")
+	}
+	same, pin := encrypt("unchanged secret", "old"), encrypt("1234", "old")
+	data(same, encrypt("old secret", "old"), pin)
+	commit := gitRepo(t, repo)
+	data(same, encrypt("new secret", "old"), pin)
+	commit("a secret changed")
+	data(encrypt("unchanged secret", "new"), encrypt("new secret", "new"), encrypt("1234", "new"))
+	commit("the keys rotated")
+	args := []string{"diff", "--config", filepath.Join(repo, "hiera.yaml"), "--facts", filepath.Join(repo, "facts"), "--render-as", "markdown"}
+
+	rc, md, errOut := run(t, append(args, "--git-rev", "main~2", "--git-rev", "main~1")...)
+	if rc != 1 || !strings.Contains(md, "### Hiera: 3 of 3 nodes change, 1 key\n") || strings.Contains(md, "db::password") ||
+		!strings.Contains(md, "- (secret changed, no key to compare): **3 nodes**") || strings.Contains(md, "could not be read") {
+		t.Errorf("without the key: rc %d, stderr %q\n%s", rc, errOut, md)
+	}
+	compareEveryKey = true
+	rc, md, errOut = run(t, append(args, "--git-rev", "main~2", "--git-rev", "main~1")...)
+	compareEveryKey = false
+	if rc != 2 || !strings.Contains(md, "- (secret changed, no key to compare): **3 nodes**") || strings.Contains(md, "db::password") ||
+		!strings.Contains(md, "The diff is incomplete") || !strings.Contains(md, "key `pin` (from): `cannot read the eyaml private key /nonexistent/eyaml/private_key.pkcs7.pem") {
+		t.Errorf("without the key, every key compared: rc %d, stderr %q\n%s", rc, errOut, md)
+	}
+	rc, js, _ := run(t, "diff", "--config", filepath.Join(repo, "hiera.yaml"), "--facts", filepath.Join(repo, "facts"), "--render-as", "json", "--git-rev", "main~2", "--git-rev", "main~1")
+	if rc != 1 || !strings.Contains(js, `{"key":"api::token","secret":true,"changes":[{"ciphertext":true,"count":3`) {
+		t.Errorf("without the key, JSON: rc %d\n%s", rc, js)
+	}
+
+	rotation := append(args, "--git-rev", "main~1", "--git-rev", "main",
+		"--eyaml-private-key", filepath.Join(keys, "keys", "private_key.pkcs7.pem"), "--eyaml-private-key", filepath.Join(keys, "other", "private.pem"))
+	if rc, md, errOut := run(t, rotation...); rc != 0 || !strings.Contains(md, "### Hiera: 0 of 3 nodes change, 0 keys\n") {
+		t.Errorf("a key rotation with the old and the new key: rc %d, stderr %q\n%s", rc, errOut, md)
+	}
+	// A secret that did change is still found by its plaintext across the rotation.
+	rc, md, errOut = run(t, append(args, "--git-rev", "main~2", "--git-rev", "main",
+		"--eyaml-private-key", filepath.Join(keys, "keys", "private_key.pkcs7.pem"), "--eyaml-private-key", filepath.Join(keys, "other", "private.pem"))...)
+	if rc != 1 || !strings.Contains(md, "#### `api::token`\n\n- (secret changed): **3 nodes**") || strings.Contains(md, "db::password") {
+		t.Errorf("a change across the rotation: rc %d, stderr %q\n%s", rc, errOut, md)
+	}
+	// A key given that cannot be read is an error, never a comparison of ciphertexts.
+	if rc, md, _ := run(t, append(args, "--git-rev", "main~2", "--git-rev", "main~1", "--eyaml-private-key", filepath.Join(keys, "nope.pem"))...); rc != 2 ||
+		!strings.Contains(md, "cannot read the eyaml private key "+filepath.Join(keys, "nope.pem")) {
+		t.Errorf("an unreadable key given: rc %d\n%s", rc, md)
+	}
+	if rc, _, errOut := run(t, "lookup", "--config", filepath.Join(repo, "hiera.yaml"), "--eyaml-private-key", "a", "--eyaml-private-key", "b", "db::password"); rc != 1 ||
+		!strings.Contains(errOut, "--eyaml-private-key is given 2 times; give it once") {
+		t.Errorf("a key twice to one side: rc %d, %q", rc, errOut)
 	}
 }

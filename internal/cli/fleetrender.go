@@ -32,6 +32,9 @@ const (
 
 // secretChange is a secret's change, shown without its values.
 func secretChange(vc valueChange) string {
+	if vc.opaque {
+		return "(secret changed, no key to compare)"
+	}
 	return map[string]string{"added": "(secret added)", "removed": "(secret removed)", "changed": "(secret changed)"}[vc.kind()]
 }
 
@@ -165,6 +168,9 @@ func fleetJSON(d *fleetDiff, reveal bool) ([]byte, error) {
 				if c.hasNew {
 					h.Set("new", c.new)
 				}
+			}
+			if c.opaque {
+				h.Set("ciphertext", true) // compared by ciphertext: no eyaml private key
 			}
 			h.Set("count", int64(len(c.nodes)))
 			nodes := make([]any, len(c.nodes))

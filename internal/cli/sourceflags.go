@@ -18,10 +18,12 @@ import (
 // diff takes each twice (its two sides); the other commands once.
 type sourceFlags struct {
 	config, environment, environmentDir, environmentpath, modulepath, facts, node stringList
-	// eyaml are the key files of the flags, once for all sides; getenv gives the rest (EyamlKeyArgs.WithEnv).
-	eyaml  hiera.EyamlKeyArgs
-	getenv func(string) string
-	pdb    puppetdbFlags // the nodes' facts from PuppetDB, in place of --facts
+	// eyamlPrivate and eyamlPublic are the key files of the flags, as the data paths: once for all
+	// sides or once per side (a key rotation: the old key for the old side); getenv gives the rest
+	// (EyamlKeyArgs.WithEnv).
+	eyamlPrivate, eyamlPublic stringList
+	getenv                    func(string) string
+	pdb                       puppetdbFlags // the nodes' facts from PuppetDB, in place of --facts
 }
 
 // eyamlFlags name the flags of the eyaml keys, by the argument each gives (key text has no flag:
@@ -47,9 +49,9 @@ func (s *sourceFlags) registerData(fs *flag.FlagSet, env Env) {
 		"(an r10k control repository: the repository); its name is --environment, else the directory's")
 	fs.Var(&s.environmentpath, "environmentpath", "the `directory` holding the environments (default: environments)")
 	fs.Var(&s.modulepath, "modulepath", "module `directories`, separated by ':' (default: the environment's environment.conf, else its modules/)")
-	fs.StringVar(&s.eyaml.PrivateKeyPath, "eyaml-private-key", "", "the eyaml private key `file`, in place of the one hiera.yaml names "+
+	fs.Var(&s.eyamlPrivate, "eyaml-private-key", "the eyaml private key `file`, in place of the one hiera.yaml names "+
 		"(default: "+hiera.EyamlKeyEnv.PrivateKeyPath+", or the key's text in "+hiera.EyamlKeyEnv.PrivateKeyPEM+")")
-	fs.StringVar(&s.eyaml.PublicKeyPath, "eyaml-public-key", "", "the eyaml public key `file` (default: "+hiera.EyamlKeyEnv.PublicKeyPath+
+	fs.Var(&s.eyamlPublic, "eyaml-public-key", "the eyaml public key `file` (default: "+hiera.EyamlKeyEnv.PublicKeyPath+
 		", or its text in "+hiera.EyamlKeyEnv.PublicKeyPEM+"; optional: the private key decrypts alone)")
 }
 
@@ -149,13 +151,15 @@ func (s *sourceFlags) side(i, sides int) (setup, error) {
 	if s.pdb.given() {
 		st.pdb = &s.pdb
 	}
+	var keys hiera.EyamlKeyArgs
 	for _, f := range []struct {
 		name string
 		list stringList
 		out  *string
 	}{{"config", s.config, &st.config}, {"environment", s.environment, &st.environment}, {"environment-dir", s.environmentDir, &st.envDir},
 		{"environmentpath", s.environmentpath, &st.environmentpath}, {"modulepath", s.modulepath, &st.modulepath},
-		{"facts", s.facts, &st.facts}, {"node", s.node, &st.node}} {
+		{"facts", s.facts, &st.facts}, {"node", s.node, &st.node},
+		{"eyaml-private-key", s.eyamlPrivate, &keys.PrivateKeyPath}, {"eyaml-public-key", s.eyamlPublic, &keys.PublicKeyPath}} {
 		switch n := len(f.list); {
 		case n > sides:
 			if sides == 1 {
@@ -169,7 +173,7 @@ func (s *sourceFlags) side(i, sides int) (setup, error) {
 		}
 	}
 	var err error
-	st.eyaml, err = s.eyaml.WithEnv(s.getenv).Resolve(eyamlFlags)
+	st.eyaml, err = keys.WithEnv(s.getenv).Resolve(eyamlFlags)
 	return st, err
 }
 

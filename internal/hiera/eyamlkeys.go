@@ -22,7 +22,15 @@ type EyamlKeys struct {
 	// Key is a private key given as text (ParseEyamlKey); it wins over PrivateKeyPath, and over
 	// PublicKeyPath when it carries its certificate.
 	Key *EyamlKey
+	// Ciphertext, when no private key is given and the one hiera.yaml names cannot be had, makes an
+	// encrypted value its text as written, its ENC blocks left encrypted (Undecrypted), still secret
+	// (Result.Sensitive): two values compare by their ciphertext instead of failing (hieraform diff
+	// without the key). The same ciphertext is the same secret; another says nothing.
+	Ciphertext bool
 }
+
+// Undecrypted says whether v holds an eyaml ENC block left encrypted (EyamlKeys.Ciphertext).
+func Undecrypted(v any) bool { return hasEncToken(v) }
 
 // privateGiven reports whether k replaces the private key (and so hiera.yaml's key pair).
 func (k EyamlKeys) privateGiven() bool { return k.Key != nil || k.PrivateKeyPath != "" }

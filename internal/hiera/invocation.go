@@ -3,6 +3,7 @@ package hiera
 // The state of one lookup, and the wrappers that give its errors key, level and file.
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -59,14 +60,17 @@ type invocation struct {
 	secretOptions    map[string]bool // the lookup_options entries (by key) that came from a secret
 	optionsAssembled int             // how many times lookup_options were assembled for a module
 	sensitive        bool
-	wrapped          bool        // the key's convert_to made the value Puppet-Sensitive (value_type sees Sensitive[...])
-	valueType        *ptype.Type // the request's value_type, parsed
-	redact           bool        // explain prints no values (the key converts to Sensitive)
-	searched         []string
-	sources          []Source // the files that gave the keys being looked up their values (sources.go)
-	warnings         []string
-	warned           map[string]bool
-	pitfalls         notes // when the request asks for them: noted by interpolate.go, then pitfalls.go
+	// undecrypted is the eyaml key error of a value left encrypted (EyamlKeys.Ciphertext) in this
+	// lookup: a lookup that then fails (a conversion of the ciphertext) fails with it, the key missing.
+	undecrypted error
+	wrapped     bool        // the key's convert_to made the value Puppet-Sensitive (value_type sees Sensitive[...])
+	valueType   *ptype.Type // the request's value_type, parsed
+	redact      bool        // explain prints no values (the key converts to Sensitive)
+	searched    []string
+	sources     []Source // the files that gave the keys being looked up their values (sources.go)
+	warnings    []string
+	warned      map[string]bool
+	pitfalls    notes // when the request asks for them: noted by interpolate.go, then pitfalls.go
 	// errPath is where in a data value a failed interpolation sits, innermost first (hash keys and
 	// array indexes), filled as the error returns: lookupInLocation turns it into a line.
 	errPath []any
@@ -134,6 +138,9 @@ func (inv *invocation) run() (Result, error) {
 	var err error
 	for _, name := range names {
 		value, found, err = inv.lookupTop(name, inv.req.Merge, inv.req.Function)
+		if err != nil && inv.undecrypted != nil {
+			return Result{}, withKey(inv.undecrypted, name)
+		}
 		if err != nil {
 			return Result{}, inv.guard(withKey(err, name))
 		}
@@ -143,7 +150,7 @@ func (inv *invocation) run() (Result, error) {
 	}
 	if found {
 		if err := inv.checkValueType("Found value", value); err != nil {
-			return Result{}, withKey(err, names[0])
+			return Result{}, withKey(cmp.Or(inv.undecrypted, err), names[0])
 		}
 	}
 	res := Result{Value: value, Found: found, Sensitive: inv.sensitive, Wrapped: found && inv.wrapped, Searched: inv.searched, Warnings: inv.warnings}

@@ -213,6 +213,7 @@ func (inv *invocation) lookupNodeKey(key string) (res Result, err error) {
 	inv.req.Key = key
 	inv.nameStack, inv.sources, inv.searched, inv.warnings = inv.nameStack[:0], nil, nil, nil
 	inv.nestedLookups, inv.interpolated, inv.sensitive, inv.wrapped, inv.redact = 0, 0, false, false, false
+	inv.undecrypted = nil
 	return inv.run()
 }
 
