@@ -322,6 +322,11 @@ func (r *dataResource) write(m *dataModel, req writeRequest) (writeResult, diag.
 	if diags.Append(f.conflicts(append(slices.Clone(req.values), req.secrets...), req.owned)...); diags.HasError() {
 		return res, diags
 	}
+	for _, k := range req.want.valueKeys { // removed by hand, though its value is unchanged (null)
+		if _, held := f.edit.Line(k); !held && !slices.Contains(req.values, k) {
+			req.values = append(req.values, k)
+		}
+	}
 	opts := yamledit.Options{Interpolate: req.want.interpolate}
 	for _, k := range req.values {
 		if err := f.edit.Set(k, req.want.values[k], opts); err != nil {

@@ -294,7 +294,7 @@ resource "hiera_data" "common" {
 }
 
 // Refused with the file untouched: a file that does not parse, a symbolic link, a key no lookup
-// can name, a key both plain and secret, a secret without a public key.
+// can name.
 func TestData_refusals(t *testing.T) {
 	s := newDataSite(t)
 	bad := filepath.Join(s.dir, "data", "bad.yaml")
@@ -313,11 +313,6 @@ values = { k = 1 }`, `bad.yaml.*line`),
 values = { k = 1 }`, `link.yaml is a symbolic link`),
 		step(`path = `+hcl(s.node)+`
 values = { "a.'b\"c" = 1 }`, `no lookup can name it`),
-		step(`path = `+hcl(s.node)+`
-values = { k = 1 }
-secret_values_wo = { k = "x" }`, `The key "k" is in both values and secret_values_wo`),
-		step(`path = `+hcl(s.node)+`
-secret_values_wo = { k = "x" }`, `No eyaml Public Key`),
 	)
 	for p, want := range map[string]string{bad: "a: 1\nb: [unclosed\n", s.common: dataCommon} {
 		if b, _ := os.ReadFile(p); string(b) != want {
@@ -566,4 +561,20 @@ func gemDecrypts(s dataSite, token, plain string) error {
 		return fmt.Errorf("the gem decrypts %d bytes, not the %d written", len(got), len(plain))
 	}
 	return nil
+}
+
+// Refused before anything is written: a key both plain and secret, a secret without a public key.
+func TestData_secretRefusals(t *testing.T) {
+	s := newDataSite(t)
+	step := func(body string, re string) resource.TestStep {
+		return resource.TestStep{Config: "resource \"hiera_data\" \"x\" {\n  path = " + hcl(s.node) + "\n" + body + "\n}", ExpectError: errorRE(re)}
+	}
+	unitTestFrom(t, writeOnlyCLI,
+		step(`values = { k = 1 }
+secret_values_wo = { k = "x" }`, `The key "k" is in both values and secret_values_wo`),
+		step(`secret_values_wo = { k = "x" }`, `No eyaml Public Key`),
+	)
+	if _, err := os.Stat(s.node); !os.IsNotExist(err) {
+		t.Errorf("%s was written", s.node)
+	}
 }

@@ -211,7 +211,7 @@ func staleValues(ctx context.Context, state types.Dynamic, d *desired, all bool)
 
 // refreshValues is prior (the state's values) as the file holds them now: a key the file holds as
 // written keeps its state value (and Terraform type), a key edited by hand takes the file's value,
-// a key removed by hand leaves.
+// a key removed by hand becomes null.
 func refreshValues(ctx context.Context, prior types.Dynamic, f *dataFile, interpolate bool) (types.Dynamic, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if prior.IsNull() || prior.IsUnknown() || prior.IsUnderlyingValueNull() {
@@ -243,7 +243,13 @@ func refreshValues(ctx context.Context, prior types.Dynamic, f *dataFile, interp
 	for k, e := range elems {
 		now, ok := f.value(k)
 		if !ok {
-			changed = true
+			// Removed by hand: a null of the same type, which the plan shows going back to the
+			// configured value (dropping the attribute changes the object's type, which Terraform
+			// 1.0 cannot show as drift). A key configured null and removed shows nothing.
+			if !e.IsNull() {
+				e, changed = tftypes.NewValue(e.Type(), nil), true
+			}
+			out[k], attrTypes[k] = e, e.Type()
 			continue
 		}
 		if w, ok := written[k]; !ok || !model.Equal(w, now) {
