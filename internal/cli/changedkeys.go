@@ -300,7 +300,7 @@ func rootHash(data []byte, ext string) (*model.Hash, error) {
 // changed key followed by a dot is not parsed.
 func (c *keyCollector) dependents(file string) error {
 	ext := strings.ToLower(filepath.Ext(file))
-	if ignoredExtensions[ext] || ignoredNames[filepath.Base(file)] {
+	if ignoredExtensions[ext] || ignoredNames[filepath.Base(file)] || filepath.Base(file) == "hiera.yaml" { // configuration, not data: its paths interpolate no key
 		return nil
 	}
 	data, err := readCompared(file)
@@ -312,7 +312,7 @@ func (c *keyCollector) dependents(file string) error {
 		return nil
 	}
 	if !dataExtensions[ext] {
-		if interpolates && filepath.Base(file) != "hiera.yaml" {
+		if interpolates {
 			return errEveryKey{file + " interpolates and is not a data file this comparison reads"}
 		}
 		return nil

@@ -15,7 +15,7 @@ import (
 // The keys a change reaches, and every change after which only comparing every key is right.
 func TestChangedKeys(t *testing.T) {
 	base := map[string]string{
-		"hiera.yaml":            "version: 5\nhierarchy:\n  - name: common\n    path: common.yaml\n",
+		"hiera.yaml":            "version: 5\nhierarchy:\n  - name: node\n    path: \"nodes/%{trusted.certname}.yaml\"\n  - name: common\n    path: common.yaml\n",
 		"data/common.yaml":      "a: 1\nb: [x]\nc: {d: 1}\nlookup_options:\n  b: {merge: unique}\n",
 		"data/nodes/web01.yaml": "a: 2\nmotd: \"hello %{facts.fqdn}\"\nuses_c: \"%{lookup('c')}\"\n",
 		"data/role.json":        `{"j": 1}`,
