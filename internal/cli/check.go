@@ -57,6 +57,7 @@ func runCheck(args []string, env Env) int {
 		"or a directory of them; repeat it for more (each node's certname from its file; default: the node with no facts)")
 	typesFile := fs.String("types", "", "a `file` mapping lookup keys to the Puppet types their values must have (YAML or JSON)")
 	strict := fs.Bool("strict", false, "a module's key that names no class parameter and no key a manifest looks up is a problem, not a note")
+	renderAs := fs.String("render-as", "text", "the output `format`: text, or json ({\"problems\", \"notes\", \"warnings\": [...], \"summary\"}, each entry with its \"nodes\")")
 	silenced := kindList{}
 	fs.Var(silenced, "no-warn", "hide the warnings of a `kind` (each warning shows its kind): "+warningKindNames()+"; repeat it or separate kinds with commas")
 	rest, err := parseArgs(fs, args)
@@ -69,6 +70,8 @@ func runCheck(args []string, env Env) int {
 		return fail(err)
 	case len(rest) > 0:
 		return fail(fmt.Errorf("check takes no arguments (got %q): give facts with --facts", rest[0]))
+	case *renderAs != "text" && *renderAs != "json":
+		return fail(fmt.Errorf("check renders --render-as text or json, not %q", *renderAs))
 	}
 	var types []typedKey
 	if *typesFile != "" {
@@ -120,7 +123,13 @@ func runCheck(args []string, env Env) int {
 	for _, n := range nodes {
 		scopes = append(scopes, facts.Scope(n.Facts, n.Certname()))
 	}
-	failAfter := func(err error) int { c.progress.clear(); c.out.print(env.Stdout); return fail(err) }
+	failAfter := func(err error) int {
+		c.progress.clear()
+		if *renderAs == "text" {
+			c.out.print(env.Stdout)
+		}
+		return fail(err)
+	}
 	files, err := c.walk(scopes)
 	if err != nil {
 		return failAfter(err)
@@ -140,7 +149,6 @@ func runCheck(args []string, env Env) int {
 		}
 	}
 	c.progress.clear()
-	c.out.print(env.Stdout)
 	what := []string{count(files, "data file"), count(len(nodes), "node")}
 	if !given {
 		what[1] = "the node with no facts"
@@ -153,19 +161,28 @@ func runCheck(args []string, env Env) int {
 	if c.notes > 0 {
 		notes = ", " + count(c.notes, "note")
 	}
+	var lines []string
 	if c.findings > 0 {
-		_, _ = fmt.Fprintf(env.Stdout, "%s: what Puppet reads silently, likely mistakes (a variable that is not set reads as an empty string); "+
-			"--no-warn KIND hides a kind\n", count(c.findings, "warning"))
+		lines = append(lines, fmt.Sprintf("%s: what Puppet reads silently, likely mistakes (a variable that is not set reads as an empty string); "+
+			"--no-warn KIND hides a kind", count(c.findings, "warning")))
 	}
 	if hidden := hiddenSummary(c.hidden); hidden != "" {
-		_, _ = fmt.Fprintln(env.Stdout, hidden)
+		lines = append(lines, hidden)
+	}
+	summary := fmt.Sprintf("no problems: %s checked against %s%s", checked, st.describe(), notes)
+	if c.problems > 0 {
+		summary = fmt.Sprintf("%s in %s (%s checked%s)", count(c.problems, "problem"), st.describe(), checked, notes)
+	}
+	if *renderAs == "json" {
+		_, _ = env.Stdout.Write(c.out.json(summary))
+	} else {
+		c.out.print(env.Stdout)
+		_, _ = fmt.Fprintln(env.Stdout, strings.Join(append(lines, summary), "\n"))
 	}
 	if c.problems > 0 {
-		_, _ = fmt.Fprintf(env.Stdout, "%s in %s (%s checked%s)\n", count(c.problems, "problem"), st.describe(), checked, notes)
 		_, _ = fmt.Fprint(env.Stderr, eyamlKeyHint(c.eyamlKeyProblem))
 		return exitAnswer
 	}
-	_, _ = fmt.Fprintf(env.Stdout, "no problems: %s checked against %s%s\n", checked, st.describe(), notes)
 	return exitOK
 }
 
@@ -344,7 +361,7 @@ func (c *checker) report(err error, node string, perKey bool) {
 			return
 		}
 	}
-	l := c.out.add(func(nodes []string) string { return problemLine(err, nodes) }, node)
+	l := c.out.add("problems", func(nodes []string) string { return problemLine(err, nodes) }, func([]string) map[string]any { return problemFields(err) }, node)
 	c.reported[id] = l
 	if c.reported["any\x00"+where] == nil {
 		c.reported["any\x00"+where] = l
@@ -375,12 +392,15 @@ func (c *checker) finding(msg, node string) {
 		l.addNode(node)
 		return
 	}
-	c.warnings[group] = c.out.add(func(nodes []string) string {
+	message := func(nodes []string) string {
 		if len(nodes) > 1 {
-			msg = group
+			return group
 		}
-		return fmt.Sprintf("warning (%s): %s (%s)", kind, msg, nodesNamed(nodes))
-	}, node)
+		return msg
+	}
+	c.warnings[group] = c.out.add("warnings", func(nodes []string) string {
+		return fmt.Sprintf("warning (%s): %s (%s)", kind, message(nodes), nodesNamed(nodes))
+	}, func(nodes []string) map[string]any { return map[string]any{"kind": kind, "message": message(nodes)} }, node)
 	c.findings++
 }
 
@@ -390,7 +410,7 @@ func (c *checker) note(e *model.Error) {
 	if id := "note\x00" + where; c.reported[id] == nil {
 		noted := *e
 		noted.Message = "note: " + e.Message
-		c.reported[id] = c.out.add(func([]string) string { return problemLine(&noted, nil) }, "")
+		c.reported[id] = c.out.add("notes", func([]string) string { return problemLine(&noted, nil) }, func([]string) map[string]any { return problemFields(e) }, "")
 		c.notes++
 	}
 }

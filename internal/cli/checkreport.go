@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
 )
 
 // report is check's output to stdout, line by line in the order met, printed when the check
@@ -13,15 +17,18 @@ import (
 // nodes meet it is known only once every node is read.
 type report []*reportLine
 
-// reportLine is one line of the report: its text given the nodes that met it.
+// reportLine is one line of the report: its text given the nodes that met it, and the same as
+// --render-as json gives it, in its section (problems, notes, warnings).
 type reportLine struct {
-	text  func(nodes []string) string
-	nodes []string
+	section string
+	text    func(nodes []string) string
+	fields  func(nodes []string) map[string]any
+	nodes   []string
 }
 
 // add appends a line met by node ("" for none) and returns it, so that other nodes can be added.
-func (r *report) add(text func(nodes []string) string, node string) *reportLine {
-	l := &reportLine{text: text}
+func (r *report) add(section string, text func(nodes []string) string, fields func(nodes []string) map[string]any, node string) *reportLine {
+	l := &reportLine{section: section, text: text, fields: fields}
 	if node != "" {
 		l.nodes = []string{node}
 	}
@@ -41,6 +48,46 @@ func (r report) print(w io.Writer) {
 	for _, l := range r {
 		_, _ = fmt.Fprintln(w, l.text(l.nodes))
 	}
+}
+
+// json is the report as --render-as json prints it: {"problems": [...], "notes": [...], "warnings":
+// [...], "summary": S}, each entry with the nodes that met it ("nodes", absent for none).
+func (r report) json(summary string) []byte {
+	doc := map[string]any{"summary": summary}
+	for _, section := range []string{"problems", "notes", "warnings"} {
+		entries := []map[string]any{}
+		for _, l := range r {
+			if l.section == section {
+				f := l.fields(l.nodes)
+				if len(l.nodes) > 0 {
+					f["nodes"] = l.nodes
+				}
+				entries = append(entries, f)
+			}
+		}
+		doc[section] = entries
+	}
+	out, _ := json.Marshal(doc) // strings, numbers and lists of them
+	return append(out, '\n')
+}
+
+// problemFields is a problem as --render-as json gives it: file, line, level, key, message, hint
+// (each absent when it has none), the message and hint as the text line words them.
+func problemFields(err error) map[string]any {
+	var he *model.Error
+	if !errors.As(err, &he) {
+		return map[string]any{"message": oneLine(err.Error())}
+	}
+	f := map[string]any{"message": oneLine(model.CutMessage(he.Message))}
+	for name, v := range map[string]string{"file": he.File, "level": he.Level, "key": he.Key, "hint": oneLine(he.Hint)} {
+		if v != "" {
+			f[name] = v
+		}
+	}
+	if he.Line > 0 {
+		f["line"] = he.Line
+	}
+	return f
 }
 
 // nodesNamed names the nodes of a line: "node a", "2 nodes: a, b", "32 nodes: a, ..., j and 22 more"

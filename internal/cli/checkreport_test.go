@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -41,6 +43,33 @@ func TestCheckGroupsWhatNodesShare(t *testing.T) {
 		!strings.Contains(out, unset+": it became an empty string, as in Puppet. Give the fact or variable in facts or scope, or check its name. (node "+db01+")") ||
 		!strings.Contains(out, "2 warnings: ") || !strings.Contains(out, "--no-warn KIND hides a kind") {
 		t.Errorf("want the certname warning once for 13 nodes and the unset variable once:\n%s", out)
+	}
+
+	// the same as JSON: every node of each problem and warning, the text's fields kept
+	rc, out, _ = run(t, append(args, "--render-as", "json")...)
+	var doc struct {
+		Problems []struct {
+			File, Level, Key, Message, Hint string
+			Line                            int
+			Nodes                           []string
+		}
+		Notes    []any
+		Warnings []struct {
+			Kind, Message string
+			Nodes         []string
+		}
+		Summary string
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || rc != 1 || len(doc.Problems) != 1 || len(doc.Warnings) != 2 || doc.Notes == nil {
+		t.Fatalf("--render-as json: rc %d, %v:\n%s", rc, err, out)
+	}
+	if p := doc.Problems[0]; p.File != filepath.Join(dir, "data", "roles", "web.yaml") || p.Line != 1 || p.Level != "roles" || p.Key != "port" ||
+		p.Message != "Found value has wrong type, expects an Integer value, got String" || !reflect.DeepEqual(p.Nodes, web) {
+		t.Errorf("the problem: %+v", p)
+	}
+	if w := doc.Warnings; w[0].Kind != "certname" || len(w[0].Nodes) != 13 || w[1].Kind != "unset" || !reflect.DeepEqual(w[1].Nodes, []string{db01}) ||
+		!strings.HasPrefix(doc.Summary, "1 problem in ") {
+		t.Errorf("the warnings and summary: %+v %q", w, doc.Summary)
 	}
 
 	rc, out, _ = run(t, append(args, "--no-warn", "certname")...)
