@@ -184,11 +184,14 @@ func TestParse_refusals(t *testing.T) {
 		"symbol dup":     {"a: 1\n:a: 2\n", `line 2: the key "a" is given twice`},
 		"two documents":  {"a: 1\n---\nb: 2\n", "f.yaml: line 2: the file holds several YAML documents"},
 		"merge at top":   {"d: &d {x: 1}\n<<: *d\n", "f.yaml: line 2: a top-level key that is not a plain key"},
-		"explicit key":   {"a: 1\n? b\n: 2\n", `f.yaml: line 2: the key "b" does not start its line`},
+		"explicit key":   {"a: 1\n? b\n: 2\n", `f.yaml: line 2: the key "b" is an explicit key`},
+		"explicit first": {"?\n 0", `f.yaml: line 1: a tag on the whole mapping, or an explicit key`},
+		"tag alone":      {"# c\n---\n !\n", "f.yaml: line 3: the top of the file is a single value"},
 		"bare CR":        {"a: 1\rb: 2\n", "f.yaml: line 1: a carriage return"},
 		"unicode break":  {"a: \"x\u2028y\"\n", "f.yaml: line 1: a Unicode line break (U+2028)"},
 		"anchor on root": {"--- &r\na: 1\n", "an anchor on the whole mapping"},
-		"tag on root":    {"!0\nA:\n", "f.yaml: line 1: a tag on the whole mapping (!0)"},
+		"tag on root":    {"!0\nA:\n", "f.yaml: line 1: a tag on the whole mapping"},
+		"plain tag":      {"!\nA:\n", "f.yaml: line 1: a tag on the whole mapping"},
 	}
 	for name, c := range cases {
 		_, err := Parse("f.yaml", []byte(c.text))

@@ -246,8 +246,14 @@ func (c *lineCursor) start(line int) int {
 // the anchors shared between entries.
 func (f *File) readEntries(v any, starts *lineCursor) error {
 	root, err := f.rootNode()
-	if err != nil || root == nil {
+	if err != nil {
 		return err
+	}
+	if root == nil {
+		if line := f.firstContent(); line > 0 { // a tag alone, say: nothing a key can be added to
+			return f.errorf(line, "the top of the file is a single value, not a block mapping of keys: it cannot be edited key by key")
+		}
+		return nil
 	}
 	h, ok := v.(*model.Hash)
 	if lz, isLazy := v.(*datafile.LazyYAML); isLazy {
@@ -259,8 +265,9 @@ func (f *File) readEntries(v any, starts *lineCursor) error {
 	if root.Anchor != "" {
 		return f.errorf(root.Line, "an anchor on the whole mapping (&%s): the file cannot be edited key by key", root.Anchor)
 	}
-	if root.Style&yaml.TaggedStyle != 0 {
-		return f.errorf(root.Line, "a tag on the whole mapping (%s): the file cannot be edited key by key", root.Tag)
+	if first := root.Content[0]; root.Style&yaml.TaggedStyle != 0 || first.Line != root.Line || first.Column != root.Column {
+		// the mapping starts before its first key: at a tag ("!", "!!map") or an explicit key
+		return f.errorf(root.Line, "a tag on the whole mapping, or an explicit key (\"?\"): the file cannot be edited key by key")
 	}
 	keys := h.Keys()
 	n := len(root.Content) / 2
@@ -273,11 +280,41 @@ func (f *File) readEntries(v any, starts *lineCursor) error {
 		if k.Kind != yaml.ScalarNode || k.Value == "<<" && k.Tag == "!!merge" {
 			return f.errorf(k.Line, "a top-level key that is not a plain key (a merge key, a list or hash, an alias): the file cannot be edited key by key")
 		}
+		// An explicit key ("?" and the key, maybe on the next line) stands right of the mapping's
+		// column, or alone on its line, without the ":" an implicit key has after it.
+		if k.Column != root.Column || !bytes.Contains(lineAt(f.src, starts.start(k.Line)), []byte(":")) {
+			return f.errorf(k.Line, "the key %q is an explicit key (\"?\"): the file cannot be edited key by key", k.Value)
+		}
 		if err := f.addEntry(i, keys[i], k.Line, starts, k.Column-1); err != nil {
 			return err
 		}
 	}
 	return f.linkAnchors(root)
+}
+
+// firstContent is the first line of an empty document that is not blank, a comment, a directive
+// or a document marker (with a comment after it); 0 when there is none.
+func (f *File) firstContent() int {
+	for i, line := range bytes.Split(f.src[f.bom:], []byte("\n")) {
+		line = bytes.TrimRight(line, " \t\r")
+		if len(line) > 3 && (isMarker(line, '-') || isMarker(line, '.')) {
+			line = bytes.TrimLeft(line[3:], " \t")
+		}
+		trimmed := bytes.TrimLeft(line, " \t")
+		if len(trimmed) > 0 && trimmed[0] != '#' && line[0] != '%' && string(line) != "---" && string(line) != "..." {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// lineAt is the line that starts at start, without its line break.
+func lineAt(src []byte, start int) []byte {
+	line := src[start:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	return line
 }
 
 // duplicateError names a root key given twice.

@@ -69,6 +69,11 @@ func puppetCases(t *testing.T) []puppetCase {
 	for _, kv := range values {
 		set(&lf, f, kv.key, kv.v)
 	}
+	keys := map[string]any{} // every tricky string as a hash key
+	for i, s := range trickyStrings {
+		keys[s] = int64(i)
+	}
+	set(&lf, f, "tricky_keys", keys)
 	lf.file = f.Bytes()
 
 	// An edited CRLF file with comments: the keys kept and the keys written.
@@ -116,7 +121,8 @@ type recordedCase struct {
 	Results []json.RawMessage `json:"results"`
 }
 
-// Real Puppet read every value back exactly, from the very files Set writes today.
+// Real Puppet read every value back exactly (every tricky string as a value and as a hash key),
+// from the very files Set writes today.
 func TestPuppetLookupRecord(t *testing.T) {
 	cases := puppetCases(t)
 	if dir := os.Getenv("HIERAFORM_YAMLEDIT_CASES"); dir != "" {
