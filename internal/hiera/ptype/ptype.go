@@ -143,10 +143,24 @@ func (t *Type) String() string { return t.formatted(nil) }
 // expandedString is Puppet's alias_expanded_string, as mismatch messages show an expected type:
 // an alias a code base defines as "Name = its type", except inside its own expansion (a
 // recursive alias); Puppet's own aliases (Data) by name.
-func (t *Type) expandedString() string { return t.formatted(map[*Type]bool{}) }
+func (t *Type) expandedString() string {
+	return t.formatted(&expansion{open: map[*Type]bool{}, left: maxAliasExpansions})
+}
+
+// maxAliasExpansions bounds the aliases one expandedString expands: aliases whose Variants lead
+// to the same aliases, level after level, expand to 2^levels of text (Puppet prints it all). Past
+// it, aliases are shown by name; a real type expands a few.
+const maxAliasExpansions = 64
+
+// expansion is the state of an expandedString: the aliases being expanded (a recursive alias is
+// not expanded inside itself) and how many more may be.
+type expansion struct {
+	open map[*Type]bool
+	left int
+}
 
 // formatted formats t; expanding (nil: no expansion) holds the aliases being expanded.
-func (t *Type) formatted(expanding map[*Type]bool) string {
+func (t *Type) formatted(expanding *expansion) string {
 	if t == nil {
 		return ""
 	}
@@ -155,7 +169,7 @@ func (t *Type) formatted(expanding map[*Type]bool) string {
 	return b.String()
 }
 
-func (t *Type) format(b *strings.Builder, expanding map[*Type]bool) {
+func (t *Type) format(b *strings.Builder, expanding *expansion) {
 	list := func(name string, parts ...string) {
 		b.WriteString(name)
 		if len(parts) > 0 {
@@ -252,18 +266,19 @@ func (t *Type) format(b *strings.Builder, expanding map[*Type]bool) {
 		}
 	case ptAlias:
 		b.WriteString(t.name)
-		if expanding != nil && t.defined && !expanding[t] {
-			expanding[t] = true
+		if expanding != nil && t.defined && !expanding.open[t] && expanding.left > 0 {
+			expanding.left--
+			expanding.open[t] = true
 			b.WriteString(" = ")
 			t.resolved.format(b, expanding)
-			delete(expanding, t)
+			delete(expanding.open, t)
 		}
 	default: // reference, opaque
 		b.WriteString(t.name)
 	}
 }
 
-func (t *Type) formatContainer(b *strings.Builder, expanding map[*Type]bool) {
+func (t *Type) formatContainer(b *strings.Builder, expanding *expansion) {
 	name := "Array"
 	var parts []string
 	if t.kind == ptHash {
@@ -333,7 +348,7 @@ func (t *Type) rangeParts() []string {
 	return []string{from, t.to.String()}
 }
 
-func typeStrings(ts []*Type, expanding map[*Type]bool) []string {
+func typeStrings(ts []*Type, expanding *expansion) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = t.formatted(expanding)
@@ -342,9 +357,9 @@ func typeStrings(ts []*Type, expanding map[*Type]bool) []string {
 }
 
 // puppetQuote is how Puppet's formatter prints a string: single quotes, with \ and ' escaped.
-func puppetQuote(s string) string {
-	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
-}
+func puppetQuote(s string) string { return "'" + quoteEscapes.Replace(s) + "'" }
+
+var quoteEscapes = strings.NewReplacer(`\`, `\\`, `'`, `\'`)
 
 // shortName is the describer's short_name: the type's name without parameters, except that
 // Optional, NotUndef and Sensitive keep their contained type's name.

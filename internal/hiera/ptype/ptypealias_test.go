@@ -1,6 +1,7 @@
 package ptype
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,5 +99,64 @@ func TestAliasErrors(t *testing.T) {
 	typ, err := aliases.Parse("Array[Profile::Nope]")
 	if err != nil || Unresolved(typ) != "Profile::Nope" {
 		t.Errorf("unknown alias: got %v, %v", typ, err)
+	}
+}
+
+// branchingAliases defines M::L0 ... M::L<levels> where each level's definition is form with NEXT
+// the next level's name, and the last is Integer: Variants whose members lead to the same next
+// alias, 2^levels paths (and more) to the Integer.
+func branchingAliases(t *testing.T, levels int, form string) *Type {
+	t.Helper()
+	defs := map[string]string{}
+	for i := range levels {
+		defs[strings.ToLower(fmt.Sprintf("M::L%d", i))] = strings.ReplaceAll(form, "NEXT", fmt.Sprintf("M::L%d", i+1))
+	}
+	defs[strings.ToLower(fmt.Sprintf("M::L%d", levels))] = "Integer"
+	typ, err := NewAliases(func(name string) (string, string, bool) {
+		src, ok := defs[strings.ToLower(name)]
+		return name, src, ok
+	}).Parse("M::L0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return typ
+}
+
+// Aliases whose Variants share the next level are checked in steps linear in the levels (each
+// alias against each part of the value once), where every path was followed (x2 per level).
+func TestCheckBranchingAliasesLinear(t *testing.T) {
+	const levels = 30
+	for _, form := range []string{"Variant[NEXT, Array[NEXT]]", "Variant[Array[NEXT], Hash[String, NEXT], NEXT]", "Variant[Optional[NEXT], NotUndef[NEXT]]"} {
+		typ := branchingAliases(t, levels, form)
+		for _, v := range []any{"x", int64(5), []any{"x", []any{"y"}}, nil} {
+			c := new(checker)
+			c.assignable(typ, inferType(v))
+			if c.steps > 100*levels {
+				t.Errorf("%s against %v: %d steps", form, v, c.steps)
+			}
+		}
+	}
+	typ := branchingAliases(t, levels, "Variant[NEXT, Array[NEXT]]")
+	if msg := CheckParameter("Class[X]", "p", typ, int64(5)); msg != "" {
+		t.Errorf("5 is an instance: %s", msg)
+	}
+	// The message expands at most maxAliasExpansions aliases (each level's expansion doubled).
+	msg := CheckParameter("Class[X]", "p", typ, "x")
+	if !strings.HasPrefix(msg, "Class[X]: parameter 'p' expects a M::L0 = Variant[M::L1 = Variant[") || len(msg) > 100*maxAliasExpansions {
+		t.Errorf("%d bytes: %.300s", len(msg), msg)
+	}
+}
+
+// A mismatch whose description branches past maxDescribeSteps says that it cannot be checked.
+func TestCheckBranchingAliasesCannotBeChecked(t *testing.T) {
+	typ := branchingAliases(t, 20, "Variant[Tuple[NEXT, NEXT], Struct[{a => NEXT, Optional[b] => NEXT}], NEXT]")
+	value := []any{[]any{"x"}, []any{"y", []any{"z"}}}
+	want := "Class[X]: parameter 'p' cannot be checked: M::L0 branches into more than 1048576 steps of checking or 8192 of describing the mismatch " +
+		"(type aliases whose Variants lead to the same aliases, level after level)"
+	if msg := CheckParameter("Class[X]", "p", typ, value); msg != want {
+		t.Errorf("got  %s\nwant %s", msg, want)
+	}
+	if msg := Check("Found value", typ, value); !strings.HasPrefix(msg, "Found value cannot be checked: M::L0 branches") {
+		t.Errorf("got %s", msg)
 	}
 }

@@ -13,10 +13,15 @@ func Check(subject string, t *Type, v any) string {
 	if matchWorkExceeded(t, v) {
 		return matchWorkMessage(subject)
 	}
-	if IsInstance(t, v) {
+	c := new(checker)
+	actual := inferType(v)
+	if c.assignable(t, actual) {
 		return ""
 	}
-	errs := describeMismatch(t, inferType(v), []pathElem{{kind: peSubject, text: subject + " has wrong type,"}})
+	errs := c.describeMismatch(t, actual, []pathElem{{kind: peSubject, text: subject + " has wrong type,"}})
+	if c.exceeded() {
+		return checkWorkMessage(subject, t)
+	}
 	switch len(errs) {
 	case 0:
 		// Puppet answers with an empty message here (its describer finds nothing to say)
@@ -39,10 +44,15 @@ func CheckParameter(subject, param string, t *Type, v any) string {
 	if matchWorkExceeded(t, v) {
 		return matchWorkMessage(subject + ": parameter '" + param + "'")
 	}
-	if IsInstance(t, v) {
+	c := new(checker)
+	actual := inferType(v)
+	if c.assignable(t, actual) {
 		return ""
 	}
-	errs := describeMismatch(t, inferType(v), []pathElem{{kind: peSubject, text: "parameter '" + param + "'"}})
+	errs := c.describeMismatch(t, actual, []pathElem{{kind: peSubject, text: "parameter '" + param + "'"}})
+	if c.exceeded() {
+		return checkWorkMessage(subject+": parameter '"+param+"'", t)
+	}
 	switch len(errs) {
 	case 0:
 		return subject + ": parameter '" + param + "' expects " + aAn(t.expandedString()) + " value, got " + inferType(v).shortName()
@@ -251,6 +261,7 @@ func alwaysFullyDetailed(es []*Type, a *Type) bool {
 }
 
 func reportDetailed(es []*Type, a *Type) bool {
+	c := new(checker)
 	if alwaysFullyDetailed(es, a) {
 		return true
 	}
@@ -258,7 +269,7 @@ func reportDetailed(es []*Type, a *Type) bool {
 		for e.kind == ptAlias {
 			e = e.resolved
 		}
-		if assignable(defaultOf(e), a) {
+		if c.assignable(defaultOf(e), a) {
 			return true
 		}
 	}
@@ -268,6 +279,7 @@ func reportDetailed(es []*Type, a *Type) bool {
 // detailedActual is the describer's detailed_actual_to_s: the full actual type, or its bare name when
 // even its generalization does not fit.
 func detailedActual(es []*Type, a *Type) string {
+	c := new(checker)
 	resolved := make([]*Type, len(es))
 	for i, e := range es {
 		for e.kind == ptAlias {
@@ -280,7 +292,7 @@ func detailedActual(es []*Type, a *Type) string {
 	}
 	g := generalize(a)
 	for _, e := range resolved {
-		if assignable(e, g) {
+		if c.assignable(e, g) {
 			return a.String()
 		}
 	}
@@ -300,12 +312,16 @@ func defaultOf(e *Type) *Type {
 	return &Type{kind: e.kind}
 }
 
-// describeMismatch is TypeMismatchDescriber#describe.
-func describeMismatch(expected, actual *Type, path []pathElem) []mismatch {
-	if ref := findReference(expected, 0, nil); ref != "" {
-		return []mismatch{{kind: misUnresolved, path: path, key: ref}}
+// describeMismatch is TypeMismatchDescriber#describe. The first call looks for an unresolved
+// reference in the whole type: the types the later calls describe are parts of it.
+func (c *checker) describeMismatch(expected, actual *Type, path []pathElem) []mismatch {
+	if !c.referencesChecked {
+		c.referencesChecked = true
+		if ref := findReference(expected, 0, nil); ref != "" {
+			return []mismatch{{kind: misUnresolved, path: path, key: ref}}
+		}
 	}
-	return internalDescribe(normalize(expected), expected, actual, path)
+	return c.internalDescribe(normalize(expected), expected, actual, path)
 }
 
 // Unresolved is the first type name in t that names no type Puppet has built in (a typo, or a
@@ -342,18 +358,21 @@ func findReference(t *Type, depth int, seen map[*Type]bool) string {
 	return ""
 }
 
-func internalDescribe(expected, original, actual *Type, path []pathElem) []mismatch {
+func (c *checker) internalDescribe(expected, original, actual *Type, path []pathElem) []mismatch {
+	if c.describedSteps++; c.exceeded() {
+		return nil
+	}
 	switch expected.kind {
 	case ptVariant:
-		return describeVariant(expected, original, actual, path)
+		return c.describeVariant(expected, original, actual, path)
 	case ptStruct:
-		return describeStruct(expected, original, actual, path)
+		return c.describeStruct(expected, original, actual, path)
 	case ptHash:
-		return describeHash(expected, original, actual, path)
+		return c.describeHash(expected, original, actual, path)
 	case ptTuple:
-		return describeTuple(expected, original, actual, path)
+		return c.describeTuple(expected, original, actual, path)
 	case ptArray:
-		return describeArray(expected, original, actual, path)
+		return c.describeArray(expected, original, actual, path)
 	case ptOptional:
 		if actual.kind == ptUndef || expected.elem == nil {
 			return nil
@@ -361,26 +380,26 @@ func internalDescribe(expected, original, actual *Type, path []pathElem) []misma
 		if original.kind != ptAlias {
 			original = expected
 		}
-		return internalDescribe(expected.elem, original, actual, path)
+		return c.internalDescribe(expected.elem, original, actual, path)
 	case ptPattern, ptEnum:
 		return []mismatch{newMismatch(misPattern, path, original, actual)}
 	case ptAlias:
-		return internalDescribe(normalize(expected.resolved), expected, actual, path)
+		return c.internalDescribe(normalize(expected.resolved), expected, actual, path)
 	}
-	if assignable(expected, actual) {
+	if c.assignable(expected, actual) {
 		return nil
 	}
 	return []mismatch{newMismatch(misType, path, original, actual)}
 }
 
-func describeVariant(expected, original, actual *Type, path []pathElem) []mismatch {
+func (c *checker) describeVariant(expected, original, actual *Type, path []pathElem) []mismatch {
 	types := expected.types
 	if original.kind == ptOptional {
 		types = append([]*Type{ptypeUndef}, types...)
 	}
 	var variants [][]mismatch
 	for i, t := range types {
-		d := describeMismatch(t, actual, with(path, peVariant, strconv.Itoa(i)))
+		d := c.describeMismatch(t, actual, with(path, peVariant, strconv.Itoa(i)))
 		if len(d) == 0 {
 			return nil
 		}
@@ -454,7 +473,7 @@ func mergeMismatch(a, b mismatch) mismatch {
 	return newMismatch(a.kind, a.path, maybeVariant([]*Type{a.expected, b.expected}), a.actual)
 }
 
-func describeArray(expected, original, actual *Type, path []pathElem) []mismatch {
+func (c *checker) describeArray(expected, original, actual *Type, path []pathElem) []mismatch {
 	elem := orAny(expected.elem)
 	switch actual.kind {
 	case ptTuple:
@@ -464,8 +483,8 @@ func describeArray(expected, original, actual *Type, path []pathElem) []mismatch
 		}
 		var out []mismatch
 		for i, t := range actual.types {
-			if !assignable(elem, t) {
-				out = append(out, describeMismatch(elem, t, with(path, peIndex, strconv.Itoa(i)))...)
+			if !c.assignable(elem, t) {
+				out = append(out, c.describeMismatch(elem, t, with(path, peIndex, strconv.Itoa(i)))...)
 			}
 		}
 		return out
@@ -478,7 +497,7 @@ func describeArray(expected, original, actual *Type, path []pathElem) []mismatch
 	return []mismatch{newMismatch(misType, path, original, actual)}
 }
 
-func describeHash(expected, original, actual *Type, path []pathElem) []mismatch {
+func (c *checker) describeHash(expected, original, actual *Type, path []pathElem) []mismatch {
 	key, value := orAny(expected.key), orAny(expected.elem)
 	switch actual.kind {
 	case ptStruct:
@@ -490,11 +509,11 @@ func describeHash(expected, original, actual *Type, path []pathElem) []mismatch 
 		for _, el := range actual.elements {
 			name := el.name
 			k := &Type{kind: ptString, str: &name}
-			if !assignable(key, k) {
-				out = append(out, describeMismatch(key, k, with(path, peEntryKey, name))...)
+			if !c.assignable(key, k) {
+				out = append(out, c.describeMismatch(key, k, with(path, peEntryKey, name))...)
 			}
-			if !assignable(value, el.value) {
-				out = append(out, describeMismatch(value, el.value, with(path, peEntry, name))...)
+			if !c.assignable(value, el.value) {
+				out = append(out, c.describeMismatch(value, el.value, with(path, peEntry, name))...)
 			}
 		}
 		return out
@@ -507,7 +526,7 @@ func describeHash(expected, original, actual *Type, path []pathElem) []mismatch 
 	return []mismatch{newMismatch(misType, path, original, actual)}
 }
 
-func describeStruct(expected, original, actual *Type, path []pathElem) []mismatch {
+func (c *checker) describeStruct(expected, original, actual *Type, path []pathElem) []mismatch {
 	switch actual.kind {
 	case ptStruct:
 		present := map[string]*Type{}
@@ -524,8 +543,8 @@ func describeStruct(expected, original, actual *Type, path []pathElem) []mismatc
 				continue
 			}
 			delete(present, el.name)
-			if !assignable(el.value, v) {
-				out = append(out, describeMismatch(el.value, v, with(path, peEntry, el.name))...)
+			if !c.assignable(el.value, v) {
+				out = append(out, c.describeMismatch(el.value, v, with(path, peEntry, el.name))...)
 			}
 		}
 		for _, el := range actual.elements {
@@ -544,7 +563,7 @@ func describeStruct(expected, original, actual *Type, path []pathElem) []mismatc
 	return []mismatch{newMismatch(misType, path, original, actual)}
 }
 
-func describeTuple(expected, original, actual *Type, path []pathElem) []mismatch {
+func (c *checker) describeTuple(expected, original, actual *Type, path []pathElem) []mismatch {
 	if len(expected.types) == 0 && actual.kind == ptArray {
 		return nil
 	}
@@ -559,7 +578,7 @@ func describeTuple(expected, original, actual *Type, path []pathElem) []mismatch
 		if len(expected.types) > 0 {
 			for i, t := range actual.types {
 				j := min(i, len(expected.types)-1)
-				out = append(out, describeMismatch(expected.types[j], t, with(path, peIndex, strconv.Itoa(j)))...)
+				out = append(out, c.describeMismatch(expected.types[j], t, with(path, peIndex, strconv.Itoa(j)))...)
 			}
 		}
 		return out
@@ -573,7 +592,7 @@ func describeTuple(expected, original, actual *Type, path []pathElem) []mismatch
 		}
 		var out []mismatch
 		for i, t := range expected.types {
-			out = append(out, describeMismatch(t, actual.elem, with(path, peIndex, strconv.Itoa(i)))...)
+			out = append(out, c.describeMismatch(t, actual.elem, with(path, peIndex, strconv.Itoa(i)))...)
 		}
 		return out
 	}

@@ -131,7 +131,7 @@ func nonEmptyStringKeys(h *model.Hash) bool {
 }
 
 // IsInstance is Puppet's Type#instance?(value).
-func IsInstance(t *Type, v any) bool { return assignable(t, inferType(v)) }
+func IsInstance(t *Type, v any) bool { return new(checker).assignable(t, inferType(v)) }
 
 // ident identifies a type for Puppet's equality (string values included).
 func (t *Type) ident() string {
@@ -208,19 +208,19 @@ func rangeWithin(outer, inner *Type) bool {
 
 // assignable is Puppet's Type#assignable?(other) for the types values are inferred as (and their
 // generalizations): every instance of a is an instance of e.
-func assignable(e, a *Type) bool {
-	if a.kind == ptAlias {
-		return assignable(e, a.resolved)
+func (c *checker) assignable(e, a *Type) bool {
+	if c.steps++; c.steps > maxCheckSteps {
+		return false
 	}
-	if e.kind == ptAlias {
-		return assignable(e.resolved, a)
+	if a.kind == ptAlias || e.kind == ptAlias {
+		return c.assignableAlias(e, a)
 	}
 	if a.kind == ptVariant {
 		if e.kind == ptVariant && len(e.types) == 0 {
 			return false
 		}
 		for _, m := range a.types {
-			if !assignable(e, m) {
+			if !c.assignable(e, m) {
 				return false
 			}
 		}
@@ -243,11 +243,11 @@ func assignable(e, a *Type) bool {
 	case ptNumeric:
 		return a.kind == ptInteger || a.kind == ptFloat || a.kind == ptNumeric
 	case ptString:
-		return assignableString(e, a)
+		return c.assignableString(e, a)
 	case ptEnum:
-		return assignableEnum(e, a)
+		return c.assignableEnum(e, a)
 	case ptPattern:
-		return assignablePattern(e, a)
+		return c.assignablePattern(e, a)
 	case ptScalar, ptScalarData:
 		switch a.kind {
 		case ptBoolean, ptInteger, ptFloat, ptNumeric, ptString, ptEnum, ptPattern, ptScalarData:
@@ -263,20 +263,20 @@ func assignable(e, a *Type) bool {
 		}
 		return false
 	case ptArray:
-		return assignableArray(e, a)
+		return c.assignableArray(e, a)
 	case ptHash:
-		return assignableHash(e, a)
+		return c.assignableHash(e, a)
 	case ptTuple:
-		return assignableTuple(e, a)
+		return c.assignableTuple(e, a)
 	case ptStruct:
-		return assignableStruct(e, a)
+		return c.assignableStruct(e, a)
 	case ptOptional:
-		return a.kind == ptUndef || assignable(orAny(e.elem), a)
+		return a.kind == ptUndef || c.assignable(orAny(e.elem), a)
 	case ptNotUndef:
-		return a.kind != ptUndef && a.kind != ptOptional && assignable(orAny(e.elem), a)
+		return a.kind != ptUndef && a.kind != ptOptional && c.assignable(orAny(e.elem), a)
 	case ptVariant:
 		for _, m := range e.types {
-			if assignable(m, a) {
+			if c.assignable(m, a) {
 				return true
 			}
 		}
@@ -286,18 +286,18 @@ func assignable(e, a *Type) bool {
 			return false
 		}
 		if a.sensitive != nil { // a value: Puppet's PSensitiveType#instance? checks it against the contents
-			return IsInstance(orAny(e.elem), a.sensitive.Value)
+			return c.assignable(orAny(e.elem), inferType(a.sensitive.Value))
 		}
-		return assignable(orAny(e.elem), orAny(a.elem))
+		return c.assignable(orAny(e.elem), orAny(a.elem))
 	case ptIterable:
-		return assignableIterable(e, a)
+		return c.assignableIterable(e, a)
 	case ptOpaque:
 		return a.kind == ptOpaque && a.name == e.name
 	}
 	return false // references, units
 }
 
-func assignableString(e, a *Type) bool {
+func (c *checker) assignableString(e, a *Type) bool {
 	if a.kind != ptString {
 		return false
 	}
@@ -314,7 +314,7 @@ func assignableString(e, a *Type) bool {
 	return rangeWithin(e.size, sizeOf(a))
 }
 
-func assignableEnum(e, a *Type) bool {
+func (c *checker) assignableEnum(e, a *Type) bool {
 	if len(e.values) == 0 {
 		return a.kind == ptString || a.kind == ptEnum || a.kind == ptPattern
 	}
@@ -328,7 +328,7 @@ func assignableEnum(e, a *Type) bool {
 	})
 }
 
-func assignablePattern(e, a *Type) bool {
+func (c *checker) assignablePattern(e, a *Type) bool {
 	if len(e.rx) == 0 {
 		return a.kind == ptString || a.kind == ptEnum || a.kind == ptPattern
 	}
@@ -361,17 +361,17 @@ func everyKnownString(a *Type, ok func(string) bool) bool {
 	return true
 }
 
-func assignableArray(e, a *Type) bool {
+func (c *checker) assignableArray(e, a *Type) bool {
 	elem := orAny(e.elem)
 	switch a.kind {
 	case ptArray:
-		return rangeWithin(sizeOf(e), sizeOf(a)) && assignable(elem, orAny(a.elem))
+		return rangeWithin(sizeOf(e), sizeOf(a)) && c.assignable(elem, orAny(a.elem))
 	case ptTuple:
 		if !rangeWithin(sizeOf(e), sizeOf(a)) {
 			return false
 		}
 		for _, t := range a.types {
-			if !assignable(elem, t) {
+			if !c.assignable(elem, t) {
 				return false
 			}
 		}
@@ -380,18 +380,18 @@ func assignableArray(e, a *Type) bool {
 	return false
 }
 
-func assignableHash(e, a *Type) bool {
+func (c *checker) assignableHash(e, a *Type) bool {
 	key, value := orAny(e.key), orAny(e.elem)
 	switch a.kind {
 	case ptHash:
-		return rangeWithin(sizeOf(e), sizeOf(a)) && assignable(key, orAny(a.key)) && assignable(value, orAny(a.elem))
+		return rangeWithin(sizeOf(e), sizeOf(a)) && c.assignable(key, orAny(a.key)) && c.assignable(value, orAny(a.elem))
 	case ptStruct:
 		if !rangeWithin(sizeOf(e), sizeOf(a)) {
 			return false
 		}
 		for _, el := range a.elements {
 			name := el.name
-			if !assignable(key, &Type{kind: ptString, str: &name}) || !assignable(value, el.value) {
+			if !c.assignable(key, &Type{kind: ptString, str: &name}) || !c.assignable(value, el.value) {
 				return false
 			}
 		}
@@ -400,7 +400,7 @@ func assignableHash(e, a *Type) bool {
 	return false
 }
 
-func assignableTuple(e, a *Type) bool {
+func (c *checker) assignableTuple(e, a *Type) bool {
 	switch a.kind {
 	case ptTuple:
 		if !rangeWithin(sizeOf(e), sizeOf(a)) {
@@ -410,7 +410,7 @@ func assignableTuple(e, a *Type) bool {
 			return true
 		}
 		for i, t := range a.types {
-			if !assignable(e.types[min(i, len(e.types)-1)], t) {
+			if !c.assignable(e.types[min(i, len(e.types)-1)], t) {
 				return false
 			}
 		}
@@ -423,7 +423,7 @@ func assignableTuple(e, a *Type) bool {
 			return false
 		}
 		for _, t := range e.types {
-			if !assignable(t, orAny(a.elem)) {
+			if !c.assignable(t, orAny(a.elem)) {
 				return false
 			}
 		}
@@ -432,7 +432,7 @@ func assignableTuple(e, a *Type) bool {
 	return false
 }
 
-func assignableStruct(e, a *Type) bool {
+func (c *checker) assignableStruct(e, a *Type) bool {
 	switch a.kind {
 	case ptStruct:
 		actual := map[string]*Type{}
@@ -448,7 +448,7 @@ func assignableStruct(e, a *Type) bool {
 				continue
 			}
 			delete(actual, el.name)
-			if !assignable(el.value, v) {
+			if !c.assignable(el.value, v) {
 				return false
 			}
 		}
@@ -461,28 +461,28 @@ func assignableStruct(e, a *Type) bool {
 
 // assignableIterable: strings iterate their characters, integers count up, arrays their elements and
 // hashes their [key, value] pairs.
-func assignableIterable(e, a *Type) bool {
+func (c *checker) assignableIterable(e, a *Type) bool {
 	elem := orAny(e.elem)
 	switch a.kind {
 	case ptString, ptEnum, ptPattern:
-		return assignable(elem, ptypeString)
+		return c.assignable(elem, ptypeString)
 	case ptInteger:
-		return a.from != nil && a.to != nil && assignable(elem, &Type{kind: ptInteger})
+		return a.from != nil && a.to != nil && c.assignable(elem, &Type{kind: ptInteger})
 	case ptArray:
-		return assignable(elem, orAny(a.elem))
+		return c.assignable(elem, orAny(a.elem))
 	case ptTuple:
 		for _, t := range a.types {
-			if !assignable(elem, t) {
+			if !c.assignable(elem, t) {
 				return false
 			}
 		}
 		return true
 	case ptHash:
-		return assignable(elem, &Type{kind: ptTuple, types: []*Type{orAny(a.key), orAny(a.elem)}})
+		return c.assignable(elem, &Type{kind: ptTuple, types: []*Type{orAny(a.key), orAny(a.elem)}})
 	case ptStruct:
 		for _, el := range a.elements {
 			name := el.name
-			if !assignable(elem, &Type{kind: ptTuple, types: []*Type{{kind: ptString, str: &name}, el.value}}) {
+			if !c.assignable(elem, &Type{kind: ptTuple, types: []*Type{{kind: ptString, str: &name}, el.value}}) {
 				return false
 			}
 		}
@@ -549,4 +549,4 @@ func generalizeOrNil(t *Type) *Type {
 }
 
 // acceptsUndef reports whether undef is an instance of t.
-func (t *Type) acceptsUndef() bool { return assignable(t, ptypeUndef) }
+func (t *Type) acceptsUndef() bool { return new(checker).assignable(t, ptypeUndef) }
