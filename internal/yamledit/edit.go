@@ -29,8 +29,11 @@ func (f *File) entryEnd(i int) int {
 			first = j
 		}
 	}
-	want, _ := f.valueIn(i, e.limit)
 	e.end = e.limit
+	want, ok := f.valueIn(i, e.limit)
+	if !ok {
+		return e.end // unreadable even with the text before it: all its lines
+	}
 	for _, end := range ends[first:] {
 		if f.readsAs(i, end, want) {
 			e.end = end
@@ -47,20 +50,28 @@ func (f *File) readsAs(i, end int, want any) bool {
 }
 
 // valueIn reads the value of entry i from its text up to end. Up to its limit, that is its value
-// in the file: a key's value is its own lines (and the anchors before it, which an entry holding
-// aliases of other entries' anchors reads with the whole text before it).
+// in the file: a key's value is its own lines, and what they name before them (the anchors of an
+// entry holding aliases of other entries' anchors, a %TAG directive's handle), which are read
+// with the whole text before it.
 func (f *File) valueIn(i, end int) (any, bool) {
 	e := f.entries[i]
-	text := f.src[e.start:end]
-	if e.outside {
-		text = f.src[:end]
+	if !e.outside {
+		if v, ok := readKey(f.src[e.start:end], e.key); ok {
+			return v, true
+		}
 	}
+	// with the text before it: its aliases' anchors, or a %TAG directive's handle
+	return readKey(f.src[:end], e.key)
+}
+
+// readKey reads text with the engine's reader and returns the value of its root key key.
+func readKey(text []byte, key any) (any, bool) {
 	v, _, err := datafile.ParseYAML(text)
 	h, ok := v.(*model.Hash)
 	if err != nil || !ok {
 		return nil, false
 	}
-	return h.Get(e.key)
+	return h.Get(key)
 }
 
 // lineEnds returns the end of each line (after its line break) from start to limit.

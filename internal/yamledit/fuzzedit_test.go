@@ -9,6 +9,10 @@ import (
 	"testing"
 )
 
+// fuzzValues are the values FuzzEdit writes: literal blocks of each chomping, with an indentation
+// indicator, quoted strings, nesting, null.
+var fuzzValues = []any{"new\nvalue", "kept\n\n", " lead\nx\n", map[string]any{"a": []any{"b\n", nil}}, nil, "", "yes"}
+
 // FuzzEdit: whatever text Parse takes, replacing or removing any of its keys, or adding one,
 // changes only that key's entry: the bytes before and after it are kept, and what lies between the
 // entry's end and the next key is only blank and comment lines. Parse never panics.
@@ -36,7 +40,8 @@ func FuzzEdit(f *testing.F) {
 				}
 			}
 			pinned := g.Editable(key) != nil
-			if err := g.Set(key, "new\nvalue", Options{}); err != nil {
+			value := fuzzValues[len(src)%len(fuzzValues)]
+			if err := g.Set(key, value, Options{}); err != nil {
 				if !pinned {
 					t.Fatalf("%q: Set %q: %v", src, key, err)
 				}
