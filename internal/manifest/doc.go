@@ -10,6 +10,8 @@
 // alias definitions and steps over every other statement, whatever Puppet it holds. Read (read.go)
 // reads the .pp files under directories, bounded (MaxFileSize, MaxFiles, brackets nested at most
 // maxDepth deep); a file it cannot read is one Problem with its file and line, and is skipped.
+// A manifest's tokens take 12 bytes each, in one slice of their number (the lexer counts them
+// first), so a file of one-byte tokens costs about 13 bytes a byte.
 //
 //	code := manifest.Read("modules/ntp/manifests", "modules/ntp/types")
 //	c := code.Class("ntp")         // c.Params[0].Name, .Type, .Line, .HasDefault

@@ -24,11 +24,34 @@ const (
 	tPunct           // ( ) [ ] { } , = => : and every other operator, one character or =>, |>, |>>
 )
 
+// token is one token, 12 bytes: an 8 MB manifest of one-byte tokens ("," after ",") is 8 million
+// of them. What it says (text) is read again from the source when the parser asks.
 type token struct {
+	start, end int32 // byte offsets in the source
 	kind       tokKind
-	text       string
 	literal    bool // a string without interpolation
-	start, end int  // byte offsets in the source
+}
+
+// text is what the token says: its source; a variable's name without '$'; a string's value
+// (escapes applied, interpolations left out); a heredoc's tag.
+func (t token) text(src string) string {
+	switch t.kind {
+	case tVar:
+		return src[t.start+1 : t.end]
+	case tString:
+		l := &lexer{src: src[:t.end], i: int(t.start), values: true}
+		var value string
+		if src[t.start] == '\'' {
+			value, _ = l.singleQuoted()
+		} else {
+			value, _ = l.doubleQuoted()
+		}
+		return value
+	case tHeredoc:
+		tag, _ := heredocTagAt(src[t.start:])
+		return tag
+	}
+	return src[t.start:t.end]
 }
 
 // maxDepth bounds the nesting of brackets (and interpolations) in a manifest: real code nests
@@ -49,21 +72,56 @@ type lexer struct {
 	toks   []token
 	open   []int // offsets of the open brackets
 	resume int   // where lexing continues at the next newline, past the bodies of heredocs on this line (0: none)
+
+	counting bool  // a first pass: count the tokens (n, most) and keep only the last
+	n, most  int   // the tokens so far, and the most there were (an interpolation's are dropped)
+	last     token // the latest token
+	values   bool  // build strings' values (only when a token's text is asked for)
 }
 
 var closer = map[byte]byte{'(': ')', '[': ']', '{': '}'}
 
-// lex tokenizes src, or says where it cannot.
+// maxSource is the largest source lex takes: tokens hold 32-bit offsets.
+const maxSource = 1<<31 - 1
+
+// lex tokenizes src, or says where it cannot. It lexes twice: first counting the tokens, then
+// keeping them in a slice of exactly that size (a growing slice allocates about five times its
+// final size on the way).
 func lex(src string) ([]token, error) {
-	l := &lexer{src: src, toks: make([]token, 0, len(src)/5)}
+	if len(src) > maxSource {
+		return nil, &syntaxError{0, fmt.Sprintf("a manifest over %d bytes", maxSource)}
+	}
+	count := &lexer{src: src, counting: true}
+	if err := count.run(false); err != nil {
+		return nil, err
+	}
+	if len(count.open) > 0 {
+		at := count.open[len(count.open)-1]
+		return nil, &syntaxError{at, fmt.Sprintf("'%c' is never closed", src[at])}
+	}
+	l := &lexer{src: src, toks: make([]token, 0, count.most)}
 	if err := l.run(false); err != nil {
 		return nil, err
 	}
-	if len(l.open) > 0 {
-		at := l.open[len(l.open)-1]
-		return nil, &syntaxError{at, fmt.Sprintf("'%c' is never closed", src[at])}
-	}
 	return l.toks, nil
+}
+
+// add appends a token (in the counting pass, counts it).
+func (l *lexer) add(kind tokKind, literal bool, start, end int) {
+	l.last = token{start: int32(start), end: int32(end), kind: kind, literal: literal} //nolint:gosec // G115: lex refuses sources past 32 bits
+	l.n++
+	l.most = max(l.most, l.n)
+	if !l.counting {
+		l.toks = append(l.toks, l.last)
+	}
+}
+
+// drop forgets the tokens after the first n (an interpolation's), last becoming the nth.
+func (l *lexer) drop(n int, last token) {
+	l.n, l.last = n, last
+	if !l.counting {
+		l.toks = l.toks[:n]
+	}
 }
 
 // run lexes until the end of the source, or, inside an interpolation (inner), until the '}' that
@@ -99,11 +157,11 @@ func (l *lexer) run(inner bool) error {
 				l.emit(tPunct, start)
 			}
 		case c == '\'':
-			if err := l.singleQuoted(); err != nil {
+			if _, err := l.singleQuoted(); err != nil {
 				return err
 			}
 		case c == '"':
-			if err := l.doubleQuoted(); err != nil {
+			if _, err := l.doubleQuoted(); err != nil {
 				return err
 			}
 		case c == '@' && strings.HasPrefix(s[l.i:], "@("):
@@ -113,7 +171,7 @@ func (l *lexer) run(inner bool) error {
 		case c == '$' && l.i+1 < len(s) && (isWord(s[l.i+1]) || strings.HasPrefix(s[l.i+1:], "::")):
 			l.i++
 			l.name(false)
-			l.toks = append(l.toks, token{kind: tVar, text: s[start+1 : l.i], start: start, end: l.i})
+			l.add(tVar, false, start, l.i)
 		case isLower(c) || c == '_' || (c == ':' && strings.HasPrefix(s[l.i:], "::") && l.i+2 < len(s) && isWord(s[l.i+2])):
 			l.name(true)
 			kind := tName
@@ -160,9 +218,7 @@ func (l *lexer) run(inner bool) error {
 	return nil
 }
 
-func (l *lexer) emit(kind tokKind, start int) {
-	l.toks = append(l.toks, token{kind: kind, text: l.src[start:l.i], start: start, end: l.i})
-}
+func (l *lexer) emit(kind tokKind, start int) { l.add(kind, false, start, l.i) }
 
 // skipTo moves past the next occurrence of end (past it when past is set, else to it), or to
 // the end of the source.
@@ -229,17 +285,18 @@ func (l *lexer) punct() {
 // regexAcceptable is Puppet's lexer's rule: a '/' after an operand or a closing ) or ] divides;
 // elsewhere (after '}' too, for case) it starts a regexp.
 func (l *lexer) regexAcceptable() bool {
-	if len(l.toks) == 0 {
+	if l.n == 0 {
 		return true
 	}
-	t := l.toks[len(l.toks)-1]
+	t := l.last
+	text := t.text(l.src) // a name's or an operator's: its source
 	switch t.kind {
 	case tRef, tNumber, tString, tRegex, tVar, tHeredoc:
 		return false
 	case tName:
-		return keywords[t.text] && t.text != "true" && t.text != "false"
+		return keywords[text] && text != "true" && text != "false"
 	}
-	return t.text != ")" && t.text != "]" && t.text != "|>" && t.text != "|>>"
+	return text != ")" && text != "]" && text != "|>" && text != "|>>"
 }
 
 var keywords = map[string]bool{
@@ -265,103 +322,129 @@ func regexLength(s string) int {
 	return 0
 }
 
-func (l *lexer) singleQuoted() error {
+// singleQuoted reads a 'string' and, when l.values is set, returns its value.
+func (l *lexer) singleQuoted() (string, error) {
 	s, start := l.src, l.i
-	var b strings.Builder
+	var b valueBuilder
+	b.on = l.values
 	for i := l.i + 1; i < len(s); i++ {
 		switch s[i] {
 		case '\\':
 			if i+1 < len(s) && (s[i+1] == '\\' || s[i+1] == '\'') {
 				i++
 			}
-			b.WriteByte(s[i])
+			b.add(s[i])
 		case '\'':
 			l.i = i + 1
-			l.toks = append(l.toks, token{kind: tString, text: b.String(), literal: true, start: start, end: l.i})
-			return nil
+			l.add(tString, true, start, l.i)
+			return b.String(), nil
 		default:
-			b.WriteByte(s[i])
+			b.add(s[i])
 		}
 	}
-	return &syntaxError{start, "a string is never closed (its ' is never matched)"}
+	return "", &syntaxError{start, "a string is never closed (its ' is never matched)"}
 }
 
-// doubleQuoted reads a "string": its value when it has no interpolation, escapes applied as
-// Puppet applies them.
-func (l *lexer) doubleQuoted() error {
+// valueBuilder builds a string's value only when on: the lexer needs none of them, the parser a few.
+type valueBuilder struct {
+	on bool
+	b  strings.Builder
+}
+
+func (v *valueBuilder) add(c byte) {
+	if v.on {
+		v.b.WriteByte(c)
+	}
+}
+
+func (v *valueBuilder) String() string { return v.b.String() }
+
+// doubleQuoted reads a "string" and, when l.values is set, returns its value: escapes applied as
+// Puppet applies them, interpolations left out (its token says whether it had none).
+func (l *lexer) doubleQuoted() (string, error) {
 	s, start := l.src, l.i
-	var b strings.Builder
+	var b valueBuilder
+	b.on = l.values
 	literal := true
 	for l.i++; l.i < len(s); {
 		c := s[l.i]
 		switch {
 		case c == '"':
 			l.i++
-			l.toks = append(l.toks, token{kind: tString, text: b.String(), literal: literal, start: start, end: l.i})
-			return nil
+			l.add(tString, literal, start, l.i)
+			return b.String(), nil
 		case c == '\\' && l.i+1 < len(s):
 			e := s[l.i+1]
 			l.i += 2
 			switch e {
 			case 'n':
-				b.WriteByte('\n')
+				b.add('\n')
 			case 't':
-				b.WriteByte('\t')
+				b.add('\t')
 			case 'r':
-				b.WriteByte('\r')
+				b.add('\r')
 			case 's':
-				b.WriteByte(' ')
+				b.add(' ')
 			case '"', '\\', '\'', '$':
-				b.WriteByte(e)
+				b.add(e)
 			case '\n':
 			default:
-				b.WriteByte('\\')
-				b.WriteByte(e)
+				b.add('\\')
+				b.add(e)
 			}
 		case c == '$' && strings.HasPrefix(s[l.i:], "${"):
 			literal = false
 			if len(l.open) >= maxDepth {
-				return &syntaxError{l.i, fmt.Sprintf("brackets nested more than %d deep", maxDepth)}
+				return "", &syntaxError{l.i, fmt.Sprintf("brackets nested more than %d deep", maxDepth)}
 			}
 			l.i += 2
-			keep := len(l.toks)
+			keep, last := l.n, l.last
 			l.open = append(l.open, l.i-1)
 			err := l.run(true)
 			l.open = l.open[:len(l.open)-1]
-			l.toks = l.toks[:keep] // an interpolation is part of its string
+			l.drop(keep, last) // an interpolation is part of its string
 			if se, ok := err.(*syntaxError); ok && se.offset == len(s) {
-				return &syntaxError{start, `a string is never closed (its " is never matched)`}
+				return "", &syntaxError{start, `a string is never closed (its " is never matched)`}
 			} else if err != nil {
-				return err
+				return "", err
 			}
 		case c == '$' && l.i+1 < len(s) && (isWord(s[l.i+1]) || s[l.i+1] == ':'):
 			literal = false
 			l.i++
 		default:
-			b.WriteByte(c)
+			b.add(c)
 			l.i++
 		}
 	}
-	return &syntaxError{start, `a string is never closed (its " is never matched)`}
+	return "", &syntaxError{start, `a string is never closed (its " is never matched)`}
 }
 
 // heredocTag is Puppet's heredoc opening: @(END), @("END"), @(END:syntax/flags).
 var heredocTag = regexp.MustCompile(`^@\(([^:/\r\n)]+)(?::[ \t]?[a-z][a-zA-Z0-9_+]+[ \t]?)?(?:/[\w$]*)?\)`)
+
+// heredocTagAt is the tag of the heredoc opening s starts with and the opening's length, 0 when
+// s starts with none.
+func heredocTagAt(s string) (tag string, n int) {
+	m := heredocTag.FindStringSubmatch(s)
+	if m == nil {
+		return "", 0
+	}
+	tag = strings.TrimSpace(m[1])
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(tag, `"`), `"`)), len(m[0])
+}
 
 // heredoc reads @(END) and skips its text, which starts on the next line (after the text of an
 // earlier heredoc of the same line) and ends at the line that holds only the tag (with | and -
 // margins).
 func (l *lexer) heredoc() error {
 	s, start := l.src, l.i
-	m := heredocTag.FindStringSubmatch(s[l.i:])
-	if m == nil {
+	tag, n := heredocTagAt(s[l.i:])
+	if n == 0 {
 		l.i++
 		l.emit(tPunct, start)
 		return nil
 	}
-	tag := strings.TrimSpace(m[1])
-	tag = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(tag, `"`), `"`))
-	l.i += len(m[0])
+	l.i += n
 	body := l.resume
 	if body == 0 {
 		nl := strings.IndexByte(s[l.i:], '\n')
@@ -382,7 +465,7 @@ func (l *lexer) heredoc() error {
 			if next == len(s) {
 				l.resume = len(s)
 			}
-			l.toks = append(l.toks, token{kind: tHeredoc, text: tag, start: start, end: l.i})
+			l.add(tHeredoc, false, start, l.i)
 			return nil
 		}
 		at = next

@@ -94,7 +94,7 @@ type parser struct {
 	src   string
 	toks  []token
 	file  *File
-	lines []int
+	lines []int32
 }
 
 // enclosing is a class whose body is open: classes defined in it are named under it.
@@ -109,18 +109,18 @@ func (p *parser) run() error {
 	for i := 0; i < len(p.toks); i++ {
 		t := p.toks[i]
 		switch {
-		case t.kind == tPunct && (t.text == "(" || t.text == "[" || t.text == "{"):
+		case t.kind == tPunct && (t.text(p.src) == "(" || t.text(p.src) == "[" || t.text(p.src) == "{"):
 			depth++
 			if i == body {
 				classes = append(classes, enclosing{p.file.Classes[len(p.file.Classes)-1].Name, depth})
 			}
-		case t.kind == tPunct && (t.text == ")" || t.text == "]" || t.text == "}"):
+		case t.kind == tPunct && (t.text(p.src) == ")" || t.text(p.src) == "]" || t.text(p.src) == "}"):
 			if n := len(classes); n > 0 && classes[n-1].depth == depth {
 				classes = classes[:n-1]
 			}
 			depth--
 		case t.kind != tName:
-		case t.text == "class" && p.is(i+1, tName, ""):
+		case t.text(p.src) == "class" && p.is(i+1, tName, ""):
 			outer := ""
 			if len(classes) > 0 {
 				outer = classes[len(classes)-1].name
@@ -129,16 +129,16 @@ func (p *parser) run() error {
 			if body, err = p.class(i, outer); err != nil {
 				return err
 			}
-		case t.text == "type" && p.is(i+1, tRef, "") && p.is(i+2, tPunct, "="):
+		case t.text(p.src) == "type" && p.is(i+1, tRef, "") && p.is(i+2, tPunct, "="):
 			end, err := p.typeExpr(i + 3)
 			if err != nil {
 				return err
 			}
-			p.file.Aliases = append(p.file.Aliases, &Alias{Name: p.toks[i+1].text, Type: p.text(i+3, end),
-				File: p.file.Path, Line: p.line(t.start)})
+			p.file.Aliases = append(p.file.Aliases, &Alias{Name: p.toks[i+1].text(p.src), Type: p.text(i+3, end),
+				File: p.file.Path, Line: p.line(int(t.start))})
 			i = end - 1
-		case lookupFunctions[t.text] && p.is(i+1, tPunct, "(") && !p.is(i-1, tPunct, "."):
-			p.lookupKeys(t.text, i+2)
+		case lookupFunctions[t.text(p.src)] && p.is(i+1, tPunct, "(") && !p.is(i-1, tPunct, "."):
+			p.lookupKeys(t.text(p.src), i+2)
 		}
 	}
 	return nil
@@ -146,24 +146,24 @@ func (p *parser) run() error {
 
 // is says whether token i exists and has the kind (and the text, unless "").
 func (p *parser) is(i int, kind tokKind, text string) bool {
-	return i >= 0 && i < len(p.toks) && p.toks[i].kind == kind && (text == "" || p.toks[i].text == text)
+	return i >= 0 && i < len(p.toks) && p.toks[i].kind == kind && (text == "" || p.toks[i].text(p.src) == text)
 }
 
 func (p *parser) errorAt(i int, why string) error {
 	if i >= len(p.toks) {
 		return &syntaxError{len(p.src), "Syntax error at end of input" + why}
 	}
-	return &syntaxError{p.toks[i].start, fmt.Sprintf("Syntax error at '%s'%s", p.toks[i].text, why)}
+	return &syntaxError{int(p.toks[i].start), fmt.Sprintf("Syntax error at '%s'%s", p.toks[i].text(p.src), why)}
 }
 
 // class reads a class definition's header from its keyword at i, adds the class, and returns the
 // index of its body's '{'.
 func (p *parser) class(i int, outer string) (int, error) {
-	name := strings.ToLower(strings.TrimPrefix(p.toks[i+1].text, "::"))
-	if outer != "" && !strings.HasPrefix(p.toks[i+1].text, "::") {
+	name := strings.ToLower(strings.TrimPrefix(p.toks[i+1].text(p.src), "::"))
+	if outer != "" && !strings.HasPrefix(p.toks[i+1].text(p.src), "::") {
 		name = outer + "::" + name
 	}
-	c := &Class{Name: name, File: p.file.Path, Line: p.line(p.toks[i].start)}
+	c := &Class{Name: name, File: p.file.Path, Line: p.line(int(p.toks[i].start))}
 	j := i + 2
 	if p.is(j, tPunct, "(") {
 		end := p.matching(j)
@@ -178,7 +178,7 @@ func (p *parser) class(i int, outer string) (int, error) {
 		if !p.is(j+1, tName, "") {
 			return 0, p.errorAt(j+1, ": inherits needs a class name")
 		}
-		c.Inherits = strings.TrimPrefix(p.toks[j+1].text, "::")
+		c.Inherits = strings.TrimPrefix(p.toks[j+1].text(p.src), "::")
 		j += 2
 	}
 	if !p.is(j, tPunct, "{") {
@@ -193,7 +193,7 @@ func (p *parser) matching(i int) int {
 	depth := 0
 	for j := i; j < len(p.toks); j++ {
 		if t := p.toks[j]; t.kind == tPunct {
-			switch t.text {
+			switch t.text(p.src) {
 			case "(", "[", "{":
 				depth++
 			case ")", "]", "}":
@@ -216,7 +216,7 @@ func (p *parser) params(from, to int) ([]*Param, error) {
 			if p.is(i, tPunct, ",") {
 				return nil, p.errorAt(i, ": a parameter needs a $name")
 			}
-			if t := p.toks[i]; t.kind == tPunct && (t.text == "[" || t.text == "(" || t.text == "{") {
+			if t := p.toks[i]; t.kind == tPunct && (t.text(p.src) == "[" || t.text(p.src) == "(" || t.text(p.src) == "{") {
 				i = p.matching(i)
 			}
 			i++
@@ -227,7 +227,7 @@ func (p *parser) params(from, to int) ([]*Param, error) {
 		if start < i && !p.is(start, tRef, "") {
 			return nil, p.errorAt(start, "")
 		}
-		param := &Param{Name: p.toks[i].text, Line: p.line(p.toks[i].start)}
+		param := &Param{Name: p.toks[i].text(p.src), Line: p.line(int(p.toks[i].start))}
 		if start < i {
 			param.Type = p.text(start, i)
 		}
@@ -238,7 +238,7 @@ func (p *parser) params(from, to int) ([]*Param, error) {
 				return nil, p.errorAt(i+1, fmt.Sprintf(": parameter $%s has no default after '='", param.Name))
 			}
 			for i < to && !p.is(i, tPunct, ",") {
-				if t := p.toks[i]; t.kind == tPunct && (t.text == "[" || t.text == "(" || t.text == "{") {
+				if t := p.toks[i]; t.kind == tPunct && (t.text(p.src) == "[" || t.text(p.src) == "(" || t.text(p.src) == "{") {
 					i = p.matching(i)
 				}
 				i++
@@ -277,11 +277,11 @@ func (p *parser) lookupKeys(function string, i int) {
 		end := p.matching(i)
 		for j := i + 1; j < end; j++ {
 			t := p.toks[j]
-			if (t.kind == tName || (t.kind == tString && t.literal)) && t.text == "name" && p.is(j+1, tPunct, "=>") {
+			if (t.kind == tName || (t.kind == tString && t.literal)) && t.text(p.src) == "name" && p.is(j+1, tPunct, "=>") {
 				p.lookupKeys(function, j+2)
 				return
 			}
-			if t.kind == tPunct && (t.text == "[" || t.text == "(" || t.text == "{") {
+			if t.kind == tPunct && (t.text(p.src) == "[" || t.text(p.src) == "(" || t.text(p.src) == "{") {
 				j = p.matching(j)
 			}
 		}
@@ -299,15 +299,16 @@ func (p *parser) lookupKeys(function string, i int) {
 
 func (p *parser) lookupKey(function string, i int) {
 	if t := p.toks[i]; t.kind == tString && t.literal && (p.is(i+1, tPunct, ",") || p.is(i+1, tPunct, ")") || p.is(i+1, tPunct, "]")) {
-		p.file.Lookups = append(p.file.Lookups, &Lookup{Key: t.text, Function: function, File: p.file.Path, Line: p.line(t.start)})
+		p.file.Lookups = append(p.file.Lookups, &Lookup{Key: t.text(p.src), Function: function, File: p.file.Path, Line: p.line(int(t.start))})
 	}
 }
 
-func newlineOffsets(s string) []int {
-	var out []int
+// newlineOffsets are the offsets of s's line breaks (lex took s: they fit in 32 bits).
+func newlineOffsets(s string) []int32 {
+	out := make([]int32, 0, strings.Count(s, "\n"))
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\n' {
-			out = append(out, i)
+			out = append(out, int32(i)) //nolint:gosec // G115: lex refuses sources past 32 bits
 		}
 	}
 	return out
@@ -315,5 +316,5 @@ func newlineOffsets(s string) []int {
 
 // line is the 1-based line of offset.
 func (p *parser) line(offset int) int {
-	return 1 + sort.SearchInts(p.lines, offset)
+	return 1 + sort.Search(len(p.lines), func(i int) bool { return int(p.lines[i]) >= offset })
 }

@@ -1,8 +1,10 @@
 package manifest
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,5 +116,23 @@ func TestParseProblems(t *testing.T) {
 				t.Errorf("got  %s\nwant bad.pp:%s", got, c.want)
 			}
 		})
+	}
+}
+
+// A manifest of one-byte tokens is read in a few bytes of memory per byte: its tokens are 12
+// bytes each, in one slice of their number (48-byte tokens in a growing slice took 249 bytes per
+// byte: 2 GB for an 8 MB manifest).
+func TestParseMemoryOneByteTokens(t *testing.T) {
+	src := bytes.Repeat([]byte(",\n"), 1<<19) // 1 MiB: a million tokens and half a million lines
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := Parse("commas.pp", src)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(src)); perByte > 12 {
+		t.Errorf("%.1f bytes allocated per byte of the manifest, want at most 12", perByte)
 	}
 }
