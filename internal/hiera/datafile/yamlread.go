@@ -68,6 +68,11 @@ func readYAMLWith(data []byte, setup yamlSetup) (v any, lines map[*model.Hash]in
 		}
 	}
 	if len(data) > maxSlowYAML {
+		if !setup.lines { // a data file: read root key by root key, when its shape allows
+			if v, ok, err := readYAMLByRoot(data, setup); ok {
+				return v, nil, err
+			}
+		}
 		return nil, nil, slowYAMLTooLarge(data)
 	}
 	r := newYAMLReader(setup)
@@ -119,7 +124,7 @@ func (r *yamlReader) parseYAMLv3(data []byte) (v any, err error) {
 // maxSlowYAML bounds the files read with yaml.v3, which takes about 100 bytes of memory per byte
 // of text (a 20 MB file took 2 GB): larger files must be what the fast reader takes, which holds
 // little more than the values.
-const maxSlowYAML = 8 << 20
+var maxSlowYAML = 8 << 20 // a variable for tests
 
 // slowYAMLTooLarge is the error for a file over maxSlowYAML that the fast reader does not take,
 // naming the line where it stops.

@@ -567,17 +567,19 @@ func FuzzParseYAML(f *testing.F) {
 func TestSlowYAMLBound(t *testing.T) {
 	var big strings.Builder
 	for i := 0; big.Len() < 9<<20; i++ {
-		fmt.Fprintf(&big, "key%d: %s\n", i, strings.Repeat("v", 1000))
+		fmt.Fprintf(&big, "  key%d: %s\n", i, strings.Repeat("v", 1000))
 	}
 	lines := strings.Count(big.String(), "\n")
+	// one root key of more than 8 MiB: read root key by root key, it is still one piece
 	for _, tc := range []struct {
 		name, text string
 		line       int
 		what       string
 	}{
-		{"alias at the end", big.String() + "a: &a [1]\nb: *a\n", lines + 1, "an anchor or alias"},
-		{"tag", "t: !!str 5\n" + big.String(), 1, "a tag"},
-		{"tab in quotes", big.String() + "q: \"a\tb\"\n", lines + 1, "a tab"},
+		{"alias at the end", "one:\n" + big.String() + "  a: &a [1]\n  b: *a\n", lines + 2, "an anchor or alias"},
+		{"tag", "t: !!str 5\none:\n" + big.String(), 1, "a tag"},
+		{"tab in quotes", "one:\n" + big.String() + "  q: \"a\tb\"\n", lines + 2, "a tab"},
+		{"two documents", "a: &a 1\n---\none:\n" + big.String(), 1, "an anchor or alias"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadYAML([]byte(tc.text), nil)
@@ -587,13 +589,34 @@ func TestSlowYAMLBound(t *testing.T) {
 			}
 		})
 	}
-	crlf := strings.ReplaceAll(big.String(), "\n", "\r\n")
+	crlf := strings.ReplaceAll(strings.ReplaceAll(big.String(), "\n", "\r\n"), "  key", "key")
 	v, err := ReadYAML([]byte(crlf), nil)
 	if lz, isLazy := v.(*LazyYAML); err != nil || !isLazy || lz.Keys.Len() != lines {
 		t.Errorf("Windows line ends: %T, %v", v, err)
 	}
 	if _, err := ReadYAML([]byte("a: &a [1]\nb: *a\n"), nil); err != nil {
 		t.Errorf("a small file with an alias: %v", err)
+	}
+	// many root keys: read root key by root key (bounds scaled down: TestReadYAMLByRootLargeFile)
+	savedMax, savedGroup := maxSlowYAML, byRootGroup
+	maxSlowYAML, byRootGroup = 64<<10, 8<<10
+	defer func() { maxSlowYAML, byRootGroup = savedMax, savedGroup }()
+	plain := strings.ReplaceAll(big.String()[:256<<10], "  key", "key")
+	plain = plain[:strings.LastIndexByte(plain, '\n')+1]
+	for _, tc := range []struct{ text, key, want string }{
+		{plain + "a: &a [1]\nb: *a\n", "b", "[1]"},
+		{"t: !!str 5\n" + plain, "t", `"5"`},
+		{plain + "q: \"a\tb\"\n", "q", `"a\tb"`},
+	} {
+		v, err := ReadYAML([]byte(tc.text), nil)
+		h, _ := v.(*model.Hash)
+		if err != nil || h == nil {
+			t.Errorf("%s: %T, %v", tc.key, v, err)
+			continue
+		}
+		if got, _ := h.Get(tc.key); jsonText(t, got) != tc.want || h.Len() < 250 {
+			t.Errorf("%s: %s (%d keys), want %s", tc.key, jsonText(t, got), h.Len(), tc.want)
+		}
 	}
 }
 
