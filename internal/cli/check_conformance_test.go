@@ -19,6 +19,12 @@ var checkFlagged = map[string]string{
 	"rand-0149":                    "a unique merge (lookup_options) over a hash for k1, which the case looks up with an explicit merge only",
 }
 
+// checkQuiet are the corpus cases where Puppet failed a plain lookup and check reports no problem,
+// on purpose.
+var checkQuiet = map[string]string{
+	"custom-module-absent": "Puppet crashes loading a function of a module not on its modulepath; the engine takes it as a custom function Puppet has (deviations.json), which check names in a warning, not as a problem",
+}
+
 // The shared conformance corpus through `hieraform check`, each case with its facts (and without
 // any): check never fails to run or crashes; wherever Puppet failed a plain lookup of a root key
 // with an error of the data (not a key that does not parse, nor a key not found), check finds a
@@ -56,6 +62,10 @@ func TestCheckConformance(t *testing.T) {
 		}
 		_, listed := checkFlagged[c.ID]
 		switch {
+		case puppetFailed != "" && checkQuiet[c.ID] != "":
+			if rc != exitOK {
+				t.Errorf("%s is listed in checkQuiet, and check reports a problem (exit %d): drop it\n%s", c.ID, rc, out)
+			}
 		case puppetFailed != "":
 			failing++
 			if rc != exitAnswer {

@@ -75,7 +75,8 @@ func runNode(args []string, env Env) int {
 	}
 	text, err := render.Render(out, *renderAs)
 	if err != nil && req.Keys == nil { // a value the format cannot hold (Infinity in JSON): that key fails, not the node
-		node.failed = append(node.failed, unrenderable(out, *renderAs)...)
+		bad := unrenderable(out, *renderAs)
+		node.failed, node.failedKeys = append(node.failed, bad...), node.failedKeys+len(bad)
 		text, err = render.Render(out, *renderAs)
 	}
 	if err != nil {
@@ -93,7 +94,7 @@ func runNode(args []string, env Env) int {
 	}
 	if len(node.failed) > 0 {
 		_, _ = fmt.Fprintf(env.Stderr, "Warning: %d keys left out, their lookups failed (as hiera_node's failed_keys):%s\n",
-			len(node.failed), keyList(node.failed))
+			node.failedKeys, keyList(node.failed))
 		_, _ = fmt.Fprint(env.Stderr, eyamlKeyHint(errors.Join(node.failedErrs...)))
 	}
 	return exitOK
@@ -120,8 +121,10 @@ type nodeAnswers struct {
 	// failed are the node's keys whose lookup failed, "key: error", when the keys were listed
 	// (not asked for by name): as hiera_node's failed_keys, they do not fail the node.
 	failed []string
-	// failedErrs are their errors, in the same order.
+	// failedErrs are their errors, in the same order; failedKeys counts the keys (a line of failed
+	// may name several: those that reach one level of a custom function).
 	failedErrs []error
+	failedKeys int
 }
 
 // keyList lists failing keys ("key: error"), one a line, at most maxReportedKeys of them.
@@ -160,8 +163,16 @@ func lookupNode(st setup, req hiera.NodeRequest, env Env) (nodeAnswers, error) {
 	}
 	var failed []string
 	var causes []error
+	custom := map[string][]string{} // the keys that reach each level of a custom function, by its error
 	for _, a := range res.Answers {
 		switch {
+		case errors.Is(a.Err, hiera.ErrCustomFunction) && req.Keys == nil:
+			msg := a.Err.Error()
+			if custom[msg] == nil {
+				failed = append(failed, msg) // its keys are written in below
+				causes = append(causes, a.Err)
+			}
+			custom[msg] = append(custom[msg], a.Key)
 		case a.Err != nil:
 			failed = append(failed, fmt.Sprintf("%s: %s", a.Key, a.Err))
 			causes = append(causes, a.Err)
@@ -180,8 +191,25 @@ func lookupNode(st setup, req hiera.NodeRequest, env Env) (nodeAnswers, error) {
 	case len(failed) > 0 && req.Keys != nil:
 		return node, &reworded{fmt.Sprintf("the lookups of %d keys of %s failed:%s", len(failed), st.describe(), keyList(failed)), causes}
 	}
-	node.failed, node.failedErrs = failed, causes
+	for i, f := range failed { // one line per custom level, however many keys reach it
+		if keys := custom[f]; keys != nil {
+			failed[i] = fmt.Sprintf("%s: %s", someKeys(keys), f)
+		}
+	}
+	node.failed, node.failedErrs, node.failedKeys = failed, causes, len(failed)
+	for _, keys := range custom {
+		node.failedKeys += len(keys) - 1
+	}
 	return node, nil
+}
+
+// someKeys names keys, the first few of them and how many more.
+func someKeys(keys []string) string {
+	const shown = 5
+	if len(keys) <= shown {
+		return strings.Join(keys, ", ")
+	}
+	return fmt.Sprintf("%s and %d more keys", strings.Join(keys[:shown], ", "), len(keys)-shown)
 }
 
 // reworded is an error told in a message of its own (a node's failed keys listed, a path shown as

@@ -18,6 +18,8 @@ import (
 // diff takes each twice (its two sides); the other commands once.
 type sourceFlags struct {
 	config, environment, environmentDir, environmentpath, modulepath, facts, node stringList
+	// ignoreFunctions name custom data functions whose levels hold no data, for every side
+	ignoreFunctions stringList
 	// eyamlPrivate and eyamlPublic are the key files of the flags, as the data paths: once for all
 	// sides or once per side (a key rotation: the old key for the old side); getenv gives the rest
 	// (EyamlKeyArgs.WithEnv).
@@ -49,6 +51,8 @@ func (s *sourceFlags) registerData(fs *flag.FlagSet, env Env) {
 		"(an r10k control repository: the repository); its name is --environment, else the directory's")
 	fs.Var(&s.environmentpath, "environmentpath", "the `directory` holding the environments (default: environments)")
 	fs.Var(&s.modulepath, "modulepath", "module `directories`, separated by ':' (default: the environment's environment.conf, else its modules/)")
+	fs.Var(&s.ignoreFunctions, "ignore-function", "read the hierarchy levels of the custom data function `NAME` (one hieraform does not run, as "+
+		"wmflib::regex_data) as holding no data, with a warning; may be given many times")
 	fs.Var(&s.eyamlPrivate, "eyaml-private-key", "the eyaml private key `file`, in place of the one hiera.yaml names "+
 		"(default: "+hiera.EyamlKeyEnv.PrivateKeyPath+", or the key's text in "+hiera.EyamlKeyEnv.PrivateKeyPEM+")")
 	fs.Var(&s.eyamlPublic, "eyaml-public-key", "the eyaml public key `file` (default: "+hiera.EyamlKeyEnv.PublicKeyPath+
@@ -63,6 +67,7 @@ type setup struct {
 	rev                                                           *revisionTree
 	eyaml                                                         hiera.EyamlKeys
 	pdb                                                           *puppetdbFlags // the node's facts from PuppetDB; nil: none
+	ignoreFunctions                                               []string
 }
 
 // setDefaultPaths sets the data paths engine would take by default (hiera.yaml here, the
@@ -172,6 +177,7 @@ func (s *sourceFlags) side(i, sides int) (setup, error) {
 			*f.out = f.list[i]
 		}
 	}
+	st.ignoreFunctions = s.ignoreFunctions
 	var err error
 	st.eyaml, err = keys.WithEnv(s.getenv).Resolve(eyamlFlags)
 	return st, err
@@ -226,6 +232,7 @@ func (st setup) engine() (*hiera.Engine, error) {
 	if st.modulepath != "" {
 		layers.Modulepath = filepath.SplitList(st.modulepath)
 	}
+	layers.IgnoreFunctions = st.ignoreFunctions
 	// A --config that does not exist is read as Puppet reads a missing global hiera.yaml (its
 	// default configuration, with a warning); the default hiera.yaml nobody named must exist.
 	config := st.config

@@ -147,21 +147,6 @@ func TestConfigValidation(t *testing.T) {
 			line:    5,
 			level:   "vault level",
 		},
-		"unknown-data-hash-function": {
-			config:  "version: 5\nhierarchy:\n  - name: custom level\n    data_hash: my_backend\n    path: a.yaml\n",
-			message: "Unable to find 'data_hash' function named 'my_backend'",
-			level:   "custom level",
-		},
-		"unknown-lookup-key-function-from-defaults": {
-			config:  "version: 5\ndefaults:\n  lookup_key: vault_lookup\nhierarchy:\n  - name: secrets\n    path: a.yaml\n",
-			message: "Unable to find 'lookup_key' function named 'vault_lookup'",
-			level:   "secrets",
-		},
-		"data-dig-function": {
-			config:  "version: 5\nhierarchy:\n  - name: dig level\n    data_dig: my_dig\n    path: a.yaml\n",
-			message: "Unable to find 'data_dig' function named 'my_dig'",
-			level:   "dig level",
-		},
 		"version-4": {
 			config:  "version: 4\nhierarchy:\n  - name: common\n    backend: yaml\n",
 			message: "hiera.yaml version 4 cannot be used in the global layer",

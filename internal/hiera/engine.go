@@ -260,6 +260,9 @@ type fileSeen struct {
 func parseDataFile(src dataSource, fn *hieraconfig.Function, stamp fileStamp) *dataFile {
 	path := src.path
 	df := &dataFile{stamp: stamp}
+	if fn.Custom { // only the file's existence matters (customlevels.go): its function reads it
+		return df
+	}
 	if stamp.size > MaxDataFileSize {
 		df.err = &model.Error{Message: fmt.Sprintf("Unable to parse (%s): the file is %d bytes, more than the limit of %d", path, stamp.size, MaxDataFileSize), File: path, ValueFree: true}
 		return df

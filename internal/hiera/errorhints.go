@@ -23,6 +23,9 @@ func (inv *invocation) eachDataFile(l *layer, fn func(e *entry, loc location, df
 		if err := inv.ctx.Err(); err != nil {
 			return err
 		}
+		if e.Function.Custom { // its function reads its files (customlevels.go)
+			continue
+		}
 		locs, err := inv.entryLocations(e)
 		if err != nil {
 			return err

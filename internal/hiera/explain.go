@@ -343,3 +343,10 @@ func convertToText(spec any) string {
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }
+
+// customSkipped: a level served by a custom function is not read, and why.
+func (x *explainer) customSkipped(why string) {
+	if x != nil {
+		x.line("%s", why)
+	}
+}

@@ -214,8 +214,8 @@ func (w *walk) dir(l *layer, dir string, levels []*entry) error {
 			return nil
 		}
 		en := claims.level(path, levels)
-		if en == nil || link && !w.linkInside(path, dir) {
-			return nil
+		if en == nil || en.Function.Custom || link && !w.linkInside(path, dir) {
+			return nil // a custom function's files are its own to read (customlevels.go)
 		}
 		if len(w.list.Files) >= maxListedDataFiles {
 			return model.ValueFreef("more than %d data files under the datadirs (the last %s)", maxListedDataFiles, dir)
@@ -264,10 +264,13 @@ func unwrapPath(err error) error {
 // those of templates whose variables are read as wildcards.
 type claims struct {
 	literal, pattern map[string]*entry
+	// under are the directories a custom function's level names (its function reads below them,
+	// as wmflib::expand_path does), with the level
+	under map[string]*entry
 }
 
 func levelClaims(dir string, levels []*entry) claims {
-	c := claims{literal: map[string]*entry{}, pattern: map[string]*entry{}}
+	c := claims{literal: map[string]*entry{}, pattern: map[string]*entry{}, under: map[string]*entry{}}
 	for _, en := range levels {
 		templates := en.Locs
 		if en.LocKind == "mapped_paths" && len(en.Locs) == 3 {
@@ -279,6 +282,9 @@ func levelClaims(dir string, levels []*entry) claims {
 			if literal {
 				if p := joinPath(dir, t); c.literal[p] == nil {
 					c.literal[p] = en
+				}
+				if p := joinPath(dir, t); en.Function.Custom && c.under[p] == nil {
+					c.under[p] = en
 				}
 				continue
 			}
@@ -326,8 +332,16 @@ func (c claims) level(path string, levels []*entry) *entry {
 	if en := c.pattern[path]; en != nil {
 		return en
 	}
+	for d := filepath.Dir(path); len(c.under) > 0 && d != filepath.Dir(d); d = filepath.Dir(d) {
+		if en := c.under[d]; en != nil {
+			return en
+		}
+	}
 	ext := strings.ToLower(filepath.Ext(path))
 	for _, en := range levels {
+		if en.Function.Custom {
+			continue
+		}
 		if slices.Contains(dataFileExtensions[en.Function.Name], ext) {
 			return en
 		}

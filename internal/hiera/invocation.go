@@ -77,6 +77,9 @@ type invocation struct {
 	// withoutNode: interpolation makes no nested lookups (FileCheck.Check checks what is decided
 	// without a node).
 	withoutNode bool
+	// probing: a node read's probe (probeNode), which passes the levels of custom functions
+	probing      bool
+	customPlaces map[string]functionPlace // custom functions met, by name (customlevels.go)
 	// nodeRead: the invocation of a node read (LookupNode). Its pitfalls gather every key's, so a
 	// nested lookup's answer is remembered (answers.go) even when the request asks for them: the
 	// pitfalls of its first computation stay.

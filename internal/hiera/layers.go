@@ -36,12 +36,18 @@ type Layers struct {
 	// warning. Without it, such a file is ErrConfigNotFound (a path nobody chose, as the provider's
 	// default hiera.yaml, must not silently find nothing).
 	DefaultConfig bool
+	// IgnoreFunctions names custom data functions (ones the engine does not provide) whose levels
+	// hold no data, as the user asks knowing they hold nothing needed here; every lookup of a
+	// hierarchy with such levels warns so.
+	IgnoreFunctions []string
 }
 
 // config is a hiera.yaml as the engine holds it: as read, with the locations its levels resolved to.
 type config struct {
 	*hieraconfig.Config
 	locCache sync.Map // locationKey -> []location, for this version of the file
+	// customWarnings are every lookup's warnings about the levels of custom functions (customlevels.go)
+	customWarnings []string
 }
 
 // entry is one hierarchy level, as hiera.yaml gives it.
@@ -155,6 +161,9 @@ func (e *Engine) configAt(path string, p hieraconfig.Place) (*config, error) {
 		return nil, &model.Error{Message: "cannot read hiera.yaml: " + err.Error(), File: path, Err: err}
 	}
 	slot.cfg, slot.err = parseConfig(path, data, p)
+	if slot.cfg != nil {
+		slot.cfg.customWarnings = e.customLevelsWarnings(slot.cfg)
+	}
 	slot.stamp, slot.loaded, slot.absent = stamp, true, false
 	return slot.cfg, slot.err
 }
@@ -268,6 +277,11 @@ func (e *Engine) baseLayers(global, env *layer) (warnings []string, err error) {
 		warnings = append(warnings, env.cfg.Ignored)
 		env.cfg = nil
 	}
+	for _, l := range []*layer{global, env} {
+		if l.cfg != nil {
+			warnings = append(warnings, l.cfg.customWarnings...)
+		}
+	}
 	return warnings, nil
 }
 
@@ -286,6 +300,9 @@ func (e *Engine) moduleLayer(name string) (*layer, []string, error) {
 	if l.cfg != nil && l.cfg.Ignored != "" {
 		warnings = append(warnings, l.cfg.Ignored)
 		l.cfg = nil
+	}
+	if l.cfg != nil {
+		warnings = append(warnings, l.cfg.customWarnings...)
 	}
 	return l, warnings, nil
 }

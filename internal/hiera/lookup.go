@@ -229,6 +229,9 @@ func (inv *invocation) searchEntry(e *entry, root string, m *merge.Merge) (any, 
 	if err != nil {
 		return nil, false, err
 	}
+	if e.Function.Custom {
+		return nil, false, inv.customLevel(e, locs, root)
+	}
 	return inv.tracedMerge(m, len(locs), func(j int) (any, bool, error) {
 		return inv.lookupInLocation(e, locs[j], root)
 	})

@@ -185,8 +185,12 @@ const probeKey = "hieraform_node_probe_no_such_key"
 // probeNode tells whether the node's data can be read as a whole, as Puppet would see it: it looks
 // up a key no data file has, globally and once in each module (`<module>::` + the key), and returns
 // the first error met. A failing part that such a lookup does not meet (lookup_options that are not
-// a hash, read only for the keys they may apply to) fails only the keys it reaches.
+// a hash, read only for the keys they may apply to) fails only the keys it reaches. The probe
+// passes the levels of custom functions: the keys that reach them fail one by one, the others are
+// the node's.
 func (inv *invocation) probeNode(modules []string, warnings *[]string) error {
+	inv.probing = true
+	defer func() { inv.probing = false }()
 	for _, key := range slices.Concat([]string{probeKey}, modules) {
 		if key != probeKey {
 			key += "::" + probeKey
@@ -278,6 +282,9 @@ func (inv *invocation) layerKeys(l *layer, add func(key string)) error {
 	for _, e := range slices.Concat(l.cfg.Entries, l.cfg.DefaultEntries) {
 		if err := inv.ctx.Err(); err != nil {
 			return err
+		}
+		if e.Function.Custom { // what it holds, only its function knows (customlevels.go)
+			continue
 		}
 		locs, err := inv.entryLocations(e)
 		if err != nil {

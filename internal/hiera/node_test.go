@@ -245,11 +245,11 @@ func TestLookupNodeBrokenConfigs(t *testing.T) {
 	}
 	// A global hiera.yaml that does not validate: every lookup fails with its error; the keys of
 	// the data directory beside it are named.
-	e, _ := newEngine(t, files{"hiera.yaml": "version: 5\nhierarchy:\n  - name: bad\n    data_hash: foo_data\n    path: common.yaml\n",
+	e, _ := newEngine(t, files{"hiera.yaml": "version: 5\nhierarchy:\n  - name: bad\n    lookup_key: yaml_data\n    path: common.yaml\n",
 		"data/common.yaml": "a: 1\nlookup_options: {}\n", "data/nodes/x.json": `{"b": 2}`})
 	res, err := e.LookupNode(context.Background(), hiera.NodeRequest{})
 	if err != nil || res.ListErr == nil || len(res.Answers) != 2 || res.Answers[0].Key != "a" || res.Answers[1].Key != "b" ||
-		!strings.Contains(res.Answers[0].Err.Error(), "foo_data") {
+		!strings.Contains(res.Answers[0].Err.Error(), "yaml_data") {
 		t.Errorf("%+v, %v: want a and b, failing with the hiera.yaml's error", res, err)
 	}
 	e = hiera.NewEngine(filepath.Join(t.TempDir(), "hiera.yaml"))

@@ -64,7 +64,7 @@ func badInputCases() map[string]badInputCase {
 		"hiera.yaml not a hash":    {files: hiera("- version: 5\n"), key: "a", want: errorRE(`Hiera Key Not Found`)}, // the Hiera 3 default, outside
 		"hiera.yaml version 6":     {files: hiera("version: 6\n"), key: "a", want: errorRE(`does not support hiera.yaml version 6`)},
 		"two location kinds":       {files: hiera("version: 5\nhierarchy:\n  - name: x\n    path: a.yaml\n    glob: '*.yaml'\n"), key: "a", want: errorRE(`Only one of path, paths, glob.*hierarchy 'x'`)},
-		"unknown data_hash":        {files: hiera("version: 5\nhierarchy:\n  - name: x\n    data_hash: nonesuch_data\n    path: a.yaml\n"), key: "a", want: errorRE(`Unable to find 'data_hash' function named 'nonesuch_data'`)},
+		"unknown data_hash":        {files: map[string]string{"hiera.yaml": "version: 5\nhierarchy:\n  - name: x\n    data_hash: nonesuch_data\n    path: a.yaml\n", "data/a.yaml": "a: 1\n"}, key: "a", want: errorRE(`Unable to find 'data_hash' function named 'nonesuch_data'`)},
 		"malformed HOCON":          {files: map[string]string{"hiera.yaml": "version: 5\nhierarchy:\n  - name: x\n    data_hash: hocon_data\n    path: a.conf\n", "data/a.conf": "a = 1\nurl = http://x\n"}, key: "a", want: errorRE(`Unable to parse \(.*a.conf\).*String: 2: Expecting close brace`)},
 		"malformed data YAML":      {files: data("a: [1, 2\nb: 3\n"), key: "a", want: errorRE(`Looking up "a" with \S+ failed: Unable to parse \(.*common.yaml\).*line`)}, // not "Lookup of key 'lookup_options' failed"
 		"alias bomb":               {files: data(billionLaughs()), key: "a", want: errorRE(`too large after alias expansion`)},

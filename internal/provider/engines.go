@@ -28,7 +28,9 @@ type providerData struct {
 	// environment ("" when unset) and modulepath (nil when unset) are the provider's layers.
 	environment string
 	modulepath  []string
-	facts       *model.Hash // the provider's facts (its facts_file's under them); nil when unset
+	// ignoreFunctions is ignore_functions: custom data functions whose levels hold no data
+	ignoreFunctions []string
+	facts           *model.Hash // the provider's facts (its facts_file's under them); nil when unset
 	// factsFileMerge is facts_file_merge: a data source's facts_file merges over facts (else it
 	// replaces them: the file names another node).
 	factsFileMerge bool
@@ -98,6 +100,7 @@ type engineKey struct {
 	modulepath          string // the directories joined with NUL
 	hasModulepath       bool   // an empty modulepath (no modules) differs from none (the environment's)
 	defaultConfig       bool   // hiera.Layers.DefaultConfig
+	ignoreFunctions     string // hiera.Layers.IgnoreFunctions joined with NUL
 }
 
 func newEngineCache() *engineCache {
@@ -155,7 +158,8 @@ func (c *engineCache) get(src dataSources) (*hiera.Engine, error) {
 		return nil, err
 	}
 	k.defaultConfig = src.layers.DefaultConfig
-	layers := hiera.Layers{Environment: k.environment, DefaultConfig: k.defaultConfig}
+	layers := hiera.Layers{Environment: k.environment, DefaultConfig: k.defaultConfig, IgnoreFunctions: src.layers.IgnoreFunctions}
+	k.ignoreFunctions = strings.Join(src.layers.IgnoreFunctions, "\x00")
 	if src.layers.Modulepath != nil {
 		layers.Modulepath = make([]string, len(src.layers.Modulepath))
 		for i, d := range src.layers.Modulepath {

@@ -148,7 +148,7 @@ func TestWithEnvDefaults(t *testing.T) {
 
 func nullProviderModel() hieraProviderModel {
 	return hieraProviderModel{
-		Config: types.StringNull(), Environment: types.StringNull(), Modulepath: types.ListNull(types.StringType),
+		Config: types.StringNull(), Environment: types.StringNull(), Modulepath: types.ListNull(types.StringType), IgnoreFunctions: types.ListNull(types.StringType),
 		Facts: types.DynamicNull(), Scope: types.DynamicNull(), ExplainPaths: types.StringNull(),
 	}
 }

@@ -72,7 +72,7 @@ func (a *lookupArgs) layerArgs() layerArgs {
 // config defaults to hiera.yaml in the working directory; with either, no config means no global
 // layer. Every user of those arguments resolves them here.
 func (pd *providerData) sources(m layerArgs) (dataSources, diag.Diagnostics) {
-	src := dataSources{config: pd.config, layers: hiera.Layers{Environment: pd.environment, Modulepath: pd.modulepath}}
+	src := dataSources{config: pd.config, layers: hiera.Layers{Environment: pd.environment, Modulepath: pd.modulepath, IgnoreFunctions: pd.ignoreFunctions}}
 	var diags diag.Diagnostics
 	if v := m.Config.ValueString(); v != "" {
 		src.config = v

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync/atomic"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
@@ -49,6 +50,7 @@ type hieraProviderModel struct {
 	Config          types.String           `tfsdk:"config"`
 	Environment     types.String           `tfsdk:"environment"`
 	Modulepath      types.List             `tfsdk:"modulepath"`
+	IgnoreFunctions types.List             `tfsdk:"ignore_functions"`
 	Facts           types.Dynamic          `tfsdk:"facts"`
 	FactsFile       types.String           `tfsdk:"facts_file"`
 	Scope           types.Dynamic          `tfsdk:"scope"`
@@ -88,6 +90,15 @@ func (p *hieraProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp
 				ElementType: types.StringType,
 				Optional:    true,
 				Validators:  modulepathValidators,
+			},
+			"ignore_functions": schema.ListAttribute{
+				MarkdownDescription: "Custom data functions (a module's or a site's own, as `wmflib::regex_data` or a Vault backend: " +
+					"functions the provider does not run) whose hierarchy levels are read as holding no data, for people who know those " +
+					"levels hold nothing needed here. Without it, a lookup that reaches such a level fails naming it (keys found in the " +
+					"levels before it are answered). Every lookup of a hierarchy with levels read so warns, naming them.",
+				ElementType: types.StringType,
+				Optional:    true,
+				Validators:  []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
 			},
 			"facts": schema.DynamicAttribute{MarkdownDescription: factsDescription + " Merged over the facts of `facts_file`, top-level key by key.", Optional: true},
 			"facts_file": schema.StringAttribute{
@@ -144,6 +155,12 @@ func (p *hieraProvider) Configure(ctx context.Context, req provider.ConfigureReq
 		pd.unknown = true
 	case err != nil:
 		resp.Diagnostics.AddAttributeError(path.Root("modulepath"), "Invalid Provider Argument", err.Error())
+	}
+	switch pd.ignoreFunctions, err = stringList(m.IgnoreFunctions); {
+	case errors.Is(err, errUnknown):
+		pd.unknown = true
+	case err != nil:
+		resp.Diagnostics.AddAttributeError(path.Root("ignore_functions"), "Invalid Provider Argument", "ignore_functions "+err.Error())
 	}
 	for _, a := range []struct {
 		name string

@@ -312,9 +312,9 @@ func (c *Config) parseEntry(key string, i int, raw any, defaults *model.Hash, li
 	return e, nil
 }
 
-// dataFunction finds an entry's row in Functions from the kind and name hiera.yaml gives,
-// rejecting functions this engine cannot run before any lookup uses them. i is the entry's index
-// in the hierarchy.
+// dataFunction finds an entry's row in Functions from the kind and name hiera.yaml gives; a name
+// of no row is a Custom function, which a lookup meets only when it reaches the level. i is the
+// entry's index in the hierarchy.
 func (c *Config) dataFunction(key string, i int, e *Entry, kind, name string) (*Function, error) {
 	if kind == "hiera3_backend" {
 		if c.Place != Global {
@@ -330,7 +330,10 @@ func (c *Config) dataFunction(key string, i int, e *Entry, kind, name string) (*
 	if f != nil && f.Refusal != "" {
 		return nil, c.entryErr(e, e.Line, "Hierarchy entry '%s' uses %s '%s', %s (only %s)", e.Name, kind, name, f.Refusal, servedNames(func(f *Function) string { return f.Name }))
 	}
-	if f == nil || f.Kind != kind {
+	if f == nil {
+		return &Function{Name: name, Kind: kind, Custom: true}, nil
+	}
+	if f.Kind != kind {
 		return nil, c.entryErr(e, 0, "Unable to find '%s' function named '%s'", kind, name)
 	}
 	return f, nil

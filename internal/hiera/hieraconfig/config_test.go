@@ -57,6 +57,18 @@ hierarchy:
 			t.Fatalf("got %+v, %v", c, err)
 		}
 	})
+	t.Run("a function of no row is custom", func(t *testing.T) {
+		// Puppet loads a level's function when a lookup reaches the level: hiera.yaml is valid
+		c, err := Parse("/h/hiera.yaml", []byte("version: 5\nhierarchy:\n  - {name: a, lookup_key: wmflib::regex_data, path: regex.yaml, options: {node: x}}\n  - {name: b, data_hash: toml_data}\n"), Global)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range []Function{{Name: "wmflib::regex_data", Kind: "lookup_key", Custom: true}, {Name: "toml_data", Kind: "data_hash", Custom: true}} {
+			if e := c.Entries[i]; *e.Function != want || c.CheckLocations(e) != nil {
+				t.Errorf("entry %s: function %+v (locations: %v), want %+v", e.Name, *e.Function, c.CheckLocations(e), want)
+			}
+		}
+	})
 	t.Run("version 4 in an environment", func(t *testing.T) {
 		c, err := Parse("/env/hiera.yaml", []byte("version: 4\nhierarchy:\n  - name: common\n    backend: json\n"), Environment)
 		if err != nil {
@@ -89,9 +101,9 @@ func TestParseErrors(t *testing.T) {
 		"default_hierarchy outside a module": {
 			text: "version: 5\ndefault_hierarchy: []\n", message: "'default_hierarchy' is only allowed in the module layer", line: 2,
 		},
-		"unknown function": {
-			text:    "version: 5\nhierarchy:\n  - {name: a, data_hash: toml_data, path: a.toml}\n",
-			message: "Unable to find 'data_hash' function named 'toml_data'", level: "a",
+		"a function of another kind": {
+			text:    "version: 5\nhierarchy:\n  - {name: a, lookup_key: yaml_data, path: a.yaml}\n",
+			message: "Unable to find 'lookup_key' function named 'yaml_data'", level: "a",
 		},
 		"version 4 globally": {text: "version: 4\n", message: "hiera.yaml version 4 cannot be used in the global layer"},
 	}

@@ -29,6 +29,10 @@ type Function struct {
 	// Refusal, when set, is why the engine does not serve a function Puppet has: serving it
 	// would run code or need a library the engine does not have.
 	Refusal string
+	// Custom marks a function of no row here: a module's or a site's own (wmflib::regex_data, a
+	// Vault or Consul backend). hiera.yaml is valid with it, as Puppet loads a function only
+	// when a lookup reaches its level; the engine decides then (the core's customlevels.go).
+	Custom bool
 }
 
 // missingPathText is the end of Puppet's error for an entry without a file location.
@@ -94,6 +98,9 @@ func servedNames(name func(*Function) string) string {
 // read as a file.
 func (c *Config) CheckLocations(e *Entry) error {
 	f := e.Function
+	if f.Custom { // its own signature, which only Puppet sees
+		return nil
+	}
 	noPath := e.LocKind == "" || e.LocKind == "uri" || e.LocKind == "uris"
 	if noPath || (f.PathOnly && e.Options.Len() > 0 && c.V3 == nil) {
 		return &model.Error{Message: f.MissingPath, Level: e.Name, File: c.Path}
