@@ -38,7 +38,7 @@ func (e *Engine) LevelReading(ctx context.Context, path string) (level Source, f
 			continue
 		}
 		for _, en := range slices.Concat(l.cfg.Entries, l.cfg.DefaultEntries) {
-			if en.Function == nil || en.Function.Refusal != "" || strings.HasPrefix(en.LocKind, "uri") || en.LocKind == "" {
+			if en.Function == nil || en.Function.Refusal != "" || en.Function.Custom || strings.HasPrefix(en.LocKind, "uri") || en.LocKind == "" {
 				continue
 			}
 			if levelNames(en, joinPath(l.cfg.Dir, en.Datadir), path) {
