@@ -578,3 +578,46 @@ secret_values_wo = { k = "x" }`, `The key "k" is in both values and secret_value
 		t.Errorf("%s was written", s.node)
 	}
 }
+
+// Import of a file holding values the gem encrypted (one-line and block form): their keys are
+// secret_keys; the configuration naming them in secret_values_wo (the public key in the provider's
+// eyaml block) then plans nothing, and the gem's ciphertexts stay as they are.
+func TestData_importSecrets(t *testing.T) {
+	s := newDataSite(t)
+	b, err := os.ReadFile(filepath.Join("testdata", "eyaml", "data", "secrets.eyaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	end := 3
+	for end < len(lines) && strings.HasPrefix(lines[end], "  ") { // the block's lines
+		end++
+	}
+	original := "# made by the gem\n" + strings.Join(lines[1:end], "") + "plain: 1\n"
+	if !strings.HasPrefix(lines[1], "db_password: ENC[") || !strings.HasPrefix(lines[2], "api_token: >") {
+		t.Fatalf("testdata/eyaml/data/secrets.eyaml changed: %q", lines[:3])
+	}
+	writeFile(t, s.common, original)
+	cfg := fmt.Sprintf(`
+provider "hiera" {
+  eyaml {
+    public_key_path = %s
+  }
+}
+resource "hiera_data" "c" {
+  path             = %s
+  values           = { plain = 1 }
+  secret_values_wo = { db_password = "unknown to Terraform", api_token = "likewise" }
+}`, hcl(s.publicKey), hcl(s.common))
+	unitTestFrom(t, writeOnlyCLI,
+		resource.TestStep{Config: cfg, ResourceName: "hiera_data.c", ImportState: true, ImportStateId: s.common, ImportStatePersist: true,
+			ImportStateCheck: func(states []*terraform.InstanceState) error {
+				if got := states[0].Attributes["secret_keys.#"]; got != "2" {
+					return fmt.Errorf("secret_keys has %s keys, want 2 (%v)", got, states[0].Attributes)
+				}
+				return nil
+			}},
+		resource.TestStep{Config: cfg, PlanOnly: true},
+		resource.TestStep{Config: cfg, Check: fileIs(s.common, original)},
+	)
+}
