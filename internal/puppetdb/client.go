@@ -8,14 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
 )
 
 // Config says how to reach PuppetDB. Each certificate and the key is given as a file path or as
@@ -216,6 +218,10 @@ func keyPairReason(err error) string {
 	return strings.TrimPrefix(err.Error(), "tls: ")
 }
 
+// maxPEMFileSize bounds a CA, certificate or key file: a bundle of every public CA is a few
+// hundred kilobytes, and a path naming /dev/zero or a huge file must not exhaust memory.
+const maxPEMFileSize = 4 << 20
+
 type pemData struct {
 	name string // the file, or the attribute that held the text
 	data []byte
@@ -231,12 +237,16 @@ func pemInput(what, path, text string) (pemData, error) {
 	case text != "":
 		return pemData{name: what + "_pem", data: []byte(text)}, nil
 	case path != "":
-		data, err := os.ReadFile(path)
+		data, err := boundedfile.Read(path, maxPEMFileSize)
 		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
+			var pathErr *fs.PathError
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
 				return pemData{}, fmt.Errorf("%s %s: no such file", what, path)
+			case errors.As(err, &pathErr):
+				return pemData{}, fmt.Errorf("%s %s: %v", what, path, pathErr.Err)
 			}
-			return pemData{}, fmt.Errorf("%s %s: %v", what, path, errors.Unwrap(err))
+			return pemData{}, fmt.Errorf("%s %v", what, err) // "PATH is a named pipe, not a regular file"
 		}
 		return pemData{name: path, data: data}, nil
 	}
