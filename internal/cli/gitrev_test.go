@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
@@ -199,15 +201,35 @@ func TestReadRevisionLinkAndDirectoryOfOneName(t *testing.T) {
 		must(t, err)
 		return strings.TrimSpace(string(out))
 	}
+	// rawTree writes a tree of the entries in the order given: git mktree sorts them, and sorted a
+	// link comes before the directory of its name ("hooks" < "hooks/").
+	rawTree := func(entries ...[3]string) string {
+		var raw bytes.Buffer
+		for _, e := range entries {
+			object, err := hex.DecodeString(e[2])
+			must(t, err)
+			raw.WriteString(e[0] + " " + e[1] + "\x00")
+			raw.Write(object)
+		}
+		cmd := exec.Command("git", "hash-object", "-t", "tree", "-w", "--literally", "--stdin")
+		cmd.Dir = repo
+		cmd.Stdin = &raw
+		out, err := cmd.Output()
+		must(t, err)
+		return strings.TrimSpace(string(out))
+	}
 	hooks := mktree("100755 blob " + hash("#!/bin/sh\necho owned\n") + "\tpost-checkout")
 	for _, linkFirst := range []bool{true, false} {
 		t.Run(fmt.Sprintf("link first %v", linkFirst), func(t *testing.T) {
 			victim := t.TempDir()
-			lines := []string{"120000 blob " + hash(victim) + "\thooks", "040000 tree " + hooks + "\thooks"}
+			link, dir := [3]string{"120000", "hooks", hash(victim)}, [3]string{"40000", "hooks", hooks}
+			tree := rawTree(link, dir)
 			if !linkFirst {
-				lines[0], lines[1] = lines[1], lines[0]
+				tree = rawTree(dir, link)
 			}
-			tree := mktree(lines...)
+			if order := runGit(t, repo, "ls-tree", "--name-only", "-r", tree); linkFirst != strings.HasPrefix(order, "hooks\n") {
+				t.Fatalf("the tree lists %q", order)
+			}
 			commit := strings.TrimSpace(runGit(t, repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit-tree", "-m", "crafted", tree))
 			rt, err := readRevision(context.Background(), realPath(t, repo), "crafted", commit)
 			if err == nil {
