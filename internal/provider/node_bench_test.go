@@ -2,7 +2,6 @@ package provider
 
 import (
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -64,13 +63,4 @@ func BenchmarkServeNode(b *testing.B) {
 		}
 		b.ReportMetric(float64(cpuTime()-cpu)/float64(time.Millisecond)/float64(reads), "cpu-ms/read")
 	})
-}
-
-// cpuTime is the CPU time the process has used, user and system.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -51,9 +50,8 @@ func BenchmarkServeNodes(b *testing.B) {
 			}
 			b.ReportMetric(float64(cpuTime()-cpu)/float64(time.Millisecond)/float64(reads), "cpu-ms/read")
 			b.ReportMetric(float64(stateBytes)/1e6, "state-MB")
-			var ru syscall.Rusage
-			if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-				b.ReportMetric(float64(ru.Maxrss)*1024/1e6, "maxrss-MB")
+			if peak, ok := maxRSS(); ok {
+				b.ReportMetric(float64(peak)/1e6, "maxrss-MB")
 			}
 		})
 	}
