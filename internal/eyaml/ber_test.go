@@ -78,11 +78,11 @@ func TestOctetsChunked(t *testing.T) {
 	}
 }
 
-// oneByteChunks is a value for plaintext whose encrypted content is BER chunks of one byte each
-// (valid: OpenSSL reads it), the form that costs the most per byte.
-func oneByteChunks(t testing.TB, plaintext []byte) string {
+// envelopedData encrypts plaintext for the certificate of certFile, as eyaml does, and returns the
+// EnvelopedData's fields: version, recipientInfos, encryptedContentInfo.
+func envelopedData(t testing.TB, certFile string, plaintext []byte) []node {
 	t.Helper()
-	der, err := encryptor(t, "public_key.pkcs7.pem").envelope(rand.Reader, plaintext)
+	der, err := encryptor(t, certFile).envelope(rand.Reader, plaintext)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,6 +90,14 @@ func oneByteChunks(t testing.TB, plaintext []byte) string {
 	ci, _ := top.children()
 	wrapped, _ := ci[1].children()
 	ed, _ := wrapped[0].children()
+	return ed
+}
+
+// oneByteChunks is a value for plaintext whose encrypted content is BER chunks of one byte each
+// (valid: OpenSSL reads it), the form that costs the most per byte.
+func oneByteChunks(t testing.TB, plaintext []byte) string {
+	t.Helper()
+	ed := envelopedData(t, "public_key.pkcs7.pem", plaintext)
 	eci, _ := ed[2].children()
 	ct := eci[2].body
 	chunks := make([]byte, 0, 3*len(ct))

@@ -1,23 +1,13 @@
 package eyaml
 
-import (
-	"crypto/rand"
-	"testing"
-)
+import "testing"
 
 // manyRecipients is a value for "secret" whose recipients are n-1 of the other key's and ours at
 // index ours (every eyaml certificate has issuer "/" and serial 1, so all name our certificate).
 func manyRecipients(t *testing.T, n, ours int) string {
 	t.Helper()
 	recipientOf := func(certFile string) (recipient, version, content []byte) {
-		der, err := encryptor(t, certFile).envelope(rand.Reader, []byte("secret"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		top, _, _ := parseNode(der, 0)
-		ci, _ := top.children()
-		wrapped, _ := ci[1].children()
-		ed, _ := wrapped[0].children()
+		ed := envelopedData(t, certFile, []byte("secret"))
 		set, _ := ed[1].children()
 		return set[0].raw, ed[0].raw, ed[2].raw
 	}
