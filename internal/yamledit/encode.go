@@ -28,6 +28,9 @@ type Options struct {
 // characters, and the engine's fast reader reads keys of at most 1000.
 const maxKeyText = 1000
 
+// maxNesting is how deeply the engine's data file reader lets arrays and hashes nest.
+const maxNesting = 1000
+
 // indentStep is the indentation of each nesting level written.
 const indentStep = 2
 
@@ -100,6 +103,9 @@ func pathError(path []string, format string, args ...any) error {
 // value writes v after a key's ":" or a sequence's "-" (the cursor is right after it), as the
 // value of a node whose own indentation is ind.
 func (e *encoder) value(v any, ind int, path []string) error {
+	if len(path) > maxNesting {
+		return pathError(path[:1], "the value nests more than %d levels deep, which Hiera refuses to read", maxNesting)
+	}
 	switch t := v.(type) {
 	case *model.Hash:
 		if t.Len() == 0 {

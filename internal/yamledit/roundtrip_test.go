@@ -193,6 +193,7 @@ func TestEncode_refusals(t *testing.T) {
 		"unsupported":     {"k", struct{}{}, "cannot be written"},
 		"bool hash key":   {"k", hashOf(true, "v"), "k: a hash key that is true"},
 		"long hash key":   {"k", map[string]any{strings.Repeat("x", 1001): 1}, "longer than YAML allows"},
+		"too deep":        {"k", deepList(1001), "k: the value nests more than 1000 levels deep"},
 	}
 	for name, c := range cases {
 		_, err := Encode(c.key, c.v, Options{}, "\n")
@@ -246,5 +247,25 @@ func TestEncode_literalBlocksNested(t *testing.T) {
 	want := "k:\n  h: |2\n     lead\n    x\n  l:\n    - |-\n      a\n      b\n    -\n      - |+\n        c\n        d\n\n"
 	if string(got) != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// deepList is a list nested n levels deep.
+func deepList(n int) any {
+	var v any = "leaf"
+	for range n {
+		v = []any{v}
+	}
+	return v
+}
+
+// The deepest value the engine reads is written.
+func TestSet_deepestValue(t *testing.T) {
+	f, _ := Parse("common.yaml", nil)
+	if err := f.Set("deep", deepList(999), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, found := lookupKey(t, lookupEngine(t, f.Bytes()), "deep"); !found || !sameValue(got, deepList(999)) {
+		t.Errorf("lookup answers %.80s", model.Inspect(got))
 	}
 }
