@@ -80,13 +80,17 @@ func (d Dir) files() ([]factsFile, error) {
 	if err != nil {
 		return nil, &facts.Error{File: dir, Msg: describeOpen(err)}
 	}
+	notDir := &facts.Error{File: dir, Msg: "not a directory: facts_dir names a directory of facts files, one per node"}
+	if fi, err := os.Stat(root); err == nil && !fi.IsDir() {
+		return nil, notDir // before opening it: opening a named pipe waits for a writer
+	}
 	f, err := os.Open(root)
 	if err != nil {
 		return nil, &facts.Error{File: dir, Msg: describeOpen(err)}
 	}
 	defer func() { _ = f.Close() }() // read-only
 	if fi, err := f.Stat(); err != nil || !fi.IsDir() {
-		return nil, &facts.Error{File: dir, Msg: "not a directory: facts_dir names a directory of facts files, one per node"}
+		return nil, notDir
 	}
 	var out []factsFile
 	entries := 0
