@@ -11,19 +11,27 @@ import (
 	"strings"
 )
 
-// LevelReading is the first level, of every layer (global, environment, each module of the
-// modulepath), whose data function reads the file at path (absolute) for some node: a level path
-// (or glob, or mapped path) joined to its datadir, with each %{...} standing for any text, names
-// it. found is false when none does; err is a hiera.yaml that does not validate.
-func (e *Engine) LevelReading(ctx context.Context, path string) (level Source, found bool, err error) {
+// LevelReading is a level that reads a data file: where it is, and its data function's name
+// (yaml_data, eyaml_lookup_key, ...).
+type LevelReading struct {
+	Source
+	Function string
+}
+
+// LevelsReading are the levels, of every layer (global, environment, each module of the
+// modulepath), whose data function reads the file at path (absolute) for some node, in search
+// order: a level path (or glob, or mapped path) joined to its datadir, with each %{...} standing
+// for any text, names it. None: no lookup ever reads the file. err is a hiera.yaml that does not
+// validate.
+func (e *Engine) LevelsReading(ctx context.Context, path string) (levels []LevelReading, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			level, found, err = Source{}, false, internalError(r, "")
+			levels, err = nil, internalError(r, "")
 		}
 	}()
 	inv, err := e.start(ctx, Request{})
 	if err != nil {
-		return level, false, err
+		return nil, err
 	}
 	layers := []*layer{inv.global, inv.env}
 	names, _, _ := e.moduleNames()
@@ -38,15 +46,15 @@ func (e *Engine) LevelReading(ctx context.Context, path string) (level Source, f
 			continue
 		}
 		for _, en := range slices.Concat(l.cfg.Entries, l.cfg.DefaultEntries) {
-			if en.Function == nil || en.Function.Refusal != "" || en.Function.Custom || strings.HasPrefix(en.LocKind, "uri") || en.LocKind == "" {
+			if en.Function == nil || en.Function.Refusal != "" || strings.HasPrefix(en.LocKind, "uri") || en.LocKind == "" {
 				continue
 			}
 			if levelNames(en, joinPath(l.cfg.Dir, en.Datadir), path) {
-				return Source{Layer: layerName(l.place), Module: l.module, Level: en.Name, File: path}, true, nil
+				levels = append(levels, LevelReading{Source: Source{Layer: layerName(l.place), Module: l.module, Level: en.Name, File: path}, Function: en.Function.Name})
 			}
 		}
 	}
-	return level, false, nil
+	return levels, nil
 }
 
 // levelNames tells whether one of en's paths, under the datadir template dir, names path.

@@ -8,9 +8,9 @@ import (
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
 )
 
-// LevelReading: a file that may not exist yet is read by the first level whose paths name it, their
+// LevelsReading: a file that may not exist yet is read by the first level whose paths name it, their
 // variables (in paths and datadirs) read as any text, globs as Ruby's Dir.glob, in every layer.
-func TestLevelReading(t *testing.T) {
+func TestLevelsReading(t *testing.T) {
 	dir := writeFiles(t, files{
 		"hiera.yaml": "version: 5\ndefaults:\n  datadir: gdata\n  data_hash: yaml_data\nhierarchy:\n  - name: site\n    path: site.yaml\n" +
 			"  - name: roles\n    glob: \"roles/**/*.{yaml,yml}\"\n  - name: http\n    uri: \"http://example.com/%{x}\"\n    data_hash: yaml_data\n",
@@ -32,9 +32,10 @@ func TestLevelReading(t *testing.T) {
 		"env/data/common.yaml":                  "",
 		"elsewhere/site.yaml":                   "",
 	} {
-		src, found, err := e.LevelReading(context.Background(), filepath.Join(dir, rel))
+		levels, err := e.LevelsReading(context.Background(), filepath.Join(dir, rel))
 		got := ""
-		if found {
+		if len(levels) > 0 {
+			src := levels[0]
 			got = src.Layer + " " + src.Module + " " + src.Level
 			if src.Module == "" {
 				got = src.Layer + " " + src.Level

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -50,7 +51,7 @@ func (r *dataResource) check(ctx context.Context, m *dataModel, want *desired, o
 		return diags
 	}
 	if checkLevels {
-		diags.Append(checkLevel(ctx, engine, f, src)...)
+		diags.Append(checkLevel(ctx, engine, f, src, len(want.secretKeys()) > 0)...)
 	}
 	if m.CheckParams.ValueBool() {
 		diags.Append(r.checkParams(engine, want)...)
@@ -58,20 +59,33 @@ func (r *dataResource) check(ctx context.Context, m *dataModel, want *desired, o
 	return diags
 }
 
-// checkLevel refuses a file that no level of the hierarchy reads.
-func checkLevel(ctx context.Context, engine *hiera.Engine, f *dataFile, src dataSources) diag.Diagnostics {
+// checkLevel refuses a file that no level of the hierarchy reads, and secrets in a file that no
+// eyaml level reads (Puppet would answer the ENC[...] text itself).
+func checkLevel(ctx context.Context, engine *hiera.Engine, f *dataFile, src dataSources, secrets bool) diag.Diagnostics {
 	var diags diag.Diagnostics
-	_, found, err := engine.LevelReading(ctx, f.abs)
+	levels, err := engine.LevelsReading(ctx, f.abs)
 	switch {
 	case err != nil:
 		diags.AddAttributeError(path.Root("config"), "Invalid Hiera Configuration", err.Error())
-	case !found:
+	case len(levels) == 0:
 		diags.AddAttributeError(path.Root("path"), "Data File Outside the Hierarchy",
 			fmt.Sprintf("No level of the hierarchy of %s reads %s (%s): Puppet would never see what is written there. "+
 				"Check the path against the levels' datadir and paths.", src, f.name, filepath.Clean(f.abs)))
+	case secrets && !slices.ContainsFunc(levels, func(l hiera.LevelReading) bool { return l.Function == eyamlFunction }):
+		var names []string
+		for _, l := range levels {
+			names = append(names, fmt.Sprintf("%q (%s)", l.Level, l.Function))
+		}
+		diags.AddAttributeError(path.Root("secret_values_wo"), "Secret in a File No eyaml Level Reads",
+			fmt.Sprintf("%s is read by the level %s of %s, not by an eyaml level (lookup_key: %s): Puppet would answer "+
+				"the ENC[PKCS7,...] text itself, not the secret. Write the secrets into a file an eyaml level reads.",
+				f.name, strings.Join(names, ", "), src, eyamlFunction))
 	}
 	return diags
 }
+
+// eyamlFunction is the data function that decrypts eyaml values.
+const eyamlFunction = "eyaml_lookup_key"
 
 // checkParams checks each known value against the class parameter its key binds to, and each key
 // of a module against the module's parameters, as hieraform check does.

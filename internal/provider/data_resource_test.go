@@ -621,3 +621,26 @@ resource "hiera_data" "c" {
 		resource.TestStep{Config: cfg, Check: fileIs(s.common, original)},
 	)
 }
+
+// With config, secrets go only into a file an eyaml level reads: elsewhere Puppet would answer the
+// ENC[PKCS7,...] text itself.
+func TestData_secretsNeedAnEyamlLevel(t *testing.T) {
+	s := newDataSite(t)
+	step := func(file string) resource.TestStep {
+		return resource.TestStep{Config: fmt.Sprintf(`
+resource "hiera_data" "x" {
+  path             = %s
+  config           = %s
+  secret_values_wo = { "profile::db::password" = "pw-Qe2-level-TOPSECRET" }
+  eyaml_public_key = file(%s)
+}`, hcl(file), hcl(s.config), hcl(s.publicKey))}
+	}
+	refused := step(s.common)
+	refused.ExpectError = errorRE(`common.yaml is read by the level "Common" \(yaml_data\) of .*hiera.yaml, not by an eyaml level`)
+	written := step(s.node)
+	written.Check = s.answers(map[string]any{"profile::db::password": "pw-Qe2-level-TOPSECRET"})
+	unitTestFrom(t, writeOnlyCLI, refused, written)
+	if b, _ := os.ReadFile(s.common); string(b) != dataCommon {
+		t.Errorf("the refused plan changed %s:\n%s", s.common, b)
+	}
+}
