@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/boundedfile"
 )
@@ -269,7 +270,7 @@ func (c *Client) post(ctx context.Context, path string, body []byte) (io.ReadClo
 			if isRedirect(resp.StatusCode) {
 				return nil, redirectError(endpoint, resp)
 			}
-			return nil, statusError(endpoint, resp)
+			return nil, statusError(endpoint, resp, c.token)
 		}
 		if attempt >= c.attempts || !connectionError(err) || ctx.Err() != nil {
 			return nil, c.requestError(endpoint, causeOf(ctx, err), attempt)
@@ -403,11 +404,16 @@ func describeTransportError(err error) string {
 	return detail
 }
 
-// statusError reads the start of an answer that is not 200 and passes PuppetDB's message on.
-func statusError(endpoint string, resp *http.Response) error {
-	text, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<10))
+// maxQuoted is how much of an error page an error quotes.
+const maxQuoted = 8 << 10
+
+// statusError reads the start of an answer that is not 200 and passes PuppetDB's message on, the
+// token redacted (a page may echo the request).
+func statusError(endpoint string, resp *http.Response, token string) error {
+	text, _ := io.ReadAll(io.LimitReader(resp.Body, int64(maxQuoted+len(token)))) // a token the cut meets is read whole
 	msg := fmt.Sprintf("HTTP %s", resp.Status)
-	if s := strings.TrimSpace(printable(string(text))); s != "" {
+	quoted, _ := cutRedacted(printable(string(text)), token, maxQuoted)
+	if s := strings.TrimSpace(quoted); s != "" {
 		msg += ": " + s
 	}
 	switch resp.StatusCode {
@@ -415,6 +421,22 @@ func statusError(endpoint string, resp *http.Response) error {
 		msg += " (check the token, or that PuppetDB's certificate-allowlist admits the client certificate)"
 	}
 	return &Error{URL: endpoint, Msg: msg}
+}
+
+// cutRedacted is s with the token redacted, then cut to at most limit bytes (on a character's
+// start), and whether it was cut: redacting after the cut would leave the start of a token the
+// cut meets.
+func cutRedacted(s, token string, limit int) (string, bool) {
+	if token != "" {
+		s = strings.ReplaceAll(s, token, "[redacted]")
+	}
+	if len(s) <= limit {
+		return s, false
+	}
+	for limit > 0 && !utf8.RuneStart(s[limit]) {
+		limit--
+	}
+	return s[:limit], true
 }
 
 // printable escapes control characters other than newline and tab, so that a server's text

@@ -618,3 +618,27 @@ func TestNodesErrorRedactsToken(t *testing.T) {
 		}
 	}
 }
+
+// An error page cut where the token stands (the 8 KiB of a status error quoted, the 200 characters
+// of an answer that is not JSON) leaves no part of the token in the error either.
+func TestNodesErrorCutRedactsToken(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		status int
+		cut    int // where the error's quote of the page ends
+	}{{http.StatusBadGateway, 8 << 10}, {http.StatusOK, 200}} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(tc.status)
+			_, _ = io.WriteString(w, strings.Repeat("x", tc.cut-8)+r.Header.Get("X-Authentication")+strings.Repeat("y", 600))
+		}))
+		_, err := collect(newClient(t, Config{URL: srv.URL, Token: secretToken}), "")
+		srv.Close()
+		if err == nil || !strings.Contains(err.Error(), "xxxx") {
+			t.Errorf("%d: %v, want the page quoted", tc.status, err)
+			continue
+		}
+		if prefix := secretToken[:8]; strings.Contains(err.Error(), prefix) {
+			t.Errorf("%d: the token's first 8 characters %q are in the error: ...%s", tc.status, prefix, err.Error()[max(0, len(err.Error())-80):])
+		}
+	}
+}

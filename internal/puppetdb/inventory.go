@@ -54,7 +54,7 @@ func (c *Client) query(ctx context.Context, path string, body []byte, each func(
 		return 0, err
 	}
 	defer func() { _ = answer.Close() }()
-	n, err := decodeNodes(answer, each)
+	n, err := decodeNodes(answer, c.token, each)
 	var pdbErr *Error
 	var fromEach eachError
 	if err == nil || errors.As(err, &pdbErr) || errors.As(err, &fromEach) {
@@ -106,11 +106,12 @@ type eachError struct{ err error }
 
 func (e eachError) Error() string { return e.err.Error() }
 
-// decodeNodes reads the answer, a JSON array of inventory entries, one entry at a time.
-func decodeNodes(answer io.Reader, each func(*Node) error) (int, error) {
+// decodeNodes reads the answer, a JSON array of inventory entries, one entry at a time (an answer
+// that is not quotes its start, the token redacted).
+func decodeNodes(answer io.Reader, token string, each func(*Node) error) (int, error) {
 	window := &window{r: answer, left: MaxNodeSize}
 	buffered := bufio.NewReaderSize(window, 64<<10)
-	if err := expectArray(buffered); err != nil {
+	if err := expectArray(buffered, token); err != nil {
 		return 0, err
 	}
 	dec := json.NewDecoder(buffered)
@@ -146,7 +147,7 @@ func decodeNodes(answer io.Reader, each func(*Node) error) (int, error) {
 }
 
 // expectArray checks that the answer starts as a JSON array, quoting its start when it does not.
-func expectArray(r *bufio.Reader) error {
+func expectArray(r *bufio.Reader, token string) error {
 	start, err := r.Peek(512)
 	if len(start) == 0 && err != nil {
 		if errors.Is(err, io.EOF) {
@@ -158,9 +159,9 @@ func expectArray(r *bufio.Reader) error {
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		return nil
 	}
-	snippet := strings.TrimSpace(printable(string(bytes.ToValidUTF8(trimmed, []byte("?")))))
-	if len(snippet) > 200 {
-		snippet = snippet[:200] + "..."
+	snippet, cut := cutRedacted(strings.TrimSpace(printable(string(bytes.ToValidUTF8(trimmed, []byte("?"))))), token, 200)
+	if cut {
+		snippet += "..."
 	}
 	if len(trimmed) > 0 && (trimmed[0] == '{' || json.Valid(bytes.TrimSpace(trimmed))) {
 		return fmt.Errorf("the answer is not the list of nodes an inventory query gives: %s", snippet)
