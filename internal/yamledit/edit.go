@@ -105,7 +105,7 @@ func (f *File) Set(key string, v any, opts Options) error {
 	}
 	want := v
 	if !opts.Interpolate {
-		want = escapeValue(v)
+		want = escapeValue(key, v)
 	}
 	var lastErr error
 	for _, blocks := range []bool{true, false} {

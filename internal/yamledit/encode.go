@@ -46,7 +46,7 @@ func Encode(key string, v any, opts Options, newline string) ([]byte, error) {
 	}
 	want := v
 	if !opts.Interpolate {
-		want = escapeValue(v)
+		want = escapeValue(key, v)
 	}
 	text, err := encodeEntry(key, want, newline, true)
 	if err == nil && !readsBack(text, key, want) {

@@ -20,23 +20,37 @@ func EscapeInterpolation(s string) string {
 	return strings.ReplaceAll(s, "%{", interpolationEscape)
 }
 
-// escapeValue is v with EscapeInterpolation applied to every string in it, hash keys included
-// (Hiera interpolates those too). Plain Go maps become ordered hashes, their keys sorted.
-func escapeValue(v any) any {
+// emptyTokenEscape is "%{" written with an empty token between "%" and "{", which Hiera reads
+// as nothing: the escape for values of the root key "%", where literal('%') would be a lookup of
+// "%" inside "%" to Hiera's recursion guard ("Recursive lookup detected in [%]", a Puppet quirk,
+// hiera-semantics.md §3.10).
+const emptyTokenEscape = "%%{}{"
+
+// escapeValue is v, the value of the root key key, with every "%{" in it escaped (in hash keys
+// too: Hiera interpolates those as well). Plain Go maps become ordered hashes, their keys sorted.
+func escapeValue(key string, v any) any {
+	escape := EscapeInterpolation
+	if key == "%" {
+		escape = func(s string) string { return strings.ReplaceAll(s, "%{", emptyTokenEscape) }
+	}
+	return escapeWith(v, escape)
+}
+
+func escapeWith(v any, escape func(string) string) any {
 	switch t := v.(type) {
 	case string:
-		return EscapeInterpolation(t)
+		return escape(t)
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			out[i] = escapeValue(e)
+			out[i] = escapeWith(e, escape)
 		}
 		return out
 	case map[string]any, *model.Hash:
 		h, _ := normalize(v).(*model.Hash) // a hash, normalized
 		out := model.NewHash(h.Len())
 		h.Each(func(k, val any) bool {
-			out.Set(escapeValue(k), escapeValue(val))
+			out.Set(escapeWith(k, escape), escapeWith(val, escape))
 			return true
 		})
 		return out

@@ -46,6 +46,7 @@ func puppetCases(t *testing.T) []puppetCase {
 		{"nested", map[string]any{"yes": []any{"no", int64(1), nil, []any{"a", []any{"b"}}, map[string]any{"k": "v"}},
 			"a: b": map[string]any{"%{hostname}": "%{facts.fqdn}", "": "empty key", "<<": map[string]any{"not": "merged"}}, "multi": "one\ntwo\n", "lead": " x\ny"}},
 		{"<<", map[string]any{"root": "not merged"}},
+		{"%", map[string]any{"%{k}": "%{hostname}", "list": []any{"%{facts.fqdn}"}}},
 		{"interp", "%{hostname} and %{facts.fqdn} and %{literal('%')}"},
 		{"a.b", "dotted root key"},
 		{"it's", "quote in key"},

@@ -178,6 +178,24 @@ func TestSet_interpolate(t *testing.T) {
 	}
 }
 
+// Under the root key "%", "%{" is escaped with an empty token: literal('%') there is a lookup of
+// "%" within "%" to Hiera's recursion guard.
+func TestSet_percentKey(t *testing.T) {
+	f, _ := Parse("common.yaml", nil)
+	for _, key := range []string{"%", "a"} {
+		if err := f.Set(key, map[string]any{"%{k}": "%{hostname}"}, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	engine := lookupEngine(t, f.Bytes())
+	for _, key := range []string{"%", "a"} {
+		got, _ := lookupKey(t, engine, key)
+		if want := normalize(map[string]any{"%{k}": "%{hostname}"}); !sameValue(got, want) {
+			t.Errorf("%s: %s in\n%s", key, model.Inspect(got), f.Bytes())
+		}
+	}
+}
+
 // Values the engine cannot hold exactly, and keys no lookup can name, are errors.
 func TestEncode_refusals(t *testing.T) {
 	third := new(big.Float).SetPrec(200).Quo(big.NewFloat(1), big.NewFloat(3))
