@@ -51,6 +51,13 @@ type keyChange struct {
 	left, right *hiera.Result
 }
 
+// opaque says the change is a secret's seen by its ciphertext only (no eyaml private key): the
+// same secret encrypted again is another ciphertext. A secret against plain data shows as any change.
+func (c keyChange) opaque() bool {
+	return c.change == "changed" && c.left.Sensitive && c.right.Sensitive && // secrets, not plain data holding "ENC["
+		(hiera.Undecrypted(c.left.Value) || hiera.Undecrypted(c.right.Value))
+}
+
 func runDiff(args []string, env Env) int {
 	fs := newFlagSet("diff", diffSynopsis, diffExample, env)
 	var src sourceFlags
@@ -270,6 +277,9 @@ func changesHash(changes []keyChange, setups [2]setup) *model.Hash {
 		h := model.NewHash(4)
 		h.Set("key", c.key)
 		h.Set("change", c.change)
+		if c.opaque() {
+			h.Set("ciphertext", true) // compared by ciphertext: no eyaml private key
+		}
 		h.Set("left", sideJSON(c.left, setups[0]))
 		h.Set("right", sideJSON(c.right, setups[1]))
 		list[i] = h
@@ -327,6 +337,9 @@ func tableRows(c keyChange) []tableRow {
 	}
 	if c.right != nil {
 		right = cell(shownValue(*c.right))
+	}
+	if c.opaque() {
+		right = secretChange(valueChange{opaque: true})
 	}
 	return []tableRow{{c.change, c.key, left, right}}
 }
