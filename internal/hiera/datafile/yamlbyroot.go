@@ -52,7 +52,7 @@ func readYAMLByRoot(data []byte, setup yamlSetup) (v any, ok bool, err error) {
 		to, size := groupEnd(entries, i, byRootGroup)
 		var last error
 		for {
-			h, anchors, perr := r.readEntries(data, entries, i, to)
+			h, anchors, perr := r.readEntries(data, entries, i, to, setup)
 			if perr == nil {
 				h.Each(func(k, val any) bool { root.Set(k, val); return true })
 				anchored = anchored || anchors
@@ -100,7 +100,7 @@ func (byRootTooLarge) Error() string { return "too large" }
 
 // readEntries parses entries[from:to] (after the earlier root keys whose anchors they use) and
 // returns the hash of their root keys, and whether the text parsed has anchors.
-func (r *yamlReader) readEntries(data []byte, entries []rootEntry, from, to int) (h *model.Hash, anchors bool, err error) {
+func (r *yamlReader) readEntries(data []byte, entries []rootEntry, from, to int, setup yamlSetup) (h *model.Hash, anchors bool, err error) {
 	need := neededEntries(entries, from, to)
 	var segs []lineSegment // where each part of text starts, in text's lines and the file's
 	size := entries[to-1].end - entries[from].start
@@ -131,6 +131,9 @@ func (r *yamlReader) readEntries(data []byte, entries []rootEntry, from, to int)
 	}
 	prelude := 0 // root pairs of the entries read for their anchors
 	add(entries[from].start, entries[to-1].end, entries[from].line)
+	if h, ok := fastGroup(text, need, setup); ok { // most groups of a large file are plain block YAML
+		return h, false, nil
+	}
 	if byRootParsed != nil {
 		byRootParsed(len(text))
 	}
@@ -163,6 +166,21 @@ func (r *yamlReader) readEntries(data []byte, entries []rootEntry, from, to int)
 	}
 	h, _ = v.(*model.Hash) // a mapping builds a hash
 	return h, len(r.anchors) > 0, nil
+}
+
+// fastGroup reads a group with the fast reader when it can: no earlier root keys needed for
+// aliases, no tab, carriage return or Unicode line break, no root key that is a Ruby symbol
+// (converted to a string over the whole document, not per group).
+func fastGroup(text []byte, need []int, setup yamlSetup) (*model.Hash, bool) {
+	if len(need) > 0 || bytes.Contains(text, []byte("\n:")) {
+		return nil, false
+	}
+	if simple, err := checkYAMLText(text); err != nil || !simple {
+		return nil, false
+	}
+	v, _, ok := tryFastYAML(text, setup)
+	h, isHash := v.(*model.Hash)
+	return h, ok && isHash
 }
 
 // lineSegment maps the lines of a part of the text parsed to the file's.

@@ -41,6 +41,7 @@ var byRootDocs = map[string]string{
 	"a flow collection over lines": "a: [1,\n  2]\nb: {x: 1,\n  y: 2}\nc: 3\n",
 	"a merge at the root":          "defaults: &d\n  k: 1\n<<: *d\nk2: 2\n",
 	"crlf":                         "a: |\r\n  x\r\nb: \"y\r\n  z\"\r\n",
+	"mostly plain":                 strings.Repeat("k: v\nlist:\n  - 1\n  - {a: b}\nsym: x\n", 20) + "motd: |\n  hello\n  world\n" + strings.Repeat("k2: w\n", 20),
 }
 
 // The document read root key by root key is the document read whole, however it is cut.
@@ -145,6 +146,18 @@ func TestReadYAMLByRootLargeFile(t *testing.T) {
 		t.Errorf("the value of a %d-byte file holds %d bytes (%.1f per byte of text), want at most 16 per byte", len(data), kept, float64(kept)/float64(len(data)))
 	}
 	runtime.KeepAlive(v)
+
+	// mostly plain block YAML with one multi-line scalar: the full reader parses that key's group only
+	parsed := 0
+	byRootParsed = func(n int) { parsed += n }
+	var plain strings.Builder
+	plain.WriteString("motd: \"one\n  two\"\n")
+	for i := 0; plain.Len() < len(data); i++ {
+		fmt.Fprintf(&plain, "profile::key%06d:\n  owner: ops\n  text: line %d\n  list: [%d, %d]\n", i, i, i, i+1)
+	}
+	if _, err := ReadYAML([]byte(plain.String()), nil); err != nil || parsed == 0 || parsed > byRootGroup+byRootGroup/8 {
+		t.Errorf("mostly plain: %v, the full reader parsed %d bytes (want one group's)", err, parsed)
+	}
 }
 
 func lh(v any) *model.Hash { h, _ := v.(*model.Hash); return h }
