@@ -46,7 +46,7 @@ func (e *Engine) LevelsReading(ctx context.Context, path string) (levels []Level
 			continue
 		}
 		for _, en := range slices.Concat(l.cfg.Entries, l.cfg.DefaultEntries) {
-			if en.Function == nil || en.Function.Refusal != "" || strings.HasPrefix(en.LocKind, "uri") || en.LocKind == "" {
+			if en.Function == nil || en.Function.Refusal != "" || en.Function.Custom || strings.HasPrefix(en.LocKind, "uri") || en.LocKind == "" {
 				continue
 			}
 			if levelNames(en, joinPath(l.cfg.Dir, en.Datadir), path) {
