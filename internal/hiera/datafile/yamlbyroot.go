@@ -45,6 +45,7 @@ func readYAMLByRoot(data []byte, setup yamlSetup) (v any, ok bool, err error) {
 	r := newYAMLReader(setup)
 	root := model.NewHash(0)
 	anchored := false
+	defs := anchorDefiners(entries)
 	for i := 0; i < len(entries); {
 		// a group that does not parse may have been cut inside a multi-line flow collection or
 		// quoted scalar at column 0: read it with the next root keys, twice as much text each
@@ -52,7 +53,7 @@ func readYAMLByRoot(data []byte, setup yamlSetup) (v any, ok bool, err error) {
 		to, size := groupEnd(entries, i, byRootGroup)
 		var last error
 		for {
-			h, anchors, perr := r.readEntries(data, entries, i, to, setup)
+			h, anchors, perr := r.readEntries(data, entries, defs, i, to, setup)
 			if perr == nil {
 				h.Each(func(k, val any) bool { root.Set(k, val); return true })
 				anchored = anchored || anchors
@@ -100,8 +101,8 @@ func (byRootTooLarge) Error() string { return "too large" }
 
 // readEntries parses entries[from:to] (after the earlier root keys whose anchors they use) and
 // returns the hash of their root keys, and whether the text parsed has anchors.
-func (r *yamlReader) readEntries(data []byte, entries []rootEntry, from, to int, setup yamlSetup) (h *model.Hash, anchors bool, err error) {
-	need := neededEntries(entries, from, to)
+func (r *yamlReader) readEntries(data []byte, entries []rootEntry, defs map[string][]int, from, to int, setup yamlSetup) (h *model.Hash, anchors bool, err error) {
+	need := neededEntries(entries, defs, from, to)
 	var segs []lineSegment // where each part of text starts, in text's lines and the file's
 	size := entries[to-1].end - entries[from].start
 	for _, j := range need {
@@ -203,22 +204,23 @@ func remapLines(err error, segs []lineSegment) error {
 }
 
 // neededEntries are the root keys before from whose anchors entries[from:to] use, and those these
-// use in turn, in file order: for each alias name, the last root key before the user defining it.
-func neededEntries(entries []rootEntry, from, to int) []int {
+// use in turn, in file order: for each alias name, the last root key before the user defining it
+// (defs: the root keys defining each anchor name, in file order).
+func neededEntries(entries []rootEntry, defs map[string][]int, from, to int) []int {
 	seen := map[int]bool{}
 	var need []int
 	var visit func(user int, names []string)
 	visit = func(user int, names []string) {
 		for _, name := range names {
-			for j := user - 1; j >= 0; j-- {
-				if slices.Contains(entries[j].defines, name) {
-					if j < from && !seen[j] {
-						seen[j] = true
-						need = append(need, j)
-						visit(j, entries[j].uses)
-					}
-					break
-				}
+			at := defs[name]
+			i, _ := slices.BinarySearch(at, user) // the definers before user: at[:i]
+			if i == 0 {
+				continue
+			}
+			if j := at[i-1]; j < from && !seen[j] {
+				seen[j] = true
+				need = append(need, j)
+				visit(j, entries[j].uses)
 			}
 		}
 	}
@@ -227,6 +229,17 @@ func neededEntries(entries []rootEntry, from, to int) []int {
 	}
 	slices.Sort(need)
 	return need
+}
+
+// anchorDefiners are the root keys defining each anchor name, in file order.
+func anchorDefiners(entries []rootEntry) map[string][]int {
+	defs := map[string][]int{}
+	for i, e := range entries {
+		for _, name := range e.defines {
+			defs[name] = append(defs[name], i)
+		}
+	}
+	return defs
 }
 
 // splitRootEntries cuts the document at lines that start a root key: a line at column 0 that is
