@@ -89,10 +89,12 @@ func lineEnds(src []byte, start, limit int) []int {
 	return ends
 }
 
-// blankOrComment reports whether a line holds only spaces or a comment.
+// blankOrComment reports whether a line holds only spaces or a comment after spaces. A tab in
+// the leading white space makes the line the entry's: after a plain scalar libyaml reads it as
+// part of the scalar, after a quoted one it is an error, so it cannot be left after a new value.
 func blankOrComment(line []byte) bool {
-	line = bytes.TrimLeft(line, " \t")
-	return len(bytes.TrimRight(line, " \t\r\n")) == 0 || line[0] == '#'
+	line = bytes.TrimLeft(line, " ")
+	return len(bytes.TrimRight(line, "\r\n")) == 0 || line[0] == '#'
 }
 
 // Set writes the root key key with the value v: in place of its entry when the file has it (the
