@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 
@@ -78,10 +79,12 @@ func (r *dataResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			},
 			"path": rschema.StringAttribute{
 				MarkdownDescription: "The YAML data file, created when missing. A relative path is taken from Terraform's working " +
-					"directory. Changing it replaces the resource (its keys leave the old file).",
-				Required:      true,
-				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+					"directory. Changing it to another file replaces the resource (its keys leave the old file); another " +
+					"spelling of the same file (`./data/x.yaml`, `data/x.yaml`, absolute) is no change of file.",
+				Required:   true,
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(otherFile,
+					"Another file replaces the resource.", "Another file replaces the resource.")},
 			},
 			"values": rschema.DynamicAttribute{
 				MarkdownDescription: "The root keys this resource manages and their values, any Terraform values (an object: " +
@@ -115,7 +118,8 @@ func (r *dataResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			"eyaml_public_key": rschema.StringAttribute{
 				MarkdownDescription: "The eyaml public key that secrets are encrypted for: the PEM certificate `eyaml createkeys` " +
 					"writes (`file(\"keys/public_key.pkcs7.pem\")`). Else the provider's `eyaml` block's public key " +
-					"(`public_key_pem` or `public_key_path`, or their environment variables).",
+					"(`public_key_pem` or `public_key_path`, or their environment variables). Changing it alone writes nothing: " +
+					"change `secret_values_wo_version` to encrypt the secrets again for the new key.",
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
@@ -357,6 +361,19 @@ func (r *dataResource) ImportState(ctx context.Context, req resource.ImportState
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	resp.Diagnostics.Append(writePrivate(ctx, resp.Private, dataPrivate{Digests: digests})...)
+}
+
+// otherFile tells a path that names another file than the state's: a path spelled otherwise
+// (an import's id "data/x.yaml" for "./data/x.yaml") is the same file, no replacement.
+func otherFile(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = !samePath(req.StateValue.ValueString(), req.PlanValue.ValueString())
+}
+
+// samePath tells two spellings of one path (relative ones taken from the working directory).
+func samePath(a, b string) bool {
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
 }
 
 // managedKeys are the root keys the state says this resource wrote: its values' and its secrets'.

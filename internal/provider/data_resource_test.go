@@ -14,9 +14,11 @@ import (
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/eyaml"
@@ -643,4 +645,63 @@ resource "hiera_data" "x" {
 	if b, _ := os.ReadFile(s.common); string(b) != dataCommon {
 		t.Errorf("the refused plan changed %s:\n%s", s.common, b)
 	}
+}
+
+// Import with an id spelled otherwise than path (relative vs absolute, "./" and ".."): the same
+// file, so no replacement and no "already in the data file" conflict; the plan only respells
+// path, the apply writes nothing, and then nothing is left to plan.
+func TestData_importOtherSpelling(t *testing.T) {
+	s := newDataSite(t)
+	cwd, err := os.Getwd() // the provider runs in the test's process: relative paths are from here
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := filepath.Rel(cwd, s.common)
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := fmt.Sprintf(`
+resource "hiera_data" "common" {
+  path   = %s
+  values = { "ntp::servers" = ["ntp1.example.com"], "other" = "kept" }
+}`, hcl(filepath.Join(s.dir, "data", "nodes")+"/../././common.yaml"))
+	unitTest(t,
+		resource.TestStep{Config: config, ResourceName: "hiera_data.common", ImportState: true, ImportStateId: id, ImportStatePersist: true},
+		resource.TestStep{Config: config, Check: fileIs(s.common, dataCommon),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("hiera_data.common", plancheck.ResourceActionUpdate)}}},
+		resource.TestStep{Config: config, PlanOnly: true},
+	)
+}
+
+// Import of a gem-encrypted value with the public key given on the resource (the import cannot
+// know it): the plan keeps the digests known and the apply leaves the ciphertext as it was; only
+// secret_values_wo_version would write the secret again.
+func TestData_importSecretsResourceKey(t *testing.T) {
+	s := newDataSite(t)
+	b, err := os.ReadFile(filepath.Join("testdata", "eyaml", "data", "secrets.eyaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	if !strings.HasPrefix(lines[1], "db_password: ENC[") {
+		t.Fatalf("testdata/eyaml/data/secrets.eyaml changed: %q", lines[:2])
+	}
+	original := "# made by the gem\n" + lines[1] + "plain: 1\n"
+	writeFile(t, s.common, original)
+	cfg := fmt.Sprintf(`
+resource "hiera_data" "c" {
+  path             = %s
+  values           = { plain = 1 }
+  secret_values_wo = { db_password = "not the file's secret" }
+  eyaml_public_key = file(%s)
+}`, hcl(s.common), hcl(s.publicKey))
+	unitTestFrom(t, writeOnlyCLI,
+		resource.TestStep{Config: cfg, ResourceName: "hiera_data.c", ImportState: true, ImportStateId: s.common, ImportStatePersist: true},
+		resource.TestStep{Config: cfg, Check: fileIs(s.common, original),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("hiera_data.c", plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue("hiera_data.c", tfjsonpath.New("secret_digests").AtMapKey("db_password"), knownvalue.StringExact(digest(strings.TrimSpace(strings.TrimPrefix(lines[1], "db_password:"))))),
+			}}},
+		resource.TestStep{Config: cfg, PlanOnly: true},
+	)
 }

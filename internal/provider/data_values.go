@@ -154,13 +154,13 @@ func (d *desired) checkKeys() diag.Diagnostics {
 	return diags
 }
 
-// secretsToWrite are the secret keys an apply must encrypt and write: every one when the version,
-// the public key or interpolate changed, else those new to the resource and those the file no
-// longer holds as written (edited or removed by hand: state's digests are the file's, private's
-// what was written).
+// secretsToWrite are the secret keys an apply must encrypt and write: every one when the version
+// or interpolate changed, else those new to the resource and those the file no longer holds as
+// written (edited or removed by hand: state's digests are the file's, private's what was written).
+// The public key alone changing writes nothing: an import does not know it (its state has none),
+// and Terraform cannot tell whether the write-only secrets are the file's; the version says so.
 func (d *desired) secretsToWrite(plan, state *dataModel, private dataPrivate) []string {
-	if !plan.SecretValuesWOVersion.Equal(state.SecretValuesWOVersion) || !plan.EyamlPublicKey.Equal(state.EyamlPublicKey) ||
-		plan.Interpolate.ValueBool() != state.Interpolate.ValueBool() {
+	if !plan.SecretValuesWOVersion.Equal(state.SecretValuesWOVersion) || plan.Interpolate.ValueBool() != state.Interpolate.ValueBool() {
 		return d.secretList
 	}
 	had := stringsOf(context.Background(), state.SecretKeys)
