@@ -338,7 +338,7 @@ func (r *dataResource) write(m *dataModel, req writeRequest) (writeResult, diag.
 		if !req.want.interpolate {
 			plain = yamledit.EscapeInterpolation(plain)
 		}
-		token, err := enc.Encrypt([]byte(plain))
+		token, err := enc.Encrypt([]byte(surviveChomp(plain)))
 		if err != nil { // the key's own problem; the value is not in it
 			diags.AddAttributeError(path.Root("eyaml_public_key"), "Cannot Encrypt", eyaml.Detail(err))
 			return res, diags
@@ -437,4 +437,14 @@ func deleteKey(f *dataFile, key string) diag.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// surviveChomp is a secret as encrypted so that Puppet answers it: eyaml_lookup_key chomps the
+// decrypted text (one trailing "\r\n", "\n" or "\r"), so a value ending in a line break gets a
+// "\r\n" for the chomp to take ("x\n\r\n" chomps to "x\n", "x\r\r\n" to "x\r").
+func surviveChomp(plain string) string {
+	if strings.HasSuffix(plain, "\n") || strings.HasSuffix(plain, "\r") {
+		return plain + "\r\n"
+	}
+	return plain
 }

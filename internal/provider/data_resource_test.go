@@ -705,3 +705,21 @@ resource "hiera_data" "c" {
 		resource.TestStep{Config: cfg, PlanOnly: true},
 	)
 }
+
+// Puppet's eyaml_lookup_key chomps a decrypted value (one trailing "\r\n", "\n" or "\r"): a secret
+// ending in a line break (a PEM read by file()) is still answered exactly as configured.
+func TestData_secretLineBreaksSurviveChomp(t *testing.T) {
+	s := newDataSite(t)
+	secrets := map[string]string{"lf": "a\n", "crlf": "a\r\n", "cr": "a\r", "two": "a\n\n", "none": "a", "empty": ""}
+	var entries []string
+	want := map[string]any{}
+	for k, v := range secrets {
+		entries = append(entries, fmt.Sprintf("%s = %s", k, hcl(v)))
+		want[k] = v
+	}
+	secretTest(t, t.TempDir(), writeOnlyCLI, resource.TestStep{
+		Config: fmt.Sprintf("resource \"hiera_data\" \"n\" {\n  path = %s\n  secret_values_wo = { %s }\n  eyaml_public_key = file(%s)\n}\n",
+			hcl(s.node), strings.Join(entries, ", "), hcl(s.publicKey)),
+		Check: s.answers(want),
+	})
+}
