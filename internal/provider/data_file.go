@@ -161,7 +161,7 @@ func (f *dataFile) imported() (types.Dynamic, []string, diag.Diagnostics) {
 			}
 			tv, err := toTF(v)
 			if err != nil {
-				diags.AddError("Cannot Import the Data File", fmt.Sprintf("%s: the value of %q: %s", f.where(key), key, err))
+				diags.AddError("Cannot Import the Data File", fmt.Sprintf("%s: the value of %q%s", f.where(key), key, notTerraformValue(key, v, err)))
 				return false
 			}
 			elems[key], attrTypes[key] = tv, tv.Type()
@@ -170,6 +170,17 @@ func (f *dataFile) imported() (types.Dynamic, []string, diag.Diagnostics) {
 	}
 	slices.Sort(secrets)
 	return types.DynamicValue(tfValue{tftypes.NewValue(tftypes.Object{AttributeTypes: attrTypes}, elems)}), secrets, diags
+}
+
+// notTerraformValue says why the file's value v of key is no Terraform value: in Puppet's words
+// for a value Puppet does not take as data either (a Ruby symbol), else err's.
+func notTerraformValue(key string, v any, err error) string {
+	h := model.NewHash(1)
+	h.Set(key, v)
+	if typ, bad := datafile.InvalidRootKeys(h)[key]; bad {
+		return fmt.Sprintf(" has wrong type, expects Puppet::LookupValue, got %s (Puppet fails its lookup too)", typ)
+	}
+	return ": " + err.Error()
 }
 
 // isEyamlToken tells a value that is one encrypted eyaml value (ENC[PKCS7,...], any spacing the gem's block form has).

@@ -295,6 +295,18 @@ resource "hiera_data" "common" {
 	)
 }
 
+// A value Puppet does not take as data (a Ruby symbol) is refused at import in Puppet's words.
+func TestData_importRubySymbol(t *testing.T) {
+	s := newDataSite(t)
+	sym := filepath.Join(s.dir, "data", "sym.yaml")
+	writeFile(t, sym, "ok: 1\nsym: :sym\n")
+	unitTest(t, resource.TestStep{
+		Config:       fmt.Sprintf("resource \"hiera_data\" \"s\" {\n  path = %s\n  values = { ok = 1 }\n}\n", hcl(sym)),
+		ResourceName: "hiera_data.s", ImportState: true, ImportStateId: sym,
+		ExpectError: errorRE(`sym.yaml line 2: the value of "sym" has wrong type, expects Puppet::LookupValue, got Runtime\[ruby, 'Symbol'\]`),
+	})
+}
+
 // Refused with the file untouched: a file that does not parse, a symbolic link, a key no lookup
 // can name.
 func TestData_refusals(t *testing.T) {
@@ -315,6 +327,8 @@ values = { k = 1 }`, `bad.yaml.*line`),
 values = { k = 1 }`, `link.yaml is a symbolic link`),
 		step(`path = `+hcl(s.node)+`
 values = { "a.'b\"c" = 1 }`, `no lookup can name it`),
+		step(`path = `+hcl(s.node)+`
+values = ["a", "b"]`, `values must be an object of root keys.*not a tuple`),
 	)
 	for p, want := range map[string]string{bad: "a: 1\nb: [unclosed\n", s.common: dataCommon} {
 		if b, _ := os.ReadFile(p); string(b) != want {

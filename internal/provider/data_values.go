@@ -101,13 +101,32 @@ func dynamicElements(ctx context.Context, v types.Dynamic) (map[string]tftypes.V
 		return nil, err
 	}
 	if !tv.Type().Is(tftypes.Object{}) && !tv.Type().Is(tftypes.Map{}) {
-		return nil, fmt.Errorf("values must be an object of root keys and their values, such as { \"profile::web::workers\" = 8 }, not %s", tv.Type())
+		return nil, fmt.Errorf("values must be an object of root keys and their values, such as { \"profile::web::workers\" = 8 }, not %s", terraformTypeName(tv.Type()))
 	}
 	var elems map[string]tftypes.Value
 	if err := tv.As(&elems); err != nil {
 		return nil, err
 	}
 	return elems, nil
+}
+
+// terraformTypeName names a type as Terraform's messages do: "a tuple", "a string".
+func terraformTypeName(t tftypes.Type) string {
+	switch {
+	case t.Is(tftypes.String):
+		return "a string"
+	case t.Is(tftypes.Number):
+		return "a number"
+	case t.Is(tftypes.Bool):
+		return "a bool"
+	case t.Is(tftypes.List{}):
+		return "a list"
+	case t.Is(tftypes.Set{}):
+		return "a set"
+	case t.Is(tftypes.Tuple{}):
+		return "a tuple"
+	}
+	return "a value of type " + t.String()
 }
 
 // valueKeys are the root keys of a values attribute (none when null or unknown).
@@ -256,7 +275,7 @@ func refreshValues(ctx context.Context, prior types.Dynamic, f *dataFile, interp
 			tv, err := toTF(now)
 			if err != nil {
 				diags.AddAttributeError(path.Root("values").AtMapKey(k), "Cannot Read the Data File",
-					fmt.Sprintf("%s: the value of %q: %s", f.where(k), k, err))
+					fmt.Sprintf("%s: the value of %q%s", f.where(k), k, notTerraformValue(k, now, err)))
 				return prior, diags
 			}
 			e, changed = tv, true
