@@ -17,6 +17,7 @@ import (
 
 	"github.com/hieraform/terraform-provider-hiera/internal/classparams"
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera"
+	"github.com/hieraform/terraform-provider-hiera/internal/yamledit"
 )
 
 // check runs the checks of a create or update; owned are the keys the resource holds already.
@@ -57,6 +58,26 @@ func (r *dataResource) check(ctx context.Context, m *dataModel, want *desired, o
 		diags.Append(r.checkParams(engine, want)...)
 	}
 	return diags
+}
+
+// keyNameProblem is why a key is refused ("" when it is not): a key Puppet cannot look up as written: one its key parser refuses
+// ("a..b", "a.", "a.'b": Puppet's "Syntax error in key", the words hiera.ParseKey gives) and the
+// empty key (the eyaml function refuses it). Such a key is reachable at most by a quoted lookup
+// ('"a..b"'), never by a class parameter, so writing it is taken for a mistake. Else the keys
+// yamledit cannot write so that some lookup names them.
+func keyNameProblem(key string) string {
+	if key == "" {
+		return `The empty key "": no class parameter is named so, and an eyaml level refuses to look it up ` +
+			`('eyaml_lookup_key' parameter 'key' expects a String[1] value).`
+	}
+	if _, err := hiera.ParseKey(key); err != nil {
+		return fmt.Sprintf("%v: Puppet answers that to a lookup of the key %q, and no class parameter is named so. "+
+			"Write the key as a lookup names it.", err, key)
+	}
+	if err := yamledit.CheckKey(key); err != nil {
+		return upperFirst(err.Error()) + "."
+	}
+	return ""
 }
 
 // checkLevel refuses a file that no level of the hierarchy reads, and secrets in a file that no

@@ -326,7 +326,7 @@ values = { k = 1 }`, `bad.yaml.*line`),
 		step(`path = `+hcl(link)+`
 values = { k = 1 }`, `link.yaml is a symbolic link`),
 		step(`path = `+hcl(s.node)+`
-values = { "a.'b\"c" = 1 }`, `no lookup can name it`),
+values = { "a.'b\"c" = 1 }`, `Syntax error in key: 'a\.'b"c'`),
 		step(`path = `+hcl(s.node)+`
 values = ["a", "b"]`, `values must be an object of root keys.*not a tuple`),
 	)
@@ -736,4 +736,28 @@ func TestData_secretLineBreaksSurviveChomp(t *testing.T) {
 			hcl(s.node), strings.Join(entries, ", "), hcl(s.publicKey)),
 		Check: s.answers(want),
 	})
+}
+
+// Keys Puppet cannot look up as written are refused at plan, in values and in secret_values_wo,
+// with Puppet's words naming the key; the file is not written.
+func TestData_keysPuppetCannotLookUp(t *testing.T) {
+	s := newDataSite(t)
+	step := func(attr, key, re string) resource.TestStep {
+		return resource.TestStep{Config: fmt.Sprintf(`
+resource "hiera_data" "x" {
+  path             = %s
+  %s = { %s = "v" }
+  eyaml_public_key = file(%s)
+}`, hcl(s.node), attr, hcl(key), hcl(s.publicKey)), PlanOnly: true, ExpectError: errorRE(re)}
+	}
+	var steps []resource.TestStep
+	for _, k := range []string{"a..b", "a.", ".a", "a.'b", `a."b`} {
+		re := regexp.QuoteMeta("Syntax error in key: '" + k + "'")
+		steps = append(steps, step("values", k, re), step("secret_values_wo", k, re))
+	}
+	steps = append(steps, step("values", "", `The empty key ""`), step("secret_values_wo", "", `The empty key ""`))
+	unitTestFrom(t, writeOnlyCLI, steps...)
+	if _, err := os.Stat(s.node); !os.IsNotExist(err) {
+		t.Errorf("%s was written", s.node)
+	}
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/hieraform/terraform-provider-hiera/internal/hiera/model"
-	"github.com/hieraform/terraform-provider-hiera/internal/yamledit"
 )
 
 // desired is what a configuration asks the file to hold.
@@ -161,13 +160,13 @@ func (d *desired) checkKeys() diag.Diagnostics {
 		}
 	}
 	for _, k := range d.valueKeys {
-		if err := yamledit.CheckKey(k); err != nil {
-			diags.AddAttributeError(path.Root("values").AtMapKey(k), "Key No Lookup Can Name", upperFirst(err.Error())+".")
+		if problem := keyNameProblem(k); problem != "" {
+			diags.AddAttributeError(path.Root("values").AtMapKey(k), "Key No Lookup Can Name", problem)
 		}
 	}
 	for _, k := range d.secretList {
-		if err := yamledit.CheckKey(k); err != nil {
-			diags.AddAttributeError(path.Root("secret_values_wo").AtMapKey(k), "Key No Lookup Can Name", upperFirst(err.Error())+".")
+		if problem := keyNameProblem(k); problem != "" {
+			diags.AddAttributeError(path.Root("secret_values_wo").AtMapKey(k), "Key No Lookup Can Name", problem)
 		}
 	}
 	return diags
