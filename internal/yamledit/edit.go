@@ -123,6 +123,15 @@ func (f *File) Set(key string, v any, opts Options) error {
 		var out []byte
 		if i, ok := f.index[key]; ok {
 			e := f.entries[i]
+			if comment := f.lineComment(i); comment != nil && bytes.Count(text, []byte{'\n'}) == 1 {
+				// the person's comment after the old value, after the new one
+				line := bytes.TrimSuffix(text, []byte(f.nl))
+				withComment := slices.Concat(f.src[:e.start], line, comment, []byte(f.nl), f.src[f.entryEnd(i):])
+				if g, err := f.edited(withComment, key, normalize(want), false); err == nil {
+					*f = *g
+					return nil
+				}
+			}
 			out = slices.Concat(f.src[:e.start], text, f.src[f.entryEnd(i):])
 		} else {
 			at := f.docEnd
@@ -141,6 +150,32 @@ func (f *File) Set(key string, v any, opts Options) error {
 		return nil
 	}
 	return lastErr
+}
+
+// lineComment returns the comment that follows entry i's value on its one line, with the white
+// space before it ("   # keep this"), or nil. It starts at the first " #" (or tab) from which the
+// line, cut there, reads as the same value: a "#" inside a quoted value is no comment.
+func (f *File) lineComment(i int) []byte {
+	e := f.entries[i]
+	end := f.entryEnd(i)
+	if e.outside || bytes.IndexByte(f.src[e.start:end], '\n') != end-e.start-1 {
+		return nil // not one line ending in a line break
+	}
+	line := bytes.TrimRight(f.src[e.start:end], "\r\n")
+	whole, ok := f.valueIn(i, end)
+	if !ok {
+		return nil
+	}
+	for p := 1; p < len(line); p++ {
+		if line[p] != '#' || (line[p-1] != ' ' && line[p-1] != '\t') {
+			continue
+		}
+		value := bytes.TrimRight(line[:p], " \t")
+		if v, ok := readKey(slices.Concat(value, []byte("\n")), e.key); ok && sameValue(v, whole) {
+			return line[len(value):]
+		}
+	}
+	return nil
 }
 
 // Delete removes the root key key's entry (the comment lines before it stay). It returns false

@@ -295,3 +295,34 @@ func TestDelete_lastKeyBeforeDocumentEnd(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// A comment after a one-line value on the key's line stays when the new value is one line too;
+// a "#" inside a quoted value is no comment; a new block value drops it (it cannot follow "|").
+func TestSet_keepsTheLineComment(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		v    any
+		want string
+	}{
+		{"a: 4   # keep this comment\nb: 1\n", 8, "a: 8   # keep this comment\nb: 1\n"},
+		{"a: 4\t# tab\r\nb: 1\r\n", "x y", "a: x y\t# tab\r\nb: 1\r\n"},
+		{"a: 'x #y' # c\n", "z", "a: z # c\n"},
+		{"a: \"x #y\"\n", "z", "a: z\n"},
+		{"a: x#y # c\n", []any{1}, "a:\n  - 1\n"},
+		{"a: 1 # c\n", "l1\nl2\n", "a: |\n  l1\n  l2\n"},
+		{"a: 1 # c\n", "yes", "a: \"yes\" # c\n"},
+		{"  a: 1 # c\n  b: 2\n", 3, "  a: 3 # c\n  b: 2\n"},
+	} {
+		f, err := Parse("f.yaml", []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Set("a", c.v, Options{}); err != nil {
+			t.Errorf("%q: %v", c.src, err)
+			continue
+		}
+		if got := string(f.Bytes()); got != c.want {
+			t.Errorf("%q set to %v: got %q, want %q", c.src, c.v, got, c.want)
+		}
+	}
+}
