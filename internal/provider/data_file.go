@@ -295,7 +295,7 @@ func (f *dataFile) conflicts(keys, owned []string) diag.Diagnostics {
 		diags.AddAttributeError(path.Root("values").AtMapKey(k), "Key Already in the Data File",
 			fmt.Sprintf("The key %q is already in %s, not written by this resource. To manage the keys the file holds, import it: "+
 				"terraform import ADDRESS %s (or an import block with id = %q), then give every key it holds; else remove %q from the file "+
-				"or from this resource.", k, f.where(k), f.name, f.name, k))
+				"or from this resource (or from the other hiera_data resource that wrote it).", k, f.where(k), f.name, f.name, k))
 	}
 	return diags
 }
