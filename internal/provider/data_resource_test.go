@@ -761,3 +761,21 @@ resource "hiera_data" "x" {
 		t.Errorf("%s was written", s.node)
 	}
 }
+
+// Numbers are written as Terraform holds them: 1e300 at Terraform's 512 bits (not 10^300) and
+// pow(2, 64) + 0, the resource docs' way around Terraform's rounding of pow(2, 64); Hiera answers
+// each exactly, and the plan after apply is empty.
+func TestData_numbersAsTerraformHoldsThem(t *testing.T) {
+	s := newDataSite(t)
+	two64, _ := new(big.Int).SetString("18446744073709551616", 10)
+	f300, _, err := big.ParseFloat("1e300", 10, 512, big.ToNearestEven)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i300, _ := f300.Int(nil)
+	cfg := fmt.Sprintf("resource \"hiera_data\" \"n\" {\n  path = %s\n  values = { v = pow(2, 64) + 0, w = 1e300 }\n}\n", hcl(s.node))
+	unitTest(t,
+		resource.TestStep{Config: cfg, Check: s.answers(map[string]any{"v": two64, "w": i300})},
+		resource.TestStep{Config: cfg, PlanOnly: true},
+	)
+}
