@@ -63,8 +63,15 @@ puppetdb_ready() {
 	eval "$(bash scripts/puppetdb.sh env)"
 }
 
-# pre-commit, for TestPreCommitHooks (which skips without it): installed as root when missing
-command -v pre-commit >/dev/null || [ "$(id -u)" != 0 ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -q pre-commit >/dev/null 2>&1 || echo "pre-commit could not be installed: TestPreCommitHooks skips"
+# pre-commit, for TestPreCommitHooks (which skips without it): installed as root when missing, the
+# package lists fetched first when they lack it (a fresh machine), waiting for the dpkg lock that
+# the PuppetDB install started above may hold.
+apt_install() {
+	local apt=(apt-get -q -o DPkg::Lock::Timeout=300)
+	DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y "$@" >/dev/null 2>&1 ||
+		{ "${apt[@]}" update >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y "$@" >/dev/null 2>&1; }
+}
+command -v pre-commit >/dev/null || [ "$(id -u)" != 0 ] || apt_install pre-commit || echo "pre-commit could not be installed: TestPreCommitHooks skips"
 
 failed=()
 check() { # check NAME COMMAND...: runs one check, never silent for long, and records its failure
