@@ -24,13 +24,14 @@ type reportLine struct {
 	text    func(nodes []string) string
 	fields  func(nodes []string) map[string]any
 	nodes   []string
+	named   map[string]bool // nodes as a set: a line every node meets is added to once per node and lookup
 }
 
 // add appends a line met by node ("" for none) and returns it, so that other nodes can be added.
 func (r *report) add(section string, text func(nodes []string) string, fields func(nodes []string) map[string]any, node string) *reportLine {
 	l := &reportLine{section: section, text: text, fields: fields}
 	if node != "" {
-		l.nodes = []string{node}
+		l.nodes, l.named = []string{node}, map[string]bool{node: true}
 	}
 	*r = append(*r, l)
 	return l
@@ -39,8 +40,9 @@ func (r *report) add(section string, text func(nodes []string) string, fields fu
 // addNode adds a node that met the line, once; a line first met without a node (a data file's
 // problem, found whatever the node) names none.
 func (l *reportLine) addNode(node string) {
-	if node != "" && len(l.nodes) > 0 && !slices.Contains(l.nodes, node) {
+	if node != "" && len(l.nodes) > 0 && !l.named[node] {
 		l.nodes = append(l.nodes, node)
+		l.named[node] = true
 	}
 }
 
