@@ -149,7 +149,7 @@ type fleetUsage struct {
 	unknown     map[fileKeyPair]bool // (file, key) whose use a failing lookup hides
 	unknownFile map[string]bool      // files a node that could not be read reaches
 	failed      []string             // warnings about nodes
-	failedErrs  []error              // the failed lookups' errors, to say how to give eyaml keys
+	eyamlKeyErr error                // the first lookup that failed for want of an eyaml key, to say how to give them
 }
 
 type fileKeyPair struct{ file, key string }
@@ -244,7 +244,9 @@ func (u *fleetUsage) add(i int, name string, r nodeRead) {
 		switch {
 		case a.Err != nil:
 			failedKeys = append(failedKeys, fmt.Sprintf("%s: %s", a.Key, oneLine(a.Err.Error())))
-			u.failedErrs = append(u.failedErrs, a.Err)
+			if u.eyamlKeyErr == nil && errors.Is(a.Err, hiera.ErrEyamlKey) {
+				u.eyamlKeyErr = a.Err
+			}
 			for _, f := range r.files {
 				u.unknown[fileKeyPair{f.File, a.Key}] = true
 			}
@@ -307,7 +309,7 @@ func findUnused(ctx context.Context, engine *hiera.Engine, eyaml hiera.EyamlKeys
 	for _, w := range u.failed {
 		_, _ = fmt.Fprintf(env.Stderr, "Warning: %s\n", w)
 	}
-	_, _ = fmt.Fprint(env.Stderr, eyamlKeyHint(errors.Join(u.failedErrs...)))
+	_, _ = fmt.Fprint(env.Stderr, eyamlKeyHint(u.eyamlKeyErr))
 	use := &fleetUse{files: len(list.Files)}
 	var candidates []redundancyCheck
 	for _, f := range list.Files {
