@@ -114,7 +114,7 @@ func (e *Engine) ignored(f *hieraconfig.Function) bool {
 // function, else the engine's own, naming the level and the function.
 func (inv *invocation) customLevel(e *entry, locs []location, root string) error {
 	if inv.engine.ignored(e.Function) {
-		inv.ex.customSkipped(fmt.Sprintf("Skipped: ignore_functions reads the levels of %s function '%s' as holding no data", e.Function.Kind, e.Function.Name))
+		inv.ex.customSkipped("Skipped: ignore_functions reads the levels of %s function '%s' as holding no data", e.Function.Kind, e.Function.Name)
 		return nil
 	}
 	reached, done := inv.reaches(e, locs)
@@ -129,10 +129,10 @@ func (inv *invocation) customLevel(e *entry, locs []location, root string) error
 			Hint: "No module or environment this engine reads has it: give the modulepath that holds it, or name it in ignore_functions (--ignore-function) to read its levels as holding no data"}
 	}
 	if root == optionsKey || inv.probing {
-		inv.ex.customSkipped(fmt.Sprintf("Skipped: %s function '%s' is custom code, which hieraform does not run (lookup_options it may hold are not applied)", e.Function.Kind, e.Function.Name))
+		inv.ex.customSkipped("Skipped: %s function '%s' is custom code, which hieraform does not run (lookup_options it may hold are not applied)", e.Function.Kind, e.Function.Name)
 		return nil
 	}
-	inv.ex.customSkipped(fmt.Sprintf("Skipped: %s function '%s' is custom code, which hieraform does not run: the lookup cannot be answered", e.Function.Kind, e.Function.Name))
+	inv.ex.customSkipped("Skipped: %s function '%s' is custom code, which hieraform does not run: the lookup cannot be answered", e.Function.Kind, e.Function.Name)
 	return customLevelError(e, place, inv.cfg.Path)
 }
 

@@ -344,9 +344,6 @@ func convertToText(spec any) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// customSkipped: a level served by a custom function is not read, and why.
-func (x *explainer) customSkipped(why string) {
-	if x != nil {
-		x.line("%s", why)
-	}
-}
+// customSkipped: a level served by a custom function is not read, and why (formatted only when
+// explaining: line does nothing on a nil explainer).
+func (x *explainer) customSkipped(format string, args ...any) { x.line(format, args...) }
