@@ -289,11 +289,12 @@ func (l *lexer) regexAcceptable() bool {
 		return true
 	}
 	t := l.last
-	text := t.text(l.src) // a name's or an operator's: its source
 	switch t.kind {
 	case tRef, tNumber, tString, tRegex, tVar, tHeredoc:
 		return false
-	case tName:
+	}
+	text := t.text(l.src) // a name's or an operator's: its source
+	if t.kind == tName {
 		return keywords[text] && text != "true" && text != "false"
 	}
 	return text != ")" && text != "]" && text != "|>" && text != "|>>"
