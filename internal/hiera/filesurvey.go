@@ -280,10 +280,11 @@ func levelClaims(dir string, levels []*entry) claims {
 		for _, t := range templates {
 			literal := !strings.Contains(t, "%{") && (!isGlob || !strings.ContainsAny(t, "*?[{"))
 			if literal {
-				if p := joinPath(dir, t); c.literal[p] == nil {
+				p := joinPath(dir, t)
+				if c.literal[p] == nil {
 					c.literal[p] = en
 				}
-				if p := joinPath(dir, t); en.Function.Custom && c.under[p] == nil {
+				if en.Function.Custom && c.under[p] == nil {
 					c.under[p] = en
 				}
 				continue
