@@ -69,7 +69,7 @@ func wordRun(s string) int {
 // payloadRun is the length of the run of [a-zA-Z0-9+/ =\n] s starts with.
 func payloadRun(s string) int {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; !isAlnum(c) && !strings.ContainsRune("+/ =\n", rune(c)) {
+		if c := s[i]; !isAlnum(c) && c != '+' && c != '/' && c != ' ' && c != '=' && c != '\n' {
 			return i
 		}
 	}
